@@ -1,0 +1,31 @@
+import type * as nodeFs from 'node:fs';
+
+/**
+ * Everything a command touches outside its arguments, injected so tests run commands in-process
+ * with memfs, captured output and a fake environment. Commands never read `process.*` directly.
+ */
+export interface CliContext {
+  stdout: OutputStream;
+  stderr: OutputStream;
+  /** Reads one line from the person at the terminal; undefined when there is no terminal. */
+  prompt?: (question: string) => Promise<string>;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** `node:fs`-compatible file system (memfs in tests). */
+  fs: typeof nodeFs;
+  /** Aborted on SIGINT/SIGTERM: long work finishes what is in flight and stops. */
+  signal: AbortSignal;
+  /** Wall clock, injectable for tests. */
+  now: () => Date;
+}
+
+export interface OutputStream {
+  write(chunk: string): unknown;
+  /** True when the stream is a terminal (colour, live progress). */
+  isTTY?: boolean;
+}
+
+/** Colour only on a terminal and never with NO_COLOR (https://no-color.org). */
+export function useColour(ctx: CliContext, stream: OutputStream = ctx.stdout): boolean {
+  return stream.isTTY === true && !ctx.env.NO_COLOR && ctx.env.TERM !== 'dumb';
+}

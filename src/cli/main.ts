@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+import * as fs from 'node:fs';
+import { createInterface } from 'node:readline/promises';
+import { EXIT } from '../errors.js';
+import type { CliContext } from './context.js';
+import { runCli } from './run.js';
+
+// The only file that touches process exit, signals and the real terminal.
+const controller = new AbortController();
+let interrupts = 0;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    interrupts += 1;
+    // First signal: finish in-flight work and stop cleanly. Second: stop now.
+    if (interrupts > 1) process.exit(EXIT.interrupted);
+    controller.abort(new Error(signal));
+  });
+}
+// Output piped into `head` closes early; that is not an error worth a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
+  });
+}
+
+const ctx: CliContext = {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  cwd: process.cwd(),
+  fs,
+  signal: controller.signal,
+  now: () => new Date(),
+};
+if (process.stdin.isTTY && process.stderr.isTTY) {
+  ctx.prompt = async (question) => {
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      return await rl.question(question);
+    } finally {
+      rl.close();
+    }
+  };
+}
+
+const code = await runCli(process.argv.slice(2), ctx);
+process.exitCode = code;
+// Keep-alive sockets or a sandbox left open must not keep a finished command alive.
+setTimeout(() => process.exit(code), 50).unref();

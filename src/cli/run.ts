@@ -1,0 +1,65 @@
+import { CommanderError } from 'commander';
+import { EXIT, isSvcError } from '../errors.js';
+import type { CliContext, OutputStream } from './context.js';
+import { createProgram } from './program.js';
+
+/** Environment variables whose values must never reach any output. */
+const SECRET_VARIABLES = ['SVC_APP_PASSWORD', 'SVC_TOKEN', 'GITHUB_TOKEN', 'GH_TOKEN'];
+
+/**
+ * Runs one command line and returns its exit code. Never throws: user errors become a message
+ * (code, what, hint) on stderr; only a bug prints a stack, and only with SVC_GITOPS_DEBUG set.
+ */
+export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
+  const safe = { ...ctx, stdout: redacting(ctx.stdout, ctx), stderr: redacting(ctx.stderr, ctx) };
+  let exitCode: number = EXIT.ok;
+  const program = createProgram(safe, (code) => {
+    exitCode = Math.max(exitCode, code);
+  });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    return reportError(error, safe);
+  }
+}
+
+export function reportError(error: unknown, ctx: CliContext): number {
+  if (error instanceof CommanderError) {
+    // --help and --version end here with exit code 0; usage errors were already printed.
+    return error.exitCode === 0 ? EXIT.ok : EXIT.error;
+  }
+  if (isSvcError(error)) {
+    if (error.code === 'INTERRUPTED') {
+      ctx.stderr.write(`svc-gitops: interrupted: ${error.message}\n`);
+      return EXIT.interrupted;
+    }
+    ctx.stderr.write(`svc-gitops: error [${error.code}]: ${error.message}\n`);
+    if (error.hint) ctx.stderr.write(`  hint: ${error.hint}\n`);
+    return EXIT.error;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  ctx.stderr.write(`svc-gitops: internal error: ${message}\n`);
+  ctx.stderr.write(
+    '  this is a bug in svc-gitops; set SVC_GITOPS_DEBUG=1 for details and please report it\n',
+  );
+  if (ctx.env.SVC_GITOPS_DEBUG && error instanceof Error && error.stack) ctx.stderr.write(`${error.stack}\n`);
+  return EXIT.error;
+}
+
+/** Defence in depth: even if a secret slipped into a message, it is masked on the way out. */
+function redacting(stream: OutputStream, ctx: CliContext): OutputStream {
+  const secrets = SECRET_VARIABLES.map((name) => ctx.env[name])
+    .filter((v): v is string => typeof v === 'string' && v.length >= 4)
+    .flatMap((v) => [v, v.replace(/\s+/g, '')]);
+  if (secrets.length === 0) return stream;
+  const out: OutputStream = {
+    write: (chunk: string) => {
+      let text = chunk;
+      for (const secret of secrets) text = text.split(secret).join('***');
+      return stream.write(text);
+    },
+  };
+  if (stream.isTTY !== undefined) out.isTTY = stream.isTTY;
+  return out;
+}

@@ -1,0 +1,94 @@
+/**
+ * One error class with a closed set of codes, set where the error is born; nothing classifies
+ * errors by matching message text. Messages and hints are written for the person running the
+ * tool and never carry a credential. Imports nothing.
+ */
+
+export const ERROR_CODES = [
+  // input
+  'USAGE',
+  'CONFIG_INVALID',
+  'SETTINGS_INVALID',
+  'PLAN_INVALID',
+  'IO_ERROR',
+  // dashboard connection and responses
+  'AUTH_FAILED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONNECTION_FAILED',
+  'TIMEOUT',
+  'TLS_ERROR',
+  'HTTP_ERROR',
+  'RATE_LIMITED',
+  'BAD_RESPONSE',
+  'RESPONSE_TOO_LARGE',
+  'RESOURCE_EXHAUSTED',
+  'INCOMPLETE_READ',
+  'UNSUPPORTED',
+  // approval (the interface's confirmation vocabulary)
+  'PREVIEW_REQUIRED',
+  'PREVIEW_EXPIRED',
+  'CONFLICTING_PARAMETERS',
+  'SAFE_MODE_BLOCKED',
+  // apply
+  'LOCKED',
+  'APPLY_FAILED',
+  'INTERRUPTED',
+  // github
+  'GITHUB_API',
+  // a bug in svc-gitops itself
+  'INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface SvcErrorOptions {
+  /** What the person can do about it. */
+  hint?: string;
+  /** Structured facts (method, path, status, dashboard code, …); never credentials. */
+  details?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+export class SvcError extends Error {
+  readonly code: ErrorCode;
+  readonly hint: string | undefined;
+  readonly details: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, options: SvcErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'SvcError';
+    this.code = code;
+    this.hint = options.hint;
+    this.details = options.details ?? {};
+  }
+}
+
+export function isSvcError(value: unknown): value is SvcError {
+  return value instanceof SvcError;
+}
+
+/** A problem found in the desired state (or settings), located in its file. Never thrown. */
+export interface Diagnostic {
+  severity: 'error' | 'warning';
+  /** The named rule or check that found it, e.g. `schema`, `yaml-syntax`, `unknown-group`. */
+  rule: string;
+  message: string;
+  file?: string;
+  line?: number;
+  col?: number;
+  /** JSON path of the offending value, e.g. `/policies/0/max`. */
+  path?: string;
+  hint?: string;
+  /** Other places involved (the first definition of a duplicate, …). */
+  related?: Array<{ file: string; line: number; col: number; message?: string }>;
+}
+
+/** Documented process exit codes. */
+export const EXIT = {
+  ok: 0,
+  error: 1,
+  /** `--detailed-exitcode`: the plan has changes. */
+  changes: 2,
+  interrupted: 130,
+} as const;

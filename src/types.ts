@@ -1,0 +1,270 @@
+/**
+ * The shared vocabulary of svc-gitops. Domain types only: no wire shapes (those stay inside
+ * dashboard/), no behaviour. Every module may import this file; it imports nothing.
+ *
+ * Invariants that hold wherever these types travel:
+ * - slugs are normalised once at the boundary (URL-decoded; plugin slugs `<folder>/<file>.php`,
+ *   theme slugs a folder name, core's slug `wordpress`, translation slugs a folder or `default`);
+ * - site URLs are absolute with a trailing slash, as the dashboard stores them;
+ * - no value of these types ever holds a credential.
+ */
+
+export type ItemKind = 'core' | 'plugin' | 'theme' | 'translation';
+/** Kinds that can be ignored (translations cannot). */
+export type IgnorableKind = 'core' | 'plugin' | 'theme';
+export const CORE_SLUG = 'wordpress';
+
+export interface ItemRef {
+  kind: ItemKind;
+  slug: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Live state: what the dashboard says, read completely or not at all.
+
+export type SiteStatus = 'connected' | 'disconnected' | 'suspended';
+
+export interface Site {
+  id: number;
+  url: string;
+  name: string;
+  status: SiteStatus;
+}
+
+export interface PendingUpdate {
+  siteId: number;
+  kind: ItemKind;
+  slug: string;
+  name: string;
+  from: string;
+  /** May be '' for translations (the dashboard does not report their new version). */
+  to: string;
+}
+
+/**
+ * Where a live ignore is stored. Only `site` ignores can be changed through the interface;
+ * `global` ignores (set in the dashboard UI, merged into every site) and `site-flag` ignores
+ * (a whole kind ignored on a site) are reported, never unignored by svc-gitops.
+ */
+export type IgnoreOrigin = 'site' | 'global' | 'site-flag';
+
+export interface LiveIgnore {
+  siteId: number;
+  kind: IgnorableKind;
+  /** For `site-flag` ignores the slug is `*` (the whole kind). */
+  slug: string;
+  /** `all` or the specific versions that are ignored. */
+  versions: 'all' | string[];
+  origin: IgnoreOrigin;
+}
+
+/** A site the dashboard could not report on (offline, access denied, …). It gets no actions. */
+export interface UnreadableSite {
+  siteId: number;
+  url: string;
+  code: string;
+  message: string;
+}
+
+/** What the connected surface can do; plan notes what it cannot instead of pretending. */
+export interface DashboardCapabilities {
+  surface: 'abilities' | 'rest';
+  canUnignore: boolean;
+  canIgnoreCore: boolean;
+  /** Sites per run-updates call above which the dashboard queues the work. */
+  queueThreshold: number;
+}
+
+export interface LiveState {
+  dashboardUrl: string;
+  sites: Site[];
+  pending: PendingUpdate[];
+  ignores: LiveIgnore[];
+  unreadable: UnreadableSite[];
+  capabilities: DashboardCapabilities;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Desired state: what the YAML says, validated and normalised (groups expanded).
+
+export type SiteMatcher =
+  | { type: 'all' }
+  | { type: 'id'; id: number }
+  | { type: 'domain'; domain: string }
+  | { type: 'glob'; pattern: string };
+
+/** A site is selected when it matches any `include` matcher and no `exclude` matcher. */
+export interface SiteSelection {
+  include: SiteMatcher[];
+  exclude: SiteMatcher[];
+}
+
+/** Where in which file a desired-state element was written (for diagnostics and reasons). */
+export interface SourceRef {
+  file: string;
+  line: number;
+  col: number;
+  path: string;
+}
+
+export interface IgnoreRule {
+  selection: SiteSelection;
+  core: boolean;
+  plugins: string[];
+  themes: string[];
+  source: SourceRef;
+}
+
+/** How far a version may move: `6.4.1 → 6.4.2` patch, `→ 6.5` minor, `→ 7.0` major. */
+export type VersionLevel = 'none' | 'patch' | 'minor' | 'major';
+
+export interface UpdatePolicy {
+  name: string;
+  selection: SiteSelection;
+  kinds: ItemKind[];
+  /** Slug globs; empty means every slug of the kinds. */
+  include: string[];
+  exclude: string[];
+  maxLevel: VersionLevel;
+  source: SourceRef;
+}
+
+/** Holds stop updates of matching items; a pin allows updates up to and including `maxVersion`. */
+export interface Hold {
+  selection: SiteSelection;
+  kind: ItemKind;
+  /** Slug glob. */
+  slug: string;
+  maxVersion?: string;
+  reason?: string;
+  source: SourceRef;
+}
+
+/**
+ * What happens to live per-site ignores that the desired state does not mention:
+ * `remove` unignores them, `keep` leaves them alone silently, `report` leaves them and lists them
+ * in the plan (the safe default).
+ */
+export type IgnoreScope = 'remove' | 'keep' | 'report';
+
+export interface Wave {
+  name: string;
+  selection: SiteSelection;
+  /** Stop the rollout when more than this many update actions of the wave fail. */
+  maxFailures: number;
+}
+
+export interface ApprovalRules {
+  /** Plans that update more than this many sites need explicit approval (not --auto-approve). */
+  maxSitesWithoutApproval?: number;
+  coreNeedsApproval: boolean;
+  majorNeedsApproval: boolean;
+}
+
+export interface DesiredFile {
+  path: string;
+  sha256: string;
+}
+
+export interface DesiredState {
+  version: 1;
+  /** Sites svc-gitops manages at all; unselected sites get no actions. */
+  sites: SiteSelection;
+  ignoreScope: IgnoreScope;
+  ignores: IgnoreRule[];
+  policies: UpdatePolicy[];
+  holds: Hold[];
+  waves: Wave[];
+  approval: ApprovalRules;
+  files: DesiredFile[];
+  /** sha256 over the sorted (path, sha256) pairs of `files`. */
+  digest: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plan: plain JSON data, the only thing apply may execute. Field names are the file format.
+
+export type ActionOp = 'ignore' | 'unignore' | 'update';
+/** low: ignore/unignore; medium: plugin/theme/translation update within policy; high: core or major. */
+export type Risk = 'low' | 'medium' | 'high';
+
+export interface Action {
+  op: ActionOp;
+  site_id: number;
+  site_url: string;
+  kind: ItemKind;
+  slug: string;
+  name: string;
+  /** Updates only: the pending version move. */
+  from?: string;
+  to?: string;
+  risk: Risk;
+  /** For people; never drives apply. */
+  reason: string;
+  /** Rollout wave of an update action, when waves are configured. */
+  wave?: string;
+}
+
+export type PlanNoteKind =
+  | 'unreadable-site'
+  | 'unmanaged-ignore'
+  | 'cannot-unignore'
+  | 'held'
+  | 'skipped-update'
+  | 'needs-approval'
+  | 'unknown-site';
+
+export interface PlanNote {
+  kind: PlanNoteKind;
+  site_id?: number;
+  site_url?: string;
+  item?: ItemRef;
+  message: string;
+}
+
+export interface PlanSummary {
+  ignore: number;
+  unignore: number;
+  update: number;
+  sites: number;
+  high_risk: number;
+}
+
+export interface Plan {
+  format_version: 1;
+  /** sha256 of the canonical JSON of every other field. */
+  id: string;
+  created_at: string;
+  expires_at: string;
+  dashboard: { url: string };
+  desired_digest: string;
+  /** Actions in the stated order: ignores, unignores, then updates by wave; within each by site id, kind, slug. */
+  actions: Action[];
+  /** site id → fingerprint of the live facts that site's actions depend on. */
+  fingerprints: Record<string, string>;
+  notes: PlanNote[];
+  summary: PlanSummary;
+  /** True when the approval rules of the desired state require a person to approve. */
+  needs_approval: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Apply results.
+
+export type ActionStatus = 'done' | 'failed' | 'skipped' | 'blocked';
+
+export interface ActionOutcome {
+  action: Action;
+  status: ActionStatus;
+  code?: string;
+  message?: string;
+}
+
+export interface ApplyResult {
+  plan_id: string;
+  started_at: string;
+  finished_at: string;
+  outcomes: ActionOutcome[];
+  interrupted: boolean;
+  calls: number;
+}

@@ -1,0 +1,44 @@
+import * as fs from 'node:fs';
+import type { CliContext } from '../../src/cli/context.js';
+import { runCli } from '../../src/cli/run.js';
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  fs?: CliContext['fs'];
+  /** Answers given at the prompt, in order; absent means "no terminal". */
+  answers?: string[];
+  tty?: boolean;
+  signal?: AbortSignal;
+  now?: () => Date;
+}
+
+/** Runs the CLI in-process with captured output, a given environment and file system. */
+export async function cli(argv: string[], options: CliOptions = {}): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  const ctx: CliContext = {
+    stdout: { write: (s: string) => (stdout += s), isTTY: options.tty ?? false },
+    stderr: { write: (s: string) => (stderr += s), isTTY: options.tty ?? false },
+    env: { NO_COLOR: '1', ...options.env },
+    cwd: options.cwd ?? process.cwd(),
+    fs: options.fs ?? fs,
+    signal: options.signal ?? new AbortController().signal,
+    now: options.now ?? (() => new Date()),
+  };
+  if (options.answers) {
+    const answers = [...options.answers];
+    ctx.prompt = async (question) => {
+      stderr += question;
+      return answers.shift() ?? '';
+    };
+  }
+  const code = await runCli(argv, ctx);
+  return { code, stdout, stderr };
+}
