@@ -1,0 +1,96 @@
+import type { DashboardCapabilities, IgnorableKind, ItemRef, LiveState } from '../types.js';
+
+/**
+ * What the rest of svc-gitops may ask of a dashboard. The only code that speaks HTTP to the
+ * dashboard lives behind this interface (see `createDashboardClient`). Wire shapes never leave
+ * dashboard/; every failure is an `SvcError` with a code from errors.ts and no credential in it.
+ */
+export interface DashboardClient {
+  /** Base URL of the dashboard, without credentials. */
+  readonly url: string;
+
+  /** What the connected surface can do (abilities or REST fallback). Reads the catalogue once. */
+  capabilities(): Promise<DashboardCapabilities>;
+
+  /**
+   * The complete live state, or an error: never a partial state. With `siteIds` only those
+   * sites are read (used to re-check a saved plan's touched sites).
+   */
+  readLive(options?: ReadLiveOptions): Promise<LiveState>;
+
+  /** Asks the dashboard to re-sync sites (global batch `sites.sync`, chunked to the item limit). */
+  syncSites(siteIds: number[], options?: CallOptions): Promise<SyncResult>;
+
+  /** Ignores or unignores items of one kind on one site in one call. Throws on failure. */
+  setIgnored(request: IgnoreRequest, options?: CallOptions): Promise<void>;
+
+  /**
+   * Runs exactly the given pending items on exactly the given sites (one run-updates call, or a
+   * queued job polled to completion). Per-item failures are results, not exceptions.
+   */
+  runUpdates(request: RunUpdatesRequest, options?: CallOptions): Promise<RunUpdatesResult>;
+
+  /** Requests issued and response bytes read so far (for progress, budgets and benchmarks). */
+  stats(): ClientStats;
+
+  close(): Promise<void>;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface ReadLiveOptions extends CallOptions {
+  siteIds?: number[];
+  onProgress?: (progress: { done: number; total: number | undefined }) => void;
+}
+
+export interface SyncResult {
+  synced: number[];
+  failed: Array<{ siteId: number; code: string; message: string }>;
+}
+
+export interface IgnoreRequest {
+  siteId: number;
+  kind: IgnorableKind;
+  direction: 'ignore' | 'unignore';
+  /** Ignored for `core` (its slug is fixed). */
+  slugs: string[];
+}
+
+export interface RunUpdatesRequest {
+  siteIds: number[];
+  /** The identical set of items planned on every one of `siteIds`. */
+  items: ItemRef[];
+  /** Called while a queued job is polled. */
+  onJobProgress?: (progress: { jobId: string; processed: number; total: number }) => void;
+}
+
+export interface UpdatedItem {
+  siteId: number;
+  kind: ItemRef['kind'];
+  slug: string;
+  from?: string;
+  to?: string;
+}
+
+export interface UpdateError {
+  siteId: number;
+  kind?: ItemRef['kind'];
+  slug?: string;
+  code: string;
+  message: string;
+}
+
+export interface RunUpdatesResult {
+  updated: UpdatedItem[];
+  errors: UpdateError[];
+  /** Set when the dashboard queued the run; the result then reflects the finished job. */
+  jobId?: string;
+}
+
+export interface ClientStats {
+  requests: number;
+  responseBytes: number;
+  retries: number;
+}
