@@ -129,7 +129,10 @@ export interface UpdatePolicy {
   source: SourceRef;
 }
 
-/** Holds stop updates of matching items; a pin allows updates up to and including `maxVersion`. */
+/**
+ * Holds stop updates of matching items. A pin is a version prefix: `maxVersion: '9.4'` allows
+ * 9.4 and 9.4.x, never 9.5.
+ */
 export interface Hold {
   selection: SiteSelection;
   kind: ItemKind;

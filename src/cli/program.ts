@@ -1,4 +1,10 @@
 import { Command } from 'commander';
+import { registerComment } from './commands/comment.js';
+import { registerDrift } from './commands/drift.js';
+import { registerValidate } from './commands/validate.js';
+import { registerSandbox } from './commands/sandbox.js';
+import { registerImport } from './commands/import.js';
+import { registerPlan } from './commands/plan.js';
 import type { CliContext } from './context.js';
 
 export const VERSION = '0.1.0';
@@ -19,6 +25,12 @@ export function createProgram(ctx: CliContext, setExit: (code: number) => void):
     })
     .exitOverride();
 
+  registerValidate(program, ctx, setExit);
+  registerSandbox(program, ctx, setExit);
+  registerComment(program, ctx, setExit);
+  registerDrift(program, ctx, setExit);
+  registerPlan(program, ctx, setExit);
+  registerImport(program, ctx, setExit);
   // command registrations (one line each; keep this marker)
   return program;
 }

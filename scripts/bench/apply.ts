@@ -1,0 +1,247 @@
+/**
+ * Apply benchmark on a generated fleet (default 10,000 sites, sandbox `spec` profile). Prints:
+ *  - write calls issued ÷ minimum calls for the plan's grouping (must be 1.00): writes are the
+ *    ignore and run-updates ability requests the sandbox counted, the minimum is `minimumCalls`;
+ *  - apply time ÷ a bare loop sending the same calls (raw HTTP POSTs of the same ability inputs
+ *    at the same concurrency, no journal, no outcomes), measured side by side on fresh sandboxes,
+ *    best of several rounds; apply's time is shown with and without its confirming re-read.
+ * Usage: npx tsx scripts/bench/apply.ts [--sites N] [--rounds N] [--concurrency N]
+ */
+
+import * as fs from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { memfs } from 'memfs';
+import { Agent, request } from 'undici';
+import { type ApplyCall, applyPlan, batchPlan, minimumCalls } from '../../src/apply/index.js';
+import { openJournal } from '../../src/apply/journal.js';
+import { loadDesiredState } from '../../src/config/index.js';
+import { createDashboardClient } from '../../src/dashboard/index.js';
+import { createPlan } from '../../src/plan/index.js';
+import { type Fleet, generateFleet, startSandbox } from '../../src/sandbox/index.js';
+import type { Settings } from '../../src/settings/index.js';
+import type { Plan } from '../../src/types.js';
+
+const { values } = parseArgs({
+  options: {
+    sites: { type: 'string', default: '10000' },
+    rounds: { type: 'string', default: '2' },
+    concurrency: { type: 'string', default: '4' },
+  },
+});
+const sites = Number(values.sites);
+const rounds = Number(values.rounds);
+const concurrency = Number(values.concurrency);
+
+const CONFIG = `version: 1
+ignores:
+  rules:
+    - sites: [all]
+      plugins: [jetpack/jetpack.php]
+updates:
+  - name: routine
+    sites: [all]
+    kinds: [plugins, themes, translations]
+    max: minor
+`;
+const WRITE_ABILITIES = /ignore-site-|set-ignored-updates|run-updates/;
+
+const fleet = generateFleet({ sites, pendingPerSite: 3, ignoredPerSite: 0, seed: 42 });
+
+function settingsFor(url: string, env: Record<string, string>): Settings {
+  return {
+    dashboardUrl: url,
+    username: env.SVC_USER ?? '',
+    applicationPassword: env.SVC_APP_PASSWORD ?? '',
+    allowHttp: true,
+    skipSslVerify: false,
+    safeMode: false,
+    requireUserConfirmation: true,
+    rateLimit: 0,
+    requestTimeout: 60_000,
+    maxResponseSize: 50 * 1024 * 1024,
+    maxSessionData: 4 * 1024 * 1024 * 1024,
+    maxRetries: 1,
+    retryBaseDelay: 0,
+    retryMaxDelay: 0,
+    concurrency,
+    namespace: 'svc',
+    planLifetimeMinutes: 60,
+    jobPollInterval: 0,
+    jobTimeout: 60_000,
+  };
+}
+
+async function writesCounted(url: string): Promise<number> {
+  const stats = (await (await fetch(`${url}/__sandbox/stats`)).json()) as {
+    abilities: Record<string, number>;
+  };
+  return Object.entries(stats.abilities).reduce(
+    (n, [name, count]) => n + (WRITE_ABILITIES.test(name) ? count : 0),
+    0,
+  );
+}
+
+async function planFor(the: Fleet): Promise<{ plan: Plan; threshold: number }> {
+  const sandbox = await startSandbox({ fleet: the, profile: 'spec' });
+  const client = createDashboardClient(settingsFor(sandbox.url, sandbox.env()));
+  const live = await client.readLive();
+  const { fs: memory } = memfs({ '/cfg/svc-gitops.yaml': CONFIG });
+  const loaded = await loadDesiredState({
+    path: 'svc-gitops.yaml',
+    fs: memory as unknown as typeof fs,
+    cwd: '/cfg',
+  });
+  if (!loaded.desired) throw new Error(`bench config invalid: ${JSON.stringify(loaded.diagnostics)}`);
+  const plan = createPlan(loaded.desired, live, { now: new Date(), lifetimeMinutes: 60 });
+  await client.close();
+  await sandbox.close();
+  return { plan, threshold: live.capabilities.queueThreshold };
+}
+
+async function timeApply(
+  plan: Plan,
+  threshold: number,
+): Promise<{ ms: number; msCalls: number; writes: number; failed: number }> {
+  const sandbox = await startSandbox({ fleet, profile: 'spec' });
+  const client = createDashboardClient(settingsFor(sandbox.url, sandbox.env()));
+  await client.capabilities(); // the catalogue read is not part of applying
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-apply-'));
+  const journal = openJournal(fs, join(dir, 'journal.jsonl'));
+  let callsEnded = 0;
+  const started = performance.now();
+  const result = await applyPlan(plan, {
+    client,
+    live: {
+      capabilities: {
+        surface: 'abilities',
+        canUnignore: true,
+        canIgnoreCore: true,
+        queueThreshold: threshold,
+      },
+    },
+    settings: { safeMode: false, concurrency },
+    journal: process.env.BENCH_NO_JOURNAL ? undefined : journal,
+    onEvent: (event) => {
+      if (event.type === 'verify') callsEnded = performance.now();
+    },
+  });
+  const ended = performance.now();
+  journal.close();
+  rmSync(dir, { recursive: true, force: true });
+  const writes = await writesCounted(sandbox.url);
+  await client.close();
+  await sandbox.close();
+  return {
+    ms: ended - started,
+    msCalls: (callsEnded || ended) - started,
+    writes,
+    failed: result.outcomes.filter((o) => o.status === 'failed').length,
+  };
+}
+
+/** The same calls as raw ability POSTs at the same concurrency: the floor apply is measured against. */
+async function timeBareLoop(plan: Plan, threshold: number): Promise<{ ms: number; writes: number }> {
+  const sandbox = await startSandbox({ fleet, profile: 'spec' });
+  const env = sandbox.env();
+  const auth = `Basic ${Buffer.from(`${env.SVC_USER}:${env.SVC_APP_PASSWORD}`).toString('base64')}`;
+  const agent = new Agent({ connections: concurrency });
+  const post = async (ability: string, input: Record<string, unknown>) => {
+    const url = `${sandbox.url}/wp-json/wp-abilities/v1/abilities/svc/${ability}/run`;
+    const res = await request(url, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ input }),
+      dispatcher: agent,
+    });
+    JSON.parse(await res.body.text());
+  };
+  const send = (call: ApplyCall) =>
+    call.type === 'set-ignored'
+      ? post(`ignore-site-${call.kind === 'core' ? 'core' : `${call.kind}s`}-v1`, {
+          site_id_or_domain: call.siteId,
+          action: call.direction === 'ignore' ? 'add' : 'remove',
+          ...(call.kind === 'core' ? {} : { slugs: call.slugs }),
+        })
+      : post('run-updates-v1', {
+          site_ids_or_domains: call.siteIds,
+          types: [...new Set(call.items.map((i) => (i.kind === 'core' ? 'core' : `${i.kind}s`)))],
+          specific_items: call.items.map((i) => i.slug),
+        });
+  const started = performance.now();
+  for (const phase of batchPlan(plan.actions, threshold)) {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < phase.calls.length) await send(phase.calls[next++]!);
+      }),
+    );
+  }
+  const ms = performance.now() - started;
+  const writes = await writesCounted(sandbox.url);
+  await agent.close();
+  await sandbox.close();
+  return { ms, writes };
+}
+
+/** The same calls through the dashboard client, without apply: separates client cost from apply's. */
+async function timeClientLoop(plan: Plan, threshold: number): Promise<{ ms: number }> {
+  const sandbox = await startSandbox({ fleet, profile: 'spec' });
+  const client = createDashboardClient(settingsFor(sandbox.url, sandbox.env()));
+  await client.capabilities();
+  const started = performance.now();
+  for (const phase of batchPlan(plan.actions, threshold)) {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < phase.calls.length) {
+          const call = phase.calls[next++]!;
+          if (call.type === 'set-ignored') await client.setIgnored(call);
+          else await client.runUpdates(call);
+        }
+      }),
+    );
+  }
+  const ms = performance.now() - started;
+  await client.close();
+  await sandbox.close();
+  return { ms };
+}
+
+const { plan, threshold } = await planFor(fleet);
+const minimum = minimumCalls(plan, threshold);
+const applyRuns: Array<Awaited<ReturnType<typeof timeApply>>> = [];
+const bareRuns: Array<Awaited<ReturnType<typeof timeBareLoop>>> = [];
+const clientRuns: number[] = [];
+for (let round = 0; round < rounds; round++) {
+  bareRuns.push(await timeBareLoop(plan, threshold));
+  clientRuns.push((await timeClientLoop(plan, threshold)).ms);
+  applyRuns.push(await timeApply(plan, threshold));
+}
+const best = <T>(runs: T[], key: (run: T) => number) => Math.min(...runs.map(key));
+const bare = best(bareRuns, (r) => r.ms);
+const applied = best(applyRuns, (r) => r.ms);
+const calls = best(applyRuns, (r) => r.msCalls);
+const writes = applyRuns[0]!.writes;
+console.log(
+  `fleet: ${sites} sites; plan: ${plan.summary.ignore} ignores, ${plan.summary.unignore} unignores, ${plan.summary.update} updates on ${plan.summary.sites} sites; concurrency ${concurrency}; best of ${rounds}`,
+);
+console.log(
+  `write calls issued / minimum calls: ${writes} / ${minimum} = ${(writes / minimum).toFixed(2)} (bare loop sent ${bareRuns[0]!.writes})`,
+);
+console.log(
+  `apply calls phase ${calls.toFixed(0)} ms / bare loop ${bare.toFixed(0)} ms = ${(calls / bare).toFixed(2)}`,
+);
+console.log(
+  `apply incl. confirming re-read ${applied.toFixed(0)} ms / bare loop ${bare.toFixed(0)} ms = ${(applied / bare).toFixed(2)}`,
+);
+const clientLoop = Math.min(...clientRuns);
+console.log(
+  `(for reference) the same calls through the dashboard client alone ${clientLoop.toFixed(0)} ms / bare loop = ${(clientLoop / bare).toFixed(2)}`,
+);
+console.log(
+  `journal: ${process.env.BENCH_NO_JOURNAL ? 'off (BENCH_NO_JOURNAL)' : 'on, fsynced (group commit)'}`,
+);
+console.log(`failed actions in apply runs: ${applyRuns.map((r) => r.failed).join(', ')}`);

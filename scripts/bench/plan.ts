@@ -1,0 +1,80 @@
+/**
+ * Planner benchmark on a generated fleet (in memory, no dashboard): createPlan and the three
+ * renderers on 10,000 sites with about 6 pending updates and 3 ignores per site, and a
+ * 50-pending variant for peak memory. Each variant runs in its own child process so the peak
+ * RSS it reports is its own. The ratio against the live read is measured by the full
+ * benchmark, which reads the same fleet from the sandbox.
+ *
+ *   npx tsx scripts/bench/plan.ts [--sites N]            # both variants
+ *   npx tsx scripts/bench/plan.ts --variant 50 --sites N # one variant, in this process
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createPlan } from '../../src/plan/index.js';
+import { planJsonChunks } from '../../src/render/plan-json.js';
+import { renderPlanMarkdown } from '../../src/render/plan-markdown.js';
+import { planTextChunks } from '../../src/render/plan-text.js';
+import { benchDesiredState, generateFleet } from './fixtures.js';
+
+function argument(name: string): string | undefined {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+}
+
+function countChars(chunks: Iterable<string>): number {
+  let total = 0;
+  for (const chunk of chunks) total += chunk.length;
+  return total;
+}
+
+function time<T>(run: () => T): [T, number] {
+  const start = process.hrtime.bigint();
+  const value = run();
+  return [value, Number(process.hrtime.bigint() - start) / 1e6];
+}
+
+function runVariant(pendingPerSite: number, sites: number): void {
+  const [live, generateMs] = time(() => generateFleet({ sites, pendingPerSite, ignoredPerSite: 3 }));
+  const desired = benchDesiredState();
+  const now = new Date('2026-03-01T12:00:00Z');
+  const [plan, planMs] = time(() => createPlan(desired, live, { now, lifetimeMinutes: 60 }));
+  // Text and JSON are streamed as the CLI writes them; only their sizes are kept here.
+  const [textChars, textMs] = time(() => countChars(planTextChunks(plan)));
+  const [markdown, markdownMs] = time(() => renderPlanMarkdown(plan, { live }));
+  const [jsonChars, jsonMs] = time(() => countChars(planJsonChunks(plan)));
+  const peakMb = process.resourceUsage().maxRSS / 1024;
+  const row = (label: string, value: string) => console.log(`  ${label.padEnd(28)} ${value}`);
+  console.log(`variant: ${sites} sites, ~${pendingPerSite} pending and ~3 ignored per site`);
+  row(
+    'live facts',
+    `${live.pending.length} pending, ${live.ignores.length} ignores (generated in ${generateMs.toFixed(0)} ms)`,
+  );
+  row('actions / notes', `${plan.actions.length} / ${plan.notes.length}`);
+  row('createPlan', `${planMs.toFixed(0)} ms`);
+  row('render text', `${textMs.toFixed(0)} ms (${(textChars / 1e6).toFixed(1)} M chars, streamed)`);
+  row('render markdown', `${markdownMs.toFixed(0)} ms (${markdown.length} chars, capped)`);
+  row('render json', `${jsonMs.toFixed(0)} ms (${(jsonChars / 1e6).toFixed(1)} M chars, streamed)`);
+  row('createPlan + renders', `${(planMs + textMs + markdownMs + jsonMs).toFixed(0)} ms`);
+  row('peak RSS', `${peakMb.toFixed(0)} MB (target ≤ 512 MB for the 50-pending variant)`);
+}
+
+const variant = argument('variant');
+const sites = Number(argument('sites') ?? 10_000);
+if (variant !== undefined) {
+  runVariant(Number(variant), sites);
+} else {
+  const self = fileURLToPath(import.meta.url);
+  for (const pending of [6, 50]) {
+    const child = spawnSync(
+      process.execPath,
+      [...process.execArgv, self, '--variant', String(pending), '--sites', String(sites)],
+      {
+        stdio: 'inherit',
+      },
+    );
+    if (child.status !== 0) process.exitCode = child.status ?? 1;
+  }
+  console.log(
+    'ratio to the live read: measured by the full benchmark against the sandbox (same fleet generator)',
+  );
+}

@@ -1,0 +1,29 @@
+import type { ActionOutcome, ApplyResult } from '../types.js';
+import type { ApplyCall } from './batch.js';
+
+/**
+ * What apply reports while it runs. Apply never prints: the CLI turns these into a progress
+ * line, tests collect them. Counts are of actions, not calls.
+ */
+export type ApplyEvent =
+  | { type: 'start'; actions: number; calls: number }
+  | { type: 'call-start'; call: ApplyCall }
+  | {
+      type: 'call-done';
+      call: ApplyCall;
+      outcomes: ActionOutcome[];
+      progress: ApplyProgress;
+    }
+  | { type: 'job'; jobId: string; processed: number; total: number }
+  | { type: 'wave-stopped'; wave: string | undefined; failed: number; maxFailures: number }
+  | { type: 'interrupted'; progress: ApplyProgress }
+  | { type: 'verify'; sites: number }
+  | { type: 'verify-failed'; code: string; message: string }
+  | { type: 'finished'; result: ApplyResult };
+
+export interface ApplyProgress {
+  /** Actions with a final outcome so far (done, failed, skipped or blocked). */
+  settled: number;
+  failed: number;
+  total: number;
+}

@@ -1,0 +1,157 @@
+import type { DashboardClient } from '../dashboard/client.js';
+import type { Action, ActionOutcome } from '../types.js';
+import type { ApplyCall, CallPhase } from './batch.js';
+import { outcomesOfError, outcomesOfIgnore, outcomesOfRunUpdates } from './call-outcomes.js';
+import type { ApplyEvent } from './events.js';
+import { type ApplyJournal, describeCall } from './journal.js';
+import { changeKey } from './keys.js';
+
+/**
+ * Runs batched calls: phases strictly in order, calls within a phase with bounded concurrency
+ * (the client enforces the rate limit). It never throws for a failed call: every action ends
+ * with an outcome. Invariants:
+ * - a call is journalled (`sent`, fsynced) before it goes out and its answer (`result`) after;
+ * - once the signal aborts or a wave crosses its failure threshold, no new call starts;
+ *   in-flight calls finish and everything not started is `skipped`.
+ */
+
+export interface ExecuteOptions {
+  client: Pick<DashboardClient, 'setIgnored' | 'runUpdates'>;
+  concurrency: number;
+  /** Failed update actions a wave may have before the rollout stops. */
+  maxFailures: (wave: string | undefined) => number;
+  signal?: AbortSignal | undefined;
+  onEvent?: ((event: ApplyEvent) => void) | undefined;
+  journal?: ApplyJournal | undefined;
+  runId: string;
+  now: () => Date;
+}
+
+export interface ExecuteResult {
+  outcomes: ActionOutcome[];
+  interrupted: boolean;
+  calls: number;
+}
+
+export async function executePhases(
+  actions: readonly Action[],
+  phases: readonly CallPhase[],
+  options: ExecuteOptions,
+): Promise<ExecuteResult> {
+  const outcomes: Array<ActionOutcome | undefined> = new Array(actions.length);
+  const progress = { settled: 0, failed: 0, total: actions.length };
+  let calls = 0;
+  let stopReason: { code: string; message: string } | undefined;
+  const resultsDurable: Array<Promise<void>> = [];
+
+  const settle = (results: ActionOutcome[], indices: number[]) => {
+    results.forEach((outcome, i) => {
+      outcomes[indices[i]!] = outcome;
+      progress.settled += 1;
+      if (outcome.status === 'failed') progress.failed += 1;
+    });
+  };
+
+  const runCall = async (call: ApplyCall): Promise<ActionOutcome[]> => {
+    const seq = calls++;
+    const callActions = call.actions.map((index) => actions[index]!);
+    await options.journal?.append({
+      type: 'sent',
+      run_id: options.runId,
+      seq,
+      at: options.now().toISOString(),
+      call: describeCall(call),
+      actions: callActions.map(changeKey),
+    });
+    options.onEvent?.({ type: 'call-start', call });
+    const results = await sendCall(call, callActions, options);
+    // The result line is written now; its fsync is shared with the next `sent` line (group
+    // commit) instead of holding this worker, and awaited before execution returns.
+    const durable = options.journal?.append({
+      type: 'result',
+      run_id: options.runId,
+      seq,
+      at: options.now().toISOString(),
+      outcomes: results.map((o) => ({
+        key: changeKey(o.action),
+        status: o.status,
+        ...(o.code === undefined ? {} : { code: o.code }),
+      })),
+    });
+    if (durable) {
+      durable.catch(() => undefined); // handled here; the failure is rethrown by the await below
+      resultsDurable.push(durable);
+    }
+    settle(results, call.actions);
+    options.onEvent?.({ type: 'call-done', call, outcomes: results, progress: { ...progress } });
+    return results;
+  };
+
+  for (const phase of phases) {
+    if (stopReason) break;
+    const limit = phase.kind === 'update' ? options.maxFailures(phase.wave) : Number.POSITIVE_INFINITY;
+    let waveFailures = 0;
+    let next = 0;
+    const worker = async () => {
+      while (next < phase.calls.length && !stopReason) {
+        if (options.signal?.aborted) {
+          stopReason = { code: 'INTERRUPTED', message: 'not started: the apply was interrupted' };
+          options.onEvent?.({ type: 'interrupted', progress: { ...progress } });
+          break;
+        }
+        const call = phase.calls[next++]!;
+        const results = await runCall(call);
+        waveFailures += results.filter((o) => o.status === 'failed').length;
+        if (waveFailures > limit && !stopReason) {
+          stopReason = {
+            code: 'WAVE_STOPPED',
+            message: `not started: wave ${phase.wave ?? '(default)'} had ${waveFailures} failed updates (more than ${limit})`,
+          };
+          options.onEvent?.({
+            type: 'wave-stopped',
+            wave: phase.wave,
+            failed: waveFailures,
+            maxFailures: limit,
+          });
+        }
+      }
+    };
+    const workers = Math.max(1, Math.min(options.concurrency, phase.calls.length));
+    await Promise.all(Array.from({ length: workers }, worker));
+  }
+
+  await Promise.all(resultsDurable);
+  const skipped = stopReason ?? { code: 'INTERRUPTED', message: 'not started' };
+  const final = actions.map(
+    (action, index): ActionOutcome =>
+      outcomes[index] ?? { action, status: 'skipped', code: skipped.code, message: skipped.message },
+  );
+  return { outcomes: final, interrupted: stopReason?.code === 'INTERRUPTED', calls };
+}
+
+async function sendCall(
+  call: ApplyCall,
+  callActions: Action[],
+  options: ExecuteOptions,
+): Promise<ActionOutcome[]> {
+  try {
+    if (call.type === 'set-ignored') {
+      await options.client.setIgnored({
+        siteId: call.siteId,
+        kind: call.kind,
+        direction: call.direction,
+        slugs: call.slugs,
+      });
+      return outcomesOfIgnore(callActions);
+    }
+    const result = await options.client.runUpdates({
+      siteIds: call.siteIds,
+      items: call.items,
+      onJobProgress: (job) => options.onEvent?.({ type: 'job', ...job }),
+    });
+    return outcomesOfRunUpdates(callActions, result);
+  } catch (error) {
+    // In-flight calls get no signal: an update half-sent is worse than one that finishes.
+    return outcomesOfError(callActions, error);
+  }
+}

@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import type { DashboardClient } from '../dashboard/client.js';
+import type { Action, ActionOutcome, ApplyResult, LiveState, Plan } from '../types.js';
+import { batchPlan } from './batch.js';
+import type { ApplyEvent } from './events.js';
+import { executePhases } from './execute.js';
+import { checkSafeMode } from './guard.js';
+import type { ApplyJournal } from './journal.js';
+import { verifyOutcomes } from './verify.js';
+
+/**
+ * Public surface of apply: `applyPlan` runs an approved plan and nothing beyond it. Approval
+ * (guard.ts), locking and the journal file are the caller's; apply reports through `onEvent`
+ * and returns one outcome per plan action, in plan order. It never prints.
+ */
+
+export type { ApplyCall, CallPhase } from './batch.js';
+export { batchPlan, minimumCalls } from './batch.js';
+export type { ApplyEvent, ApplyProgress } from './events.js';
+export type { ApplyJournal, JournalRecord } from './journal.js';
+
+/** An action the caller holds back: reported with this status, never sent. */
+export interface HeldBack {
+  status: 'skipped' | 'blocked';
+  code: string;
+  message: string;
+}
+
+export interface ApplyOptions {
+  client: Pick<DashboardClient, 'setIgnored' | 'runUpdates' | 'readLive' | 'stats'>;
+  live: Pick<LiveState, 'capabilities'>;
+  settings: { safeMode: boolean; concurrency: number };
+  signal?: AbortSignal | undefined;
+  onEvent?: ((event: ApplyEvent) => void) | undefined;
+  journal?: ApplyJournal | undefined;
+  /** Failed update actions a wave may have before the rollout stops (default: no limit). */
+  maxFailures?: ((wave: string | undefined) => number) | undefined;
+  /** Actions not to run (already done by an earlier run, not reviewed, …). */
+  holdBack?: ((action: Action) => HeldBack | undefined) | undefined;
+  now?: (() => Date) | undefined;
+}
+
+export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<ApplyResult> {
+  const now = options.now ?? (() => new Date());
+  const startedAt = now().toISOString();
+  const runId = randomUUID();
+  const preset = new Map<number, ActionOutcome>();
+  plan.actions.forEach((action, index) => {
+    const held = options.holdBack?.(action) ?? unsupported(action, options.live);
+    if (held) preset.set(index, { action, ...held });
+  });
+  const runnableIndices = plan.actions.map((_, index) => index).filter((index) => !preset.has(index));
+  const runnable = runnableIndices.map((index) => plan.actions[index]!);
+  // Defence in depth: the guard already refused such plans before this point.
+  checkSafeMode(runnable, options.settings.safeMode);
+
+  const phases = batchPlan(runnable, options.live.capabilities.queueThreshold);
+  options.onEvent?.({
+    type: 'start',
+    actions: runnable.length,
+    calls: phases.reduce((n, p) => n + p.calls.length, 0),
+  });
+  await options.journal?.append({
+    type: 'run-start',
+    run_id: runId,
+    at: startedAt,
+    plan_id: plan.id,
+    dashboard: plan.dashboard.url,
+    desired_digest: plan.desired_digest,
+    actions: runnable,
+  });
+  const executed = await executePhases(runnable, phases, {
+    client: options.client,
+    concurrency: Math.max(1, options.settings.concurrency),
+    maxFailures: options.maxFailures ?? (() => Number.POSITIVE_INFINITY),
+    signal: options.signal,
+    onEvent: options.onEvent,
+    journal: options.journal,
+    runId,
+    now,
+  });
+  const sent = executed.outcomes.some((o) => o.status === 'done' || o.status === 'failed');
+  if (sent) {
+    options.onEvent?.({ type: 'verify', sites: new Set(runnable.map((a) => a.site_id)).size });
+  }
+  const verified = sent
+    ? await verifyOutcomes(options.client, executed.outcomes)
+    : { outcomes: executed.outcomes };
+  if (verified.error) options.onEvent?.({ type: 'verify-failed', ...verified.error });
+
+  const outcomes = plan.actions.map((action, index) => preset.get(index) ?? action);
+  runnableIndices.forEach((planIndex, i) => {
+    outcomes[planIndex] = verified.outcomes[i]!;
+  });
+  const result: ApplyResult = {
+    plan_id: plan.id,
+    started_at: startedAt,
+    finished_at: now().toISOString(),
+    outcomes: outcomes as ActionOutcome[],
+    interrupted: executed.interrupted,
+    calls: executed.calls,
+  };
+  await options.journal?.append({
+    type: 'run-end',
+    run_id: runId,
+    at: result.finished_at,
+    interrupted: result.interrupted,
+    failed: result.outcomes.filter((o) => o.status === 'failed').length,
+  });
+  options.onEvent?.({ type: 'finished', result });
+  return result;
+}
+
+/** Actions the connected surface cannot perform are blocked, not attempted. */
+function unsupported(action: Action, live: Pick<LiveState, 'capabilities'>): HeldBack | undefined {
+  if (action.op === 'unignore' && !live.capabilities.canUnignore) {
+    return {
+      status: 'blocked',
+      code: 'UNSUPPORTED',
+      message: `the ${live.capabilities.surface} surface cannot unignore`,
+    };
+  }
+  if (action.op !== 'update' && action.kind === 'core' && !live.capabilities.canIgnoreCore) {
+    return {
+      status: 'blocked',
+      code: 'UNSUPPORTED',
+      message: `the ${live.capabilities.surface} surface cannot change core ignores`,
+    };
+  }
+  if (action.op !== 'update' && action.kind === 'translation') {
+    return { status: 'blocked', code: 'UNSUPPORTED', message: 'translations cannot be ignored' };
+  }
+  return undefined;
+}

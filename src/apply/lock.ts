@@ -1,0 +1,111 @@
+import type * as nodeFs from 'node:fs';
+import { SvcError } from '../errors.js';
+
+/**
+ * One apply per (dashboard, config) at a time. The lock is a file created with O_EXCL that
+ * names its holder; a lock whose holder process is gone (same host, pid not alive) is stale and
+ * is taken over with a warning, so a killed apply never blocks the next one forever.
+ */
+
+export interface LockHolder {
+  pid: number;
+  host: string;
+  started_at: string;
+}
+
+export interface LockOptions {
+  fs: typeof nodeFs;
+  path: string;
+  holder: LockHolder;
+  /** Whether a process with this pid is alive on this host (injected for tests). */
+  isAlive?: (pid: number) => boolean;
+  onWarning?: (message: string) => void;
+}
+
+export interface HeldLock {
+  release(): void;
+}
+
+export function acquireLock(options: LockOptions): HeldLock {
+  const { fs, path, holder } = options;
+  const isAlive = options.isAlive ?? processIsAlive;
+  // Two attempts: the second only after removing a stale lock.
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      const fd = fs.openSync(path, 'wx', 0o600);
+      fs.writeSync(fd, `${JSON.stringify(holder)}\n`);
+      fs.fsyncSync(fd);
+      fs.closeSync(fd);
+      return { release: () => releaseIfOurs(fs, path, holder) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw new SvcError('IO_ERROR', `cannot create the apply lock ${path}`, { cause: error });
+      }
+    }
+    const current = readHolder(fs, path);
+    // An unreadable lock may be one another process created a moment ago and is still writing.
+    const stale =
+      current === undefined
+        ? isOlderThan(fs, path, TORN_LOCK_AGE_MS)
+        : current.host === holder.host && !isAlive(current.pid);
+    if (!stale || attempt > 0) {
+      throw new SvcError(
+        'LOCKED',
+        `another apply is running against this dashboard and config: pid ${current?.pid} on ${current?.host}, started ${current?.started_at}`,
+        {
+          hint: `wait for it to finish; if that process is gone, delete ${path}`,
+          details: { holder: current },
+        },
+      );
+    }
+    options.onWarning?.(
+      current === undefined
+        ? `taking over an unreadable apply lock ${path}`
+        : `taking over a stale apply lock of pid ${current.pid} (started ${current.started_at}; the process is gone)`,
+    );
+    fs.rmSync(path, { force: true });
+  }
+  throw new SvcError('INTERNAL', 'lock acquisition fell through');
+}
+
+const TORN_LOCK_AGE_MS = 5_000;
+
+function isOlderThan(fs: typeof nodeFs, path: string, ageMs: number): boolean {
+  try {
+    return Date.now() - Number(fs.statSync(path).mtimeMs) > ageMs;
+  } catch {
+    return true;
+  }
+}
+
+function readHolder(fs: typeof nodeFs, path: string): LockHolder | undefined {
+  try {
+    const value = JSON.parse(fs.readFileSync(path, 'utf8') as string) as Partial<LockHolder>;
+    if (
+      typeof value.pid === 'number' &&
+      typeof value.host === 'string' &&
+      typeof value.started_at === 'string'
+    ) {
+      return value as LockHolder;
+    }
+  } catch {
+    // Missing or torn (killed while writing): treated as stale below.
+  }
+  return undefined;
+}
+
+function releaseIfOurs(fs: typeof nodeFs, path: string, holder: LockHolder): void {
+  const current = readHolder(fs, path);
+  if (current && current.pid === holder.pid && current.started_at === holder.started_at)
+    fs.rmSync(path, { force: true });
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

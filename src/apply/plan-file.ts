@@ -1,0 +1,65 @@
+import type * as nodeFs from 'node:fs';
+import { SvcError } from '../errors.js';
+import type { Plan } from '../types.js';
+
+/**
+ * Reads a saved plan file. Only the shape apply relies on is checked here (a wrong file gives
+ * PLAN_INVALID naming what is wrong); whether the content is the one that was planned is the
+ * guard's integrity check (the recomputed id).
+ */
+export function readPlanFile(fs: typeof nodeFs, path: string): Plan {
+  let text: string;
+  try {
+    text = fs.readFileSync(path, 'utf8') as string;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new SvcError(
+      code === 'ENOENT' ? 'USAGE' : 'IO_ERROR',
+      `cannot read the plan file ${path}${code ? ` (${code})` : ''}`,
+      {
+        hint: 'save a plan with `svc-gitops plan --out FILE` (format json)',
+        cause: error,
+      },
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new SvcError('PLAN_INVALID', `${path} is not JSON: ${(error as Error).message}`, {
+      hint: 'apply takes the JSON plan written by `svc-gitops plan --out FILE`',
+    });
+  }
+  const problem = shapeProblem(value);
+  if (problem) throw new SvcError('PLAN_INVALID', `${path} is not a svc-gitops plan: ${problem}`);
+  return value as Plan;
+}
+
+function shapeProblem(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'the root is not an object';
+  const plan = value as Record<string, unknown>;
+  if (plan.format_version !== 1)
+    return `format_version is ${JSON.stringify(plan.format_version)}, expected 1`;
+  for (const key of ['id', 'created_at', 'expires_at', 'desired_digest'] as const) {
+    if (typeof plan[key] !== 'string') return `${key} is missing or not a string`;
+  }
+  const dashboard = plan.dashboard as { url?: unknown } | undefined;
+  if (typeof dashboard?.url !== 'string') return 'dashboard.url is missing';
+  if (!Array.isArray(plan.actions)) return 'actions is not an array';
+  for (const [index, action] of (plan.actions as unknown[]).entries()) {
+    const a = action as Record<string, unknown> | null;
+    if (
+      !a ||
+      !['ignore', 'unignore', 'update'].includes(a.op as string) ||
+      !Number.isInteger(a.site_id) ||
+      !['core', 'plugin', 'theme', 'translation'].includes(a.kind as string) ||
+      typeof a.slug !== 'string' ||
+      !['low', 'medium', 'high'].includes(a.risk as string)
+    ) {
+      return `actions[${index}] is not a valid action`;
+    }
+  }
+  if (plan.fingerprints === null || typeof plan.fingerprints !== 'object') return 'fingerprints is missing';
+  if (typeof plan.needs_approval !== 'boolean') return 'needs_approval is missing';
+  return undefined;
+}

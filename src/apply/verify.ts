@@ -1,0 +1,93 @@
+import type { DashboardClient } from '../dashboard/client.js';
+import { isSvcError } from '../errors.js';
+import type { ActionOutcome, LiveState } from '../types.js';
+
+/**
+ * Truth after the fact: re-reads the touched sites once and checks every action that was sent
+ * against what the dashboard now holds.
+ * - done but not in effect (an ignore not kept, an update still pending) → failed,
+ *   `NOT_PERSISTED` / `NOT_APPLIED`;
+ * - failed (e.g. a reset after the request went out) but in effect → done, with a note;
+ * - skipped and blocked actions were never sent and are left alone.
+ */
+
+export interface VerifyReport {
+  outcomes: ActionOutcome[];
+  /** Set when the re-read itself failed; outcomes are then as the calls reported them. */
+  error?: { code: string; message: string };
+}
+
+export async function verifyOutcomes(
+  client: Pick<DashboardClient, 'readLive'>,
+  outcomes: readonly ActionOutcome[],
+): Promise<VerifyReport> {
+  const sent = outcomes.filter((o) => o.status === 'done' || o.status === 'failed');
+  const siteIds = [...new Set(sent.map((o) => o.action.site_id))].sort((a, b) => a - b);
+  if (siteIds.length === 0) return { outcomes: [...outcomes] };
+  let live: LiveState;
+  try {
+    live = await client.readLive({ siteIds });
+  } catch (error) {
+    const code = isSvcError(error) ? error.code : 'INTERNAL';
+    const message = error instanceof Error ? error.message : String(error);
+    const unverified = outcomes.map((o) =>
+      o.status === 'done' ? { ...o, message: `reported done; not verified (re-read failed: ${code})` } : o,
+    );
+    return { outcomes: unverified, error: { code, message } };
+  }
+  return { outcomes: outcomes.map((o) => checkOutcome(o, live)) };
+}
+
+function checkOutcome(outcome: ActionOutcome, live: LiveState): ActionOutcome {
+  if (outcome.status !== 'done' && outcome.status !== 'failed') return outcome;
+  const { action } = outcome;
+  if (live.unreadable.some((site) => site.siteId === action.site_id)) {
+    return outcome.status === 'done'
+      ? { ...outcome, message: 'reported done; not verified (site unreadable)' }
+      : outcome;
+  }
+  const inEffect = isInEffect(outcome, live);
+  if (outcome.status === 'done' && !inEffect) {
+    return action.op === 'update'
+      ? {
+          action,
+          status: 'failed',
+          code: 'NOT_APPLIED',
+          message: 'reported done, but the update is still pending',
+        }
+      : {
+          action,
+          status: 'failed',
+          code: 'NOT_PERSISTED',
+          message: `reported done, but the dashboard did not keep the ${action.op}`,
+        };
+  }
+  if (outcome.status === 'failed' && inEffect) {
+    return {
+      action,
+      status: 'done',
+      message: `took effect although the call reported ${outcome.code ?? 'a failure'}`,
+    };
+  }
+  return outcome;
+}
+
+function isInEffect({ action }: ActionOutcome, live: LiveState): boolean {
+  if (action.op === 'update') {
+    return !live.pending.some(
+      (p) =>
+        p.siteId === action.site_id &&
+        p.kind === action.kind &&
+        p.slug === action.slug &&
+        p.from === (action.from ?? p.from) &&
+        p.to === (action.to ?? p.to),
+    );
+  }
+  const listed = live.ignores.filter(
+    (i) => i.siteId === action.site_id && i.kind === action.kind && i.slug === action.slug,
+  );
+  // An ignore is in effect when the item is ignored on the site at all: the reader cannot always
+  // tell a per-site ignore present on every site from a global one, and either hides the update.
+  // An unignore is in effect when no per-site ignore of the item is left.
+  return action.op === 'ignore' ? listed.length > 0 : !listed.some((i) => i.origin === 'site');
+}

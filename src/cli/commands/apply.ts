@@ -1,0 +1,194 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { checkLiveUnchanged } from '../../apply/guard.js';
+import { applyPlan, batchPlan } from '../../apply/index.js';
+import { completedUpdates, openJournal, readJournal } from '../../apply/journal.js';
+import { withApplyLock } from '../../apply/session.js';
+import { DEFAULT_STATE_DIR, type StatePaths, statePaths } from '../../apply/state-dir.js';
+import { combineHoldBacks, skipCompleted } from '../../apply/subset.js';
+import { alreadyUsed, isPlanUsed, markPlanUsed } from '../../apply/used-plans.js';
+import { EXIT, SvcError } from '../../errors.js';
+import { renderApplyCalls } from '../../render/apply-calls.js';
+import { renderApplyJson } from '../../render/apply-json.js';
+import { renderApplyMarkdown } from '../../render/apply-markdown.js';
+import type { ApplyReport } from '../../render/apply-report.js';
+import { renderApplyText } from '../../render/apply-text.js';
+import type { Action } from '../../types.js';
+import type { CliContext } from '../context.js';
+import { createProgress } from '../progress.js';
+import {
+  type ApplyFlags,
+  type Approved,
+  approveNow,
+  approveResume,
+  approveReviewed,
+  approveSavedPlan,
+} from './apply-approval.js';
+
+/**
+ * `svc-gitops apply`: runs only what an approval covers. Four approval paths (apply-approval.ts):
+ * - no PLANFILE: plan now, show it, `yes` at the prompt (or --auto-approve / no confirmation);
+ * - PLANFILE: a saved plan, checked by the guard (integrity, expiry, single use, dashboard,
+ *   live facts of the touched sites) under the apply lock;
+ * - --reviewed FILE: plan now from the merged config, run only the reviewed actions;
+ * - --resume: plan now, run only what is left of the interrupted run in the journal.
+ * Then, under the apply lock: the journal, the calls, the confirming re-read and the report.
+ */
+
+const FORMATS = ['text', 'markdown', 'json'];
+
+export function registerApply(program: Command, ctx: CliContext, setExit: (code: number) => void): void {
+  program
+    .command('apply')
+    .description('apply an approved plan: plan now and confirm, or a saved / reviewed plan file')
+    .argument('[planfile]', 'a saved plan (`svc-gitops plan --out FILE`) to check and apply')
+    .option('-c, --config <path>', 'desired-state file or directory')
+    .option('--auto-approve', 'apply without the prompt (not enough for plans that need approval)')
+    .option(
+      '--reviewed <planfile>',
+      'merge flow: apply only the actions of this reviewed plan that are still needed',
+    )
+    .option('--resume', 'finish an interrupted apply: only what is left of it')
+    .option('--target <site...>', 'only these sites (id or domain)')
+    .option('--dry-run', 'show the calls apply would send and send nothing')
+    .option('--format <format>', 'report format: text, markdown or json', 'text')
+    .option('--out <file>', 'also write the report to FILE')
+    .option(
+      '--state-dir <dir>',
+      `where the journal, lock and used-plan records live (default ${DEFAULT_STATE_DIR})`,
+    )
+    .action(async (planfile: string | undefined, flags: ApplyFlags) => {
+      setExit(await runApply(ctx, planfile, flags));
+    });
+}
+
+export async function runApply(
+  ctx: CliContext,
+  planfile: string | undefined,
+  flags: ApplyFlags,
+): Promise<number> {
+  checkFlags(planfile, flags);
+  const stateDir = resolve(ctx.cwd, flags.stateDir ?? ctx.env.SVC_GITOPS_STATE_DIR ?? DEFAULT_STATE_DIR);
+  const approved: Approved | number = planfile
+    ? await approveSavedPlan(ctx, planfile, flags)
+    : flags.reviewed
+      ? await approveReviewed(ctx, flags.reviewed, flags)
+      : flags.resume
+        ? await approveResume(ctx, flags, stateDir)
+        : await approveNow(ctx, flags);
+  if (typeof approved === 'number') return approved;
+  try {
+    if (flags.dryRun) {
+      const capabilities = approved.capabilities ?? (await approved.client.capabilities());
+      const phases = batchPlan(runnableActions(approved), capabilities.queueThreshold);
+      ctx.stdout.write(renderApplyCalls(phases, approved.client.url));
+      return EXIT.ok;
+    }
+    const paths = statePaths(stateDir, approved.client.url, resolve(ctx.cwd, approved.configPath));
+    return await runApproved(ctx, approved, paths, flags);
+  } finally {
+    await approved.client.close();
+  }
+}
+
+function checkFlags(planfile: string | undefined, flags: ApplyFlags): void {
+  const conflict = (message: string) =>
+    new SvcError('CONFLICTING_PARAMETERS', message, {
+      hint: 'run `svc-gitops apply --help` for the approval paths',
+    });
+  if (!FORMATS.includes(flags.format)) {
+    throw new SvcError('USAGE', `unknown --format ${flags.format}`, {
+      hint: `use one of ${FORMATS.join(', ')}`,
+    });
+  }
+  if (flags.autoApprove && flags.dryRun) throw conflict('--auto-approve and --dry-run contradict each other');
+  if (planfile && flags.reviewed)
+    throw conflict('give either a saved PLANFILE or --reviewed PLANFILE, not both');
+  if (flags.resume && (planfile || flags.reviewed))
+    throw conflict('--resume plans again; it takes no plan file');
+  if (flags.target && (planfile || flags.reviewed || flags.resume)) {
+    throw conflict(
+      '--target only narrows a plan made now; a saved, reviewed or resumed plan keeps its own scope',
+    );
+  }
+}
+
+function runnableActions(approved: Approved): Action[] {
+  return approved.plan.actions.filter((action) => !approved.holdBack?.(action));
+}
+
+async function runApproved(
+  ctx: CliContext,
+  approved: Approved,
+  paths: StatePaths,
+  flags: ApplyFlags,
+): Promise<number> {
+  const warnings = [...approved.warnings];
+  const warn = (message: string) => {
+    ctx.stderr.write(`svc-gitops: warning: ${message}\n`);
+    warnings.push(message);
+  };
+  const progress = createProgress(ctx.stderr, { clock: () => ctx.now().getTime() });
+  let verificationError: ApplyReport['verificationError'];
+  const result = await withApplyLock(ctx.fs, paths, ctx.now(), warn, async () => {
+    let capabilities = approved.capabilities;
+    if (approved.savedPlan) {
+      if (isPlanUsed(ctx.fs, paths.usedPlans, approved.plan.id)) throw alreadyUsed(approved.plan.id);
+      capabilities = (await checkLiveUnchanged(approved.plan, approved.client)).capabilities;
+      markPlanUsed(ctx.fs, paths.usedPlans, approved.plan.id, ctx.now());
+    }
+    const completed = completedUpdates(readJournal(ctx.fs, paths.journal));
+    const journal = openJournal(ctx.fs, paths.journal);
+    try {
+      return await applyPlan(approved.plan, {
+        client: approved.client,
+        live: { capabilities: capabilities ?? (await approved.client.capabilities()) },
+        settings: approved.settings,
+        signal: ctx.signal,
+        onEvent: (event) => {
+          progress.onEvent(event);
+          if (event.type === 'verify-failed')
+            verificationError = { code: event.code, message: event.message };
+        },
+        journal,
+        maxFailures: approved.maxFailures,
+        holdBack: combineHoldBacks(skipCompleted(completed), approved.holdBack),
+        now: ctx.now,
+      });
+    } finally {
+      journal.close();
+      progress.finish();
+    }
+  });
+  const report: ApplyReport = {
+    result,
+    dashboard: approved.client.url,
+    approval: approved.approval,
+    ...(approved.reviewed ? { reviewed: approved.reviewed } : {}),
+    ...(verificationError ? { verificationError } : {}),
+    warnings,
+  };
+  const rendered =
+    flags.format === 'json'
+      ? renderApplyJson(report)
+      : flags.format === 'markdown'
+        ? renderApplyMarkdown(report)
+        : renderApplyText(report);
+  ctx.stdout.write(rendered);
+  if (flags.out) writeReport(ctx, flags.out, rendered);
+  if (result.interrupted) {
+    ctx.stderr.write(
+      `svc-gitops: interrupted: the journal is in ${paths.journal}; run \`svc-gitops apply --resume\` to finish\n`,
+    );
+    return EXIT.interrupted;
+  }
+  return result.outcomes.some((outcome) => outcome.status === 'failed') ? EXIT.error : EXIT.ok;
+}
+
+function writeReport(ctx: CliContext, out: string, text: string): void {
+  try {
+    ctx.fs.writeFileSync(resolve(ctx.cwd, out), text);
+  } catch (error) {
+    throw new SvcError('IO_ERROR', `cannot write the report to ${out}`, { cause: error });
+  }
+}

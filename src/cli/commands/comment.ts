@@ -1,0 +1,166 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { readPlanFile } from '../../apply/plan-file.js';
+import { loadDesiredState, resolveConfigPath } from '../../config/index.js';
+import { type Diagnostic, EXIT, isSvcError, SvcError } from '../../errors.js';
+import {
+  actionsRun,
+  artifactHint,
+  capBody,
+  configKey,
+  diagnosticAnnotation,
+  eventCommitSha,
+  githubClientFromEnv,
+  marker,
+  planCommentFrame,
+  planOutputs,
+  publishToRun,
+  pullRequestNumber,
+  repositoryFromEnv,
+  upsertStickyComment,
+  validationComment,
+} from '../../github/index.js';
+import { verifyPlanId } from '../../plan/index.js';
+import { renderPlanJson } from '../../render/plan-json.js';
+import { renderPlanMarkdown } from '../../render/plan-markdown.js';
+import type { LiveState, Plan } from '../../types.js';
+import type { CliContext } from '../context.js';
+import { planNow } from '../pipeline.js';
+
+interface CommentFlags {
+  config?: string;
+  planFile?: string;
+  out?: string;
+  pr?: string;
+  artifactName: string;
+  artifactUrl?: string;
+  dryRun?: boolean;
+}
+
+type Obtained = { plan: Plan; live?: LiveState } | { diagnostics: Diagnostic[] };
+
+/**
+ * `svc-gitops comment`: one sticky plan comment per pull request and config, the same text in
+ * the step summary, step outputs for the action, and validation errors as annotations (with a
+ * comment saying there is no plan, so a stale plan never stays up as if it were current).
+ */
+export function registerComment(program: Command, ctx: CliContext, setExit: (code: number) => void): void {
+  program
+    .command('comment')
+    .description('post or update the plan as one sticky pull-request comment (GitHub Actions)')
+    .option('-c, --config <path>', 'desired-state file or directory (also names the comment)')
+    .option(
+      '--plan-file <file>',
+      'comment this saved plan (`svc-gitops plan --out FILE`) instead of planning now',
+    )
+    .option('--out <file>', 'when planning now, also save the JSON plan to FILE (for the artifact)')
+    .option('--pr <number>', 'pull request number (default: from GITHUB_EVENT_PATH)')
+    .option('--artifact-name <name>', 'name of the artifact that holds the JSON plan', 'svc-gitops-plan')
+    .option('--artifact-url <url>', 'link to that artifact (default: this workflow run)')
+    .option('--dry-run', 'print the comment instead of posting it (still writes summary and outputs)')
+    .action(async (flags: CommentFlags) => setExit(await runComment(ctx, flags)));
+}
+
+export async function runComment(ctx: CliContext, flags: CommentFlags): Promise<number> {
+  const run = actionsRun(ctx.env);
+  const configPath = resolveConfigPath(ctx.fs, ctx.cwd, flags.config);
+  const root = run.workspace ?? ctx.cwd;
+  const key = configKey(resolve(ctx.cwd, configPath), root);
+  const toRepoPath = (file: string) => configKey(resolve(ctx.cwd, file), root);
+  // Where to post is checked before planning, so a missing PR number costs no dashboard reads.
+  const target = flags.dryRun
+    ? undefined
+    : { repository: repositoryFromEnv(ctx.env), issueNumber: pullRequestNumber(ctx.env, ctx.fs, flags.pr) };
+  const commitSha = eventCommitSha(ctx.env, ctx.fs);
+  const common = {
+    marker: marker('plan', key),
+    configKey: key,
+    now: ctx.now(),
+    ...(commitSha ? { commitSha } : {}),
+  };
+
+  const obtained = await obtainPlan(ctx, flags, configPath);
+  let body: string;
+  if ('diagnostics' in obtained) {
+    for (const d of obtained.diagnostics) ctx.stdout.write(diagnosticAnnotation(d, toRepoPath));
+    body = validationComment({ ...common, diagnostics: obtained.diagnostics }, toRepoPath).body;
+  } else {
+    const { plan, live } = obtained;
+    if (flags.out) writePlan(ctx, flags.out, plan);
+    const artifact = flags.artifactUrl ?? run.runUrl;
+    const artifactRef = artifact ? { name: flags.artifactName, url: artifact } : { name: flags.artifactName };
+    const frame = planCommentFrame({ ...common, plan, artifact: artifactRef });
+    const markdown = renderPlanMarkdown(plan, {
+      maxChars: frame.room,
+      fullPlanHint: artifactHint(artifactRef),
+      ...(live ? { live } : {}),
+    });
+    body = capBody({ head: frame.head, main: markdown.trim(), tail: frame.tail }).body;
+  }
+
+  const outputs: Record<string, string> = 'plan' in obtained ? planOutputs(obtained.plan) : {};
+  if (flags.planFile) outputs['plan-file'] = resolve(ctx.cwd, flags.planFile);
+  else if (flags.out) outputs['plan-file'] = resolve(ctx.cwd, flags.out);
+  if (target === undefined) {
+    ctx.stdout.write(body.endsWith('\n') ? body : `${body}\n`);
+  } else {
+    const client = githubClientFromEnv(ctx.env, ctx.signal);
+    try {
+      const result = await upsertStickyComment(client, { ...target, marker: common.marker, body });
+      const where = `${target.repository.owner}/${target.repository.repo}#${target.issueNumber}`;
+      ctx.stdout.write(`svc-gitops: comment ${result.action} on ${where}: ${result.url}\n`);
+      if (result.duplicates.length > 0) {
+        ctx.stderr.write(
+          `svc-gitops: warning: other comments carry the same marker (ids ${result.duplicates.join(', ')}); only the oldest is updated\n`,
+        );
+      }
+      outputs['comment-url'] = result.url;
+    } finally {
+      await client.close();
+    }
+  }
+  const published = publishToRun(ctx.fs, run, { summary: body, outputs });
+  if (published.summary?.truncated)
+    ctx.stderr.write('svc-gitops: warning: the step summary was cut to its 1 MiB limit\n');
+  return 'diagnostics' in obtained ? EXIT.error : EXIT.ok;
+}
+
+async function obtainPlan(ctx: CliContext, flags: CommentFlags, configPath: string): Promise<Obtained> {
+  if (flags.planFile) {
+    if (flags.out)
+      throw new SvcError('USAGE', '--out saves a plan made now; it cannot be used with --plan-file');
+    const plan = readPlanFile(ctx.fs, resolve(ctx.cwd, flags.planFile));
+    if (!verifyPlanId(plan)) {
+      throw new SvcError(
+        'PLAN_INVALID',
+        `${flags.planFile} does not match its plan id: it was changed after planning`,
+        {
+          hint: 'comment the file exactly as `svc-gitops plan --out FILE` wrote it',
+        },
+      );
+    }
+    return { plan };
+  }
+  try {
+    const planned = await planNow(ctx, { config: configPath });
+    await planned.client.close();
+    return { plan: planned.plan, live: planned.live };
+  } catch (error) {
+    if (!isSvcError(error) || error.code !== 'CONFIG_INVALID') throw error;
+    // Load again only on this failure path, for the located diagnostics the comment lists.
+    const { diagnostics } = await loadDesiredState({ path: configPath, fs: ctx.fs, cwd: ctx.cwd });
+    if (!diagnostics.some((d) => d.severity === 'error')) throw error;
+    return { diagnostics };
+  }
+}
+
+function writePlan(ctx: CliContext, file: string, plan: Plan): void {
+  const path = resolve(ctx.cwd, file);
+  try {
+    ctx.fs.writeFileSync(path, renderPlanJson(plan), 'utf8');
+  } catch (error) {
+    throw new SvcError('IO_ERROR', `cannot write the plan to ${path}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}

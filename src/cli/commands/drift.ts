@@ -1,0 +1,98 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { EXIT } from '../../errors.js';
+import {
+  actionsRun,
+  configKey,
+  DEFAULT_BODY_BUDGET,
+  driftIssueBody,
+  driftResolvedComment,
+  driftTitle,
+  githubClientFromEnv,
+  marker,
+  planOutputs,
+  publishToRun,
+  repositoryFromEnv,
+  upsertDriftIssue,
+} from '../../github/index.js';
+import { renderPlanMarkdown } from '../../render/plan-markdown.js';
+import { renderPlanText } from '../../render/plan-text.js';
+import { type CliContext, useColour } from '../context.js';
+import { planNow } from '../pipeline.js';
+
+interface DriftFlags {
+  config?: string;
+  issue?: boolean;
+  label: string;
+}
+
+/** Room the issue's own text around the rendered plan needs. */
+const ISSUE_FRAME_CHARS = 2_000;
+
+/**
+ * `svc-gitops drift`: plan against the live dashboard; drift is a plan with actions. Exit 0 no
+ * drift, 2 drift, 1 error (like `plan --detailed-exitcode`). With `--issue`, one issue per
+ * dashboard is created or updated while drift lasts and closed with a comment when it is gone.
+ */
+export function registerDrift(program: Command, ctx: CliContext, setExit: (code: number) => void): void {
+  program
+    .command('drift')
+    .description('detect drift between the YAML and the dashboard (exit 2 when there is drift)')
+    .option('-c, --config <path>', 'desired-state file or directory')
+    .option('--issue', 'keep one GitHub issue per dashboard up to date (GITHUB_REPOSITORY, GITHUB_TOKEN)')
+    .option('--label <name>', 'label of the drift issue', 'svc-gitops-drift')
+    .action(async (flags: DriftFlags) => setExit(await runDrift(ctx, flags)));
+}
+
+export async function runDrift(ctx: CliContext, flags: DriftFlags): Promise<number> {
+  const run = actionsRun(ctx.env);
+  // Checked before planning, so a missing repository costs no dashboard reads.
+  const repository = flags.issue ? repositoryFromEnv(ctx.env) : undefined;
+  const planned = await planNow(ctx, flags.config === undefined ? {} : { config: flags.config });
+  await planned.client.close();
+  const { plan, live } = planned;
+  const drift = plan.actions.length > 0;
+  ctx.stdout.write(renderPlanText(plan, { colour: useColour(ctx) }));
+  ctx.stdout.write(drift ? 'svc-gitops: drift found\n' : 'svc-gitops: no drift\n');
+
+  const key = configKey(resolve(ctx.cwd, planned.configPath), run.workspace ?? ctx.cwd);
+  const markdown = renderPlanMarkdown(plan, { live, maxChars: DEFAULT_BODY_BUDGET - ISSUE_FRAME_CHARS });
+  const outputs: Record<string, string> = { ...planOutputs(plan), 'has-drift': String(drift) };
+  if (repository) {
+    const now = ctx.now();
+    const markerLine = marker('drift', plan.dashboard.url);
+    const client = githubClientFromEnv(ctx.env, ctx.signal);
+    try {
+      const result = await upsertDriftIssue(client, {
+        repository,
+        marker: markerLine,
+        label: flags.label,
+        title: driftTitle(plan.dashboard.url, key),
+        body: driftIssueBody({
+          marker: markerLine,
+          configKey: key,
+          plan,
+          planMarkdown: markdown,
+          now,
+          ...run,
+        }),
+        hasDrift: drift,
+        resolvedComment: driftResolvedComment(plan, now),
+      });
+      const which = result.number === undefined ? '' : ` #${result.number}`;
+      ctx.stdout.write(
+        `svc-gitops: drift issue${which} ${result.action}${result.url ? `: ${result.url}` : ''}\n`,
+      );
+      if (result.labelDropped) {
+        ctx.stderr.write(
+          `svc-gitops: warning: GitHub did not keep the label ${flags.label}; the issue is still found by its marker\n`,
+        );
+      }
+      if (result.number !== undefined) outputs['issue-number'] = String(result.number);
+    } finally {
+      await client.close();
+    }
+  }
+  publishToRun(ctx.fs, run, { summary: markdown, outputs });
+  return drift ? EXIT.changes : EXIT.ok;
+}

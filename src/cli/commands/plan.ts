@@ -1,0 +1,65 @@
+import { type Command, Option } from 'commander';
+import { EXIT } from '../../errors.js';
+import { planJsonChunks } from '../../render/plan-json.js';
+import { renderPlanMarkdown } from '../../render/plan-markdown.js';
+import { planTextChunks } from '../../render/plan-text.js';
+import { shortId } from '../../render/plan-words.js';
+import { type CliContext, useColour } from '../context.js';
+import { planNow } from '../pipeline.js';
+import { writeFileAtomic } from '../write-file.js';
+
+interface PlanFlags {
+  config?: string;
+  out?: string;
+  format: 'text' | 'markdown' | 'json';
+  groupBy: 'site' | 'item';
+  detailedExitcode?: boolean;
+  target?: string[];
+  refresh?: boolean;
+}
+
+/**
+ * `svc-gitops plan`: the dry-run preview. Reads, never writes to the dashboard (except the
+ * optional `--refresh` sync). Exit 0; with --detailed-exitcode 2 when the plan has changes.
+ */
+export function registerPlan(program: Command, ctx: CliContext, setExit: (code: number) => void): void {
+  program
+    .command('plan')
+    .description('show what apply would change: ignores, unignores and updates, without changing anything')
+    .option('-c, --config <path>', 'desired-state file or directory (default: svc-gitops.yaml, else svc-gitops/)')
+    .option('--out <file>', 'also save the plan as JSON, for `svc-gitops apply FILE`')
+    .addOption(
+      new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'),
+    )
+    .addOption(new Option('--group-by <what>', 'text grouping').choices(['site', 'item']).default('site'))
+    .option('--detailed-exitcode', 'exit 2 when the plan has changes, 0 when it has none')
+    .option('--target <site...>', 'only these sites (IDs, domains or globs)')
+    .option('--refresh', 'ask the dashboard to re-sync the managed sites before reading')
+    .action(async (flags: PlanFlags) => setExit(await plan(ctx, flags)));
+}
+
+export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
+  const planned = await planNow(ctx, {
+    ...(flags.config === undefined ? {} : { config: flags.config }),
+    ...(flags.target === undefined ? {} : { targets: flags.target }),
+    ...(flags.refresh ? { refresh: true } : {}),
+  });
+  await planned.client.close();
+  const { plan: result } = planned;
+
+  if (flags.format === 'json') {
+    for (const chunk of planJsonChunks(result)) ctx.stdout.write(chunk);
+  } else if (flags.format === 'markdown') {
+    ctx.stdout.write(renderPlanMarkdown(result));
+  } else {
+    const colour = useColour(ctx);
+    for (const chunk of planTextChunks(result, { groupBy: flags.groupBy, colour })) ctx.stdout.write(chunk);
+  }
+  if (flags.out) {
+    const saved = writeFileAtomic(ctx.fs, ctx.cwd, flags.out, planJsonChunks(result));
+    ctx.stderr.write(
+      `Saved plan ${shortId(result.id)} to ${saved} (expires ${result.expires_at}); apply it with: svc-gitops apply ${flags.out}\n`,
+    );
+  }
+  return flags.detailedExitcode && result.actions.length > 0 ? EXIT.changes : EXIT.ok;
+}

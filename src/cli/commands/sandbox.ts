@@ -1,0 +1,141 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+import { SvcError } from '../../errors.js';
+import {
+  type Fleet,
+  FleetError,
+  parseFleet,
+  type SandboxProfile,
+  startSandbox,
+} from '../../sandbox/index.js';
+import type { CliContext } from '../context.js';
+
+/** The demo fleet ships with the package: located from this file, never from the cwd. */
+export const DEMO_FLEET_PATH = fileURLToPath(
+  new URL('../../../examples/sandbox/demo-fleet.yaml', import.meta.url),
+);
+
+interface SandboxFlags {
+  fleet?: string;
+  profile: string;
+  port: string;
+  state?: string;
+  tls?: boolean;
+  namespace?: string;
+  seed: string;
+  clock: string;
+  queueThreshold: string;
+  batchLimit: string;
+}
+
+export function registerSandbox(program: Command, ctx: CliContext, setExit: (code: number) => void): void {
+  program
+    .command('sandbox')
+    .description(
+      'Run the sandbox dashboard on 127.0.0.1 and print its connection settings (SVC_URL=…) until interrupted.',
+    )
+    .option('--fleet <file>', 'fleet file (YAML) that seeds the state (default: the bundled demo fleet)')
+    .option('--profile <profile>', 'spec | compat-6.1', 'compat-6.1')
+    .option('--port <n>', 'port to listen on (0 = any free port)', '0')
+    .option('--state <file>', 'persist the state to this JSON file and load it at start')
+    .option('--tls', 'serve HTTPS with a self-signed certificate made at start')
+    .option('--namespace <name>', 'product namespace in paths, ability names and error codes', 'svc')
+    .option('--seed <n>', 'seed of fault injection and job ids', '1')
+    .option('--clock <mode>', 'job clock: fast (each status poll advances one chunk) | realistic', 'fast')
+    .option('--queue-threshold <n>', 'run calls over this many sites are queued', '200')
+    .option('--batch-limit <n>', 'global /batch item limit', '100')
+    .action(async (flags: SandboxFlags) => {
+      await runSandbox(ctx, flags);
+      setExit(0);
+    });
+}
+
+async function runSandbox(ctx: CliContext, flags: SandboxFlags): Promise<void> {
+  const profile = flags.profile;
+  if (profile !== 'spec' && profile !== 'compat-6.1') {
+    throw new SvcError('USAGE', `unknown --profile "${profile}"`, {
+      hint: 'use --profile spec or --profile compat-6.1',
+    });
+  }
+  const port = parseInteger(flags.port, '--port', 0, 65535);
+  const seed = parseInteger(flags.seed, '--seed', 0, 2 ** 31 - 1);
+  if (flags.clock !== 'fast' && flags.clock !== 'realistic') {
+    throw new SvcError('USAGE', `unknown --clock "${flags.clock}"`, {
+      hint: 'use --clock fast or --clock realistic',
+    });
+  }
+  const queueThreshold = parseInteger(flags.queueThreshold, '--queue-threshold', 1, 1_000_000);
+  const batchLimit = parseInteger(flags.batchLimit, '--batch-limit', 1, 1_000_000);
+  const fleet = readFleet(ctx, flags.fleet ? resolve(ctx.cwd, flags.fleet) : DEMO_FLEET_PATH);
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sandbox = await startSandbox({
+      fleet,
+      profile: profile as SandboxProfile,
+      port,
+      seed,
+      clock: flags.clock,
+      queueThreshold,
+      batchLimit,
+      tls: flags.tls === true,
+      namespace: flags.namespace ?? 'svc',
+      ...(flags.state ? { statePath: resolve(ctx.cwd, flags.state) } : {}),
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+    const hint = inUse
+      ? 'choose another --port, or --port 0 for any free port'
+      : 'check --state, --tls and --namespace';
+    throw new SvcError('IO_ERROR', message, { hint, cause: error });
+  }
+  for (const [name, value] of Object.entries(sandbox.env()))
+    ctx.stdout.write(`${name}=${shellValue(value)}\n`);
+  ctx.stderr.write(
+    `sandbox dashboard (${profile}) serving ${fleet.sites.length} sites at ${sandbox.url}; stop with Ctrl-C\n`,
+  );
+  await untilAborted(ctx.signal);
+  await sandbox.close();
+  ctx.stderr.write('sandbox stopped\n');
+}
+
+/** Quotes a value for `eval` and `.env` files when it holds anything beyond safe characters. */
+export function shellValue(value: string): string {
+  return /^[A-Za-z0-9_./:=+@-]*$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+function readFleet(ctx: CliContext, path: string): Fleet {
+  let text: string;
+  try {
+    text = ctx.fs.readFileSync(path, 'utf8') as string;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new SvcError('IO_ERROR', `cannot read the fleet file ${path} (${code})`, {
+      hint: 'check the --fleet path',
+    });
+  }
+  try {
+    return parseFleet(text, path);
+  } catch (error) {
+    if (error instanceof FleetError) {
+      throw new SvcError('CONFIG_INVALID', error.message, {
+        hint: 'see examples/sandbox/README.md for the fleet format',
+      });
+    }
+    throw error;
+  }
+}
+
+function parseInteger(text: string, flag: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max) {
+    throw new SvcError('USAGE', `${flag} must be an integer from ${min} to ${max}, got "${text}"`);
+  }
+  return value;
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}

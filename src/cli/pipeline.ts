@@ -1,0 +1,129 @@
+import { homedir } from 'node:os';
+import { loadDesiredState, resolveConfigPath } from '../config/index.js';
+import { type DashboardClient, createDashboardClient } from '../dashboard/index.js';
+import { SvcError } from '../errors.js';
+import { createPlan, matchesSelection } from '../plan/index.js';
+import { countDiagnostics, renderDiagnosticsText } from '../render/diagnostics.js';
+import { loadSettings, type Settings } from '../settings/index.js';
+import type { DesiredState, LiveState, Plan, Site, SiteMatcher } from '../types.js';
+import { type CliContext, useColour } from './context.js';
+
+/**
+ * The shared front half of plan, apply, comment and drift: settings → client, YAML → desired
+ * state, dashboard → live state, then the pure planner. Diagnostics and warnings go to stderr;
+ * stdout stays free for the command's own output.
+ */
+export interface Planned {
+  settings: Settings;
+  client: DashboardClient;
+  desired: DesiredState;
+  live: LiveState;
+  plan: Plan;
+  configPath: string;
+}
+
+export interface PlanNowOptions {
+  config?: string;
+  /** Site IDs, domains or domain globs to restrict the plan to (`--target`). */
+  targets?: string[];
+  /** Ask the dashboard to re-sync the managed sites before reading. */
+  refresh?: boolean;
+}
+
+export function openDashboard(
+  ctx: CliContext,
+  overrides?: Partial<Settings>,
+): { settings: Settings; client: DashboardClient } {
+  const loaded = loadSettings({
+    env: ctx.env,
+    cwd: ctx.cwd,
+    fs: ctx.fs,
+    homeDir: ctx.env.HOME ?? homedir(),
+    ...(overrides === undefined ? {} : { overrides }),
+  });
+  for (const warning of loaded.warnings) ctx.stderr.write(`svc-gitops: warning: ${warning}\n`);
+  if (loaded.settings.dashboardUrl === '') {
+    throw new SvcError('SETTINGS_INVALID', 'no dashboard configured', {
+      hint: 'set SVC_URL and credentials (or dashboardUrl in settings.json); to try svc-gitops without a dashboard run `svc-gitops sandbox` and use the SVC_* lines it prints',
+    });
+  }
+  const client = createDashboardClient(loaded.settings, {
+    onWarning: (message) => ctx.stderr.write(`svc-gitops: warning: ${message}\n`),
+  });
+  return { settings: loaded.settings, client };
+}
+
+/** Loads and validates the desired state; any error diagnostic stops here with CONFIG_INVALID. */
+export async function loadDesired(
+  ctx: CliContext,
+  config?: string,
+): Promise<{ desired: DesiredState; configPath: string }> {
+  const configPath = resolveConfigPath(ctx.fs, ctx.cwd, config);
+  const { desired, diagnostics } = await loadDesiredState({ path: configPath, fs: ctx.fs, cwd: ctx.cwd });
+  if (diagnostics.length > 0) {
+    ctx.stderr.write(renderDiagnosticsText(diagnostics, { colour: useColour(ctx, ctx.stderr) }));
+  }
+  if (!desired) {
+    const { errors } = countDiagnostics(diagnostics);
+    throw new SvcError('CONFIG_INVALID', `${configPath}: ${errors} error(s) in the desired state`, {
+      hint: `fix them and check with \`svc-gitops validate -c ${configPath}\``,
+    });
+  }
+  return { desired, configPath };
+}
+
+export async function planNow(ctx: CliContext, options: PlanNowOptions): Promise<Planned> {
+  const { desired, configPath } = await loadDesired(ctx, options.config);
+  const { settings, client } = openDashboard(ctx);
+  try {
+    let live = await client.readLive({ signal: ctx.signal });
+    const targetSiteIds = options.targets?.length ? resolveTargets(options.targets, live.sites) : undefined;
+    if (options.refresh) {
+      const managed = live.sites.filter(
+        (site) => matchesSelection(site, desired.sites) && (!targetSiteIds || targetSiteIds.includes(site.id)),
+      );
+      const synced = await client.syncSites(
+        managed.map((site) => site.id),
+        { signal: ctx.signal },
+      );
+      for (const failure of synced.failed) {
+        ctx.stderr.write(
+          `svc-gitops: warning: site ${failure.siteId} did not sync: ${failure.message} (${failure.code})\n`,
+        );
+      }
+      live = await client.readLive({ signal: ctx.signal });
+    }
+    ctx.stderr.write(
+      `Read ${live.sites.length} sites, ${live.pending.length} pending updates and ${live.ignores.length} ignores from ${live.dashboardUrl} (${live.capabilities.surface}).\n`,
+    );
+    const plan = createPlan(desired, live, {
+      now: ctx.now(),
+      lifetimeMinutes: settings.planLifetimeMinutes,
+      ...(targetSiteIds === undefined ? {} : { targetSiteIds }),
+    });
+    return { settings, client, desired, live, plan, configPath };
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+}
+
+/** `--target` values: numeric IDs, domains or domain globs; each must name at least one site. */
+export function resolveTargets(targets: string[], sites: Site[]): number[] {
+  const ids = new Set<number>();
+  for (const target of targets) {
+    const matcher: SiteMatcher = /^\d+$/.test(target)
+      ? { type: 'id', id: Number(target) }
+      : /[*?]/.test(target)
+        ? { type: 'glob', pattern: target }
+        : { type: 'domain', domain: target };
+    const matched = sites.filter((site) => matchesSelection(site, { include: [matcher], exclude: [] }));
+    if (matched.length === 0) {
+      throw new SvcError('USAGE', `--target ${target} matches no site of the dashboard`, {
+        hint: 'give a site ID, a domain such as shop.example.com, or a glob such as "*.example.com"',
+      });
+    }
+    for (const site of matched) ids.add(site.id);
+  }
+  return [...ids].sort((a, b) => a - b);
+}

@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import type { DesiredFile, DesiredState, Hold } from '../types.js';
+import { expandSelection } from './expand.js';
+import type { MergedState } from './model.js';
+import type { Locate } from './places.js';
+
+/**
+ * The final, normalised DesiredState: groups expanded, defaults applied (all sites, unmanaged
+ * ignores reported, core and major updates need approval, waves tolerate no failure), every rule
+ * carrying its source.
+ */
+export function buildDesiredState(merged: MergedState, files: DesiredFile[], locate: Locate): DesiredState {
+  const select = (raw: Parameters<typeof expandSelection>[0]) => expandSelection(raw, merged.groups);
+  const approval: DesiredState['approval'] = {
+    coreNeedsApproval: merged.approval.core?.value ?? true,
+    majorNeedsApproval: merged.approval.major?.value ?? true,
+  };
+  if (merged.approval.maxSites) approval.maxSitesWithoutApproval = merged.approval.maxSites.value;
+  return {
+    version: 1,
+    sites: merged.sites ? select(merged.sites) : { include: [{ type: 'all' }], exclude: [] },
+    ignoreScope: merged.unmanaged?.value ?? 'report',
+    ignores: merged.ignoreRules.map((r) => ({
+      selection: select(r.sites),
+      core: r.core,
+      plugins: uniqueValues(r.plugins),
+      themes: uniqueValues(r.themes),
+      source: locate(r.place),
+    })),
+    policies: merged.policies.map((p) => ({
+      name: p.name,
+      selection: select(p.sites),
+      kinds: p.kinds,
+      include: uniqueValues(p.include),
+      exclude: uniqueValues(p.exclude),
+      maxLevel: p.maxLevel,
+      source: locate(p.place),
+    })),
+    holds: merged.holds.map((h) => {
+      const hold: Hold = { selection: select(h.sites), kind: h.kind, slug: h.slug, source: locate(h.place) };
+      if (h.pin !== undefined) hold.maxVersion = h.pin;
+      if (h.reason !== undefined) hold.reason = h.reason;
+      return hold;
+    }),
+    waves: merged.waves.map((w) => ({
+      name: w.name,
+      selection: select(w.sites),
+      maxFailures: w.maxFailures,
+    })),
+    approval,
+    files,
+    digest: digestOf(files),
+  };
+}
+
+/** sha256 over the sorted `path NUL sha256 LF` lines of the files: stable under reordering. */
+export function digestOf(files: readonly DesiredFile[]): string {
+  const lines = files.map((f) => `${f.path}\0${f.sha256}\n`).sort();
+  return createHash('sha256').update(lines.join('')).digest('hex');
+}
+
+function uniqueValues(list: Array<{ value: string }>): string[] {
+  return [...new Set(list.map((v) => v.value))];
+}

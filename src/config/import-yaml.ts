@@ -1,0 +1,129 @@
+import { Document, isMap, isSeq, type YAMLSeq } from 'yaml';
+import type { LiveIgnore, LiveState, Site } from '../types.js';
+
+export interface ImportOptions {
+  /** Shown in the header; defaults to the live state's dashboard URL (credentials never shown). */
+  dashboardUrl?: string;
+  /** The `$schema` reference for editors; defaults to the schema shipped in the npm package. */
+  schemaRef?: string;
+}
+
+const DEFAULT_SCHEMA_REF = './node_modules/svc-gitops/schemas/svc-gitops.schema.json';
+const SITE_ITEM = /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/;
+
+/**
+ * Desired-state YAML that adopts the live per-site ignore lists, so `import` then `plan` shows no
+ * ignore changes. Sites with identical ignore sets share one rule; rules are ordered by their
+ * lowest site ID and everything inside them is sorted, so the same live state gives the same bytes.
+ * Only per-site ignores are adopted: global ignores and site-wide flags are not changeable through
+ * the interface, and version-specific ignores stay unmanaged (listed in the header), since
+ * adopting them as all-version ignores would make the next plan widen them.
+ */
+export function renderImportYaml(live: LiveState, o: ImportOptions = {}): string {
+  const names = siteNames(live.sites);
+  const bySite = new Map<number, LiveIgnore[]>();
+  const partial: string[] = [];
+  for (const ignore of live.ignores) {
+    if (ignore.origin !== 'site') continue;
+    if (ignore.versions !== 'all') {
+      partial.push(
+        `${names.get(ignore.siteId) ?? ignore.siteId} ${ignore.slug} ${ignore.versions.join(',')}`,
+      );
+      continue;
+    }
+    bySite.set(ignore.siteId, [...(bySite.get(ignore.siteId) ?? []), ignore]);
+  }
+  const sets = new Map<string, { siteIds: number[]; core: boolean; plugins: string[]; themes: string[] }>();
+  for (const siteId of [...bySite.keys()].sort((a, b) => a - b)) {
+    const ignores = bySite.get(siteId) ?? [];
+    const core = ignores.some((i) => i.kind === 'core');
+    const plugins = sortedUnique(ignores.filter((i) => i.kind === 'plugin').map((i) => i.slug));
+    const themes = sortedUnique(ignores.filter((i) => i.kind === 'theme').map((i) => i.slug));
+    const key = JSON.stringify([core, plugins, themes]);
+    const set = sets.get(key) ?? { siteIds: [], core, plugins, themes };
+    set.siteIds.push(siteId);
+    sets.set(key, set);
+  }
+  const rules = [...sets.values()].map((s) => {
+    const rule: Record<string, unknown> = { sites: s.siteIds.map((id) => names.get(id) ?? id) };
+    if (s.core) rule.core = true;
+    if (s.plugins.length > 0) rule.plugins = s.plugins;
+    if (s.themes.length > 0) rule.themes = s.themes;
+    return rule;
+  });
+  const doc = new Document({ version: 1, ignores: { unmanaged: 'report', rules } });
+  const ruleSeq = doc.getIn(['ignores', 'rules'], true) as YAMLSeq;
+  for (const node of ruleSeq.items) {
+    if (!isMap(node)) continue;
+    for (const key of ['sites', 'plugins', 'themes']) {
+      const list = node.get(key, true);
+      if (isSeq(list)) list.flow = true;
+    }
+  }
+  doc.commentBefore = header(live, o, partial.sort());
+  return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+}
+
+function header(live: LiveState, o: ImportOptions, partial: string[]): string {
+  const lines = [
+    ` yaml-language-server: $schema=${o.schemaRef ?? DEFAULT_SCHEMA_REF}`,
+    ` Imported from ${withoutCredentials(o.dashboardUrl ?? live.dashboardUrl)} by \`svc-gitops import\`.`,
+    ' It adopts the live per-site ignore lists; add update policies, holds and waves as needed.',
+    ' Global ignores and site-wide ignore flags are set in the dashboard and are not listed here.',
+  ];
+  if (partial.length > 0) {
+    // The format ignores all versions; adopting these would widen them, so they stay unmanaged
+    // (reported by the plan, never changed, because `unmanaged: report`).
+    lines.push(` Left unmanaged (ignores of specific versions): ${partial.join('; ')}.`);
+  }
+  const unreadable = [...live.unreadable].sort((a, b) => a.siteId - b.siteId);
+  if (unreadable.length > 0) {
+    lines.push(` Not imported (unreadable): ${unreadable.map((u) => `${u.siteId} (${u.code})`).join(', ')}.`);
+  }
+  return lines.join('\n');
+}
+
+/** Domain when it identifies the site unambiguously and is a valid site item, else the numeric ID. */
+function siteNames(sites: readonly Site[]): Map<number, string | number> {
+  const hosts = new Map<number, string>();
+  const count = new Map<string, number>();
+  for (const site of sites) {
+    const host = hostOf(site.url);
+    if (!host) continue;
+    hosts.set(site.id, host);
+    count.set(host, (count.get(host) ?? 0) + 1);
+  }
+  const names = new Map<number, string | number>();
+  for (const site of sites) {
+    const host = hosts.get(site.id);
+    names.set(
+      site.id,
+      host && count.get(host) === 1 && SITE_ITEM.test(host) && host !== 'all' ? host : site.id,
+    );
+  }
+  return names;
+}
+
+function hostOf(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.pathname === '/' || parsed.pathname === '' ? parsed.hostname.toLowerCase() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return '(dashboard)';
+  }
+}
+
+function sortedUnique(values: string[]): string[] {
+  return [...new Set(values)].sort();
+}

@@ -1,0 +1,10 @@
+/**
+ * The desired-state format: YAML files → a validated, normalised DesiredState or located
+ * diagnostics. Public surface of src/config; everything else in this folder is internal.
+ * Pure of network I/O: files are read through the `fs` the caller passes in.
+ */
+export { DEFAULT_CONFIG_DIR, DEFAULT_CONFIG_FILE, resolveConfigPath } from './default-path.js';
+export { renderImportYaml } from './import-yaml.js';
+export { LIMITS } from './limits.js';
+export { type LoadOptions, type LoadResult, loadDesiredState } from './load.js';
+export { DESIRED_STATE_SCHEMA } from './schema.js';

@@ -1,0 +1,14 @@
+/**
+ * Documented limits on desired-state input. They bound memory and time on hostile input
+ * (huge files, alias bombs, deep nesting) and are stated in the README and the schema.
+ */
+export const LIMITS = {
+  /** A single desired-state file may be at most 4 MiB. */
+  maxFileBytes: 4 * 1024 * 1024,
+  /** A directory may hold at most this many YAML files. */
+  maxFiles: 256,
+  /** YAML aliases (`*name`) resolved per document; bounds "billion laughs" expansion. */
+  maxAliasCount: 100,
+  /** Collection nesting depth; the format needs 6, anything far deeper is hostile. */
+  maxDepth: 64,
+} as const;

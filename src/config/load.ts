@@ -1,0 +1,90 @@
+import type * as nodeFs from 'node:fs';
+import type { Diagnostic } from '../errors.js';
+import type { DesiredState } from '../types.js';
+import { buildDesiredState } from './build.js';
+import { mergeFiles } from './merge.js';
+import type { FileState } from './model.js';
+import { normaliseFile } from './normalise.js';
+import type { Locate } from './places.js';
+import { jsonPointer } from './pointer.js';
+import { runRules } from './rules/index.js';
+import { checkSchema } from './schema.js';
+import { readSources } from './sources.js';
+import { type ParsedYaml, parseYaml } from './yaml.js';
+
+export interface LoadOptions {
+  /** A file, or a directory whose *.yaml/*.yml files are merged; relative to `cwd`. */
+  path: string;
+  fs: typeof nodeFs;
+  cwd: string;
+}
+
+export interface LoadResult {
+  /** Present only when no diagnostic is an error. */
+  desired?: DesiredState;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Reads, parses, schema-checks, normalises, merges and rule-checks the desired state. Structure
+ * comes first: the semantic rules run only when every file parsed and passed the schema, so they
+ * never report consequences of a broken file. Never throws on bad input.
+ */
+export async function loadDesiredState(o: LoadOptions): Promise<LoadResult> {
+  const { files, diagnostics } = await readSources(o);
+  const parsedByFile = new Map<string, ParsedYaml>();
+  const states: FileState[] = [];
+  for (const source of files) {
+    const { parsed, diagnostics: yamlDiagnostics } = parseYaml(source.file, source.text);
+    diagnostics.push(...yamlDiagnostics);
+    if (!parsed) continue;
+    parsedByFile.set(source.file, parsed);
+    const schemaDiagnostics = checkSchema(source.file, parsed);
+    diagnostics.push(...schemaDiagnostics);
+    if (schemaDiagnostics.length === 0)
+      states.push(normaliseFile(source.file, parsed.data as Record<string, unknown>));
+  }
+  if (hasErrors(diagnostics) || states.length !== files.length || files.length === 0) {
+    return { diagnostics: inOrder(ensureError(diagnostics)) };
+  }
+  const locate: Locate = (place, key) => {
+    const position = parsedByFile.get(place.file)?.locate(place.path, key) ?? { line: 1, col: 1 };
+    return { file: place.file, line: position.line, col: position.col, path: jsonPointer(place.path) };
+  };
+  const { merged, diagnostics: mergeDiagnostics } = mergeFiles(states, locate);
+  diagnostics.push(...mergeDiagnostics, ...runRules({ merged, locate }));
+  if (hasErrors(diagnostics)) return { diagnostics: inOrder(diagnostics) };
+  const desired = buildDesiredState(
+    merged,
+    files.map((f) => ({ path: f.file, sha256: f.sha256 })),
+    locate,
+  );
+  return { desired, diagnostics: inOrder(diagnostics) };
+}
+
+/** Diagnostics by file, line and column (stable), so output does not depend on rule order. */
+function inOrder(diagnostics: Diagnostic[]): Diagnostic[] {
+  return [...diagnostics].sort(
+    (a, b) =>
+      (a.file ?? '').localeCompare(b.file ?? '') ||
+      (a.line ?? 0) - (b.line ?? 0) ||
+      (a.col ?? 0) - (b.col ?? 0),
+  );
+}
+
+function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === 'error');
+}
+
+/** Invariant: no desired state means at least one error says why. */
+function ensureError(diagnostics: Diagnostic[]): Diagnostic[] {
+  if (hasErrors(diagnostics)) return diagnostics;
+  return [
+    ...diagnostics,
+    {
+      severity: 'error',
+      rule: 'internal',
+      message: 'the desired state could not be read (no further detail)',
+    },
+  ];
+}

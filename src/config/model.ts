@@ -1,0 +1,106 @@
+import type { IgnoreScope, ItemKind, SiteMatcher, VersionLevel } from '../types.js';
+
+/**
+ * Internal shapes between parsing and the final DesiredState. Everything keeps its `Place`
+ * (file + JSON path) so diagnostics and SourceRefs can point back at the YAML; positions are
+ * computed only when needed, because most places are never reported.
+ */
+export type Segment = string | number;
+
+export interface Place {
+  file: string;
+  path: Segment[];
+}
+
+/** A site item before group expansion. */
+export type RawItem = SiteMatcher | { type: 'group'; name: string };
+
+export interface RawItemAt {
+  item: RawItem;
+  place: Place;
+}
+
+export interface RawSelection {
+  include: RawItemAt[];
+  exclude: RawItemAt[];
+  place: Place;
+}
+
+export interface Valued<T> {
+  value: T;
+  place: Place;
+}
+
+export interface RawGroup {
+  name: string;
+  items: RawItemAt[];
+  place: Place;
+}
+
+export interface RawIgnoreRule {
+  sites: RawSelection;
+  core: boolean;
+  plugins: Valued<string>[];
+  themes: Valued<string>[];
+  place: Place;
+}
+
+export interface RawPolicy {
+  name: string;
+  sites: RawSelection;
+  kinds: ItemKind[];
+  include: Valued<string>[];
+  exclude: Valued<string>[];
+  maxLevel: VersionLevel;
+  place: Place;
+}
+
+export interface RawHold {
+  sites: RawSelection;
+  kind: ItemKind;
+  slug: string;
+  pin?: string;
+  reason?: string;
+  place: Place;
+}
+
+export interface RawWave {
+  name: string;
+  sites: RawSelection;
+  maxFailures: number;
+  place: Place;
+}
+
+/** One file's content, normalised but with groups still unexpanded (they may live in other files). */
+export interface FileState {
+  file: string;
+  version: Valued<1>;
+  groups: RawGroup[];
+  sites?: RawSelection;
+  unmanaged?: Valued<IgnoreScope>;
+  ignoreRules: RawIgnoreRule[];
+  policies: RawPolicy[];
+  holds: RawHold[];
+  waves?: Valued<RawWave[]>;
+  approval: {
+    maxSites?: Valued<number>;
+    core?: Valued<boolean>;
+    major?: Valued<boolean>;
+  };
+}
+
+/** All files merged: singletons resolved, lists concatenated in file order. */
+export interface MergedState {
+  groups: Map<string, RawGroup>;
+  sites?: RawSelection;
+  unmanaged?: Valued<IgnoreScope> | undefined;
+  ignoreRules: RawIgnoreRule[];
+  policies: RawPolicy[];
+  holds: RawHold[];
+  waves: RawWave[];
+  approval: {
+    maxSites?: Valued<number> | undefined;
+    core?: Valued<boolean> | undefined;
+    major?: Valued<boolean> | undefined;
+  };
+}

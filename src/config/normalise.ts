@@ -1,0 +1,175 @@
+import { CORE_SLUG, type IgnoreScope, type ItemKind, type VersionLevel } from '../types.js';
+import type {
+  FileState,
+  Place,
+  RawHold,
+  RawIgnoreRule,
+  RawItem,
+  RawPolicy,
+  RawSelection,
+  RawWave,
+  Segment,
+  Valued,
+} from './model.js';
+
+/**
+ * The keys the normaliser reads, per schema object. A test checks these against the schema's
+ * `properties`, so a key added to the schema cannot be silently ignored here.
+ */
+export const HANDLED_KEYS = {
+  document: ['version', 'groups', 'sites', 'ignores', 'updates', 'holds', 'rollout', 'approval'],
+  ignores: ['unmanaged', 'rules'],
+  rollout: ['waves'],
+  approval: ['max_sites', 'core', 'major'],
+  selection: ['include', 'exclude'],
+  ignoreRule: ['sites', 'core', 'plugins', 'themes'],
+  updatePolicy: ['name', 'sites', 'kinds', 'include', 'exclude', 'max'],
+  hold: ['sites', 'core', 'plugin', 'theme', 'translation', 'pin', 'reason'],
+  wave: ['name', 'sites', 'max_failures'],
+} as const;
+
+/** YAML kind names (plural, as people say them) to the domain's item kinds. */
+export const KIND_NAMES: Record<string, ItemKind> = {
+  core: 'core',
+  plugins: 'plugin',
+  themes: 'theme',
+  translations: 'translation',
+};
+const ALL_KINDS: ItemKind[] = ['core', 'plugin', 'theme', 'translation'];
+const HOLD_KINDS: Array<[key: 'core' | 'plugin' | 'theme' | 'translation', kind: ItemKind]> = [
+  ['core', 'core'],
+  ['plugin', 'plugin'],
+  ['theme', 'theme'],
+  ['translation', 'translation'],
+];
+
+type Obj = Record<string, unknown>;
+
+/**
+ * Turns one file's schema-valid data into a FileState. It relies on the schema having passed
+ * (shapes and enums are not re-checked here) and keeps every element's place for diagnostics.
+ */
+export function normaliseFile(file: string, data: Obj): FileState {
+  const at = (...path: Segment[]): Place => ({ file, path });
+  const state: FileState = {
+    file,
+    version: { value: 1, place: at('version') },
+    groups: Object.entries((data.groups ?? {}) as Record<string, unknown[]>).map(([name, items]) => ({
+      name,
+      items: items.map((item, i) => ({ item: parseSiteItem(item), place: at('groups', name, i) })),
+      place: at('groups', name),
+    })),
+    ignoreRules: [],
+    policies: [],
+    holds: [],
+    approval: {},
+  };
+  if (data.sites !== undefined) state.sites = selection(data.sites, at('sites'));
+  const ignores = (data.ignores ?? {}) as Obj;
+  if (ignores.unmanaged !== undefined) {
+    state.unmanaged = { value: ignores.unmanaged as IgnoreScope, place: at('ignores', 'unmanaged') };
+  }
+  state.ignoreRules = ((ignores.rules ?? []) as Obj[]).map((rule, i) =>
+    ignoreRule(rule, at('ignores', 'rules', i)),
+  );
+  state.policies = ((data.updates ?? []) as Obj[]).map((policy, i) => updatePolicy(policy, at('updates', i)));
+  state.holds = ((data.holds ?? []) as Obj[]).map((hold, i) => holdOf(hold, at('holds', i)));
+  const waves = ((data.rollout ?? {}) as Obj).waves as Obj[] | undefined;
+  if (waves !== undefined) {
+    state.waves = {
+      value: waves.map((w, i) => waveOf(w, at('rollout', 'waves', i))),
+      place: at('rollout', 'waves'),
+    };
+  }
+  const approval = (data.approval ?? {}) as Obj;
+  if (approval.max_sites !== undefined)
+    state.approval.maxSites = valued(approval.max_sites as number, at('approval', 'max_sites'));
+  if (approval.core !== undefined)
+    state.approval.core = valued(approval.core as boolean, at('approval', 'core'));
+  if (approval.major !== undefined)
+    state.approval.major = valued(approval.major as boolean, at('approval', 'major'));
+  return state;
+}
+
+/** Site item text (or number) to a matcher; the schema has already checked its form. */
+export function parseSiteItem(item: unknown): RawItem {
+  if (typeof item === 'number') return { type: 'id', id: item };
+  const text = String(item);
+  if (text === 'all') return { type: 'all' };
+  if (text.startsWith('group:')) return { type: 'group', name: text.slice('group:'.length) };
+  if (/^[0-9]+$/.test(text)) return { type: 'id', id: Number(text) };
+  if (/[*?]/.test(text)) return { type: 'glob', pattern: text };
+  return { type: 'domain', domain: text };
+}
+
+function selection(value: unknown, place: Place): RawSelection {
+  const items = (list: unknown, sub: Segment[]) =>
+    ((list ?? []) as unknown[]).map((item, i) => ({
+      item: parseSiteItem(item),
+      place: { file: place.file, path: [...place.path, ...sub, i] },
+    }));
+  if (Array.isArray(value)) return { include: items(value, []), exclude: [], place };
+  const obj = value as Obj;
+  return { include: items(obj.include, ['include']), exclude: items(obj.exclude, ['exclude']), place };
+}
+
+function strings(value: unknown, place: Place, key: string): Valued<string>[] {
+  return ((value ?? []) as string[]).map((s, i) => ({
+    value: s,
+    place: { file: place.file, path: [...place.path, key, i] },
+  }));
+}
+
+function ignoreRule(rule: Obj, place: Place): RawIgnoreRule {
+  return {
+    sites: selection(rule.sites, sub(place, 'sites')),
+    core: rule.core === true,
+    plugins: strings(rule.plugins, place, 'plugins'),
+    themes: strings(rule.themes, place, 'themes'),
+    place,
+  };
+}
+
+function updatePolicy(policy: Obj, place: Place): RawPolicy {
+  const kinds =
+    policy.kinds === undefined ? ALL_KINDS : (policy.kinds as string[]).map((k) => KIND_NAMES[k]!);
+  return {
+    name: policy.name as string,
+    sites: selection(policy.sites, sub(place, 'sites')),
+    kinds,
+    include: strings(policy.include, place, 'include'),
+    exclude: strings(policy.exclude, place, 'exclude'),
+    maxLevel: policy.max as VersionLevel,
+    place,
+  };
+}
+
+function holdOf(hold: Obj, place: Place): RawHold {
+  const [key, kind] = HOLD_KINDS.find(([k]) => hold[k] !== undefined) ?? ['core', 'core'];
+  const out: RawHold = {
+    sites: selection(hold.sites, sub(place, 'sites')),
+    kind,
+    slug: key === 'core' ? CORE_SLUG : String(hold[key]),
+    place,
+  };
+  if (typeof hold.pin === 'string') out.pin = hold.pin;
+  if (typeof hold.reason === 'string') out.reason = hold.reason;
+  return out;
+}
+
+function waveOf(wave: Obj, place: Place): RawWave {
+  return {
+    name: wave.name as string,
+    sites: selection(wave.sites, sub(place, 'sites')),
+    maxFailures: (wave.max_failures as number | undefined) ?? 0,
+    place,
+  };
+}
+
+function sub(place: Place, ...more: Segment[]): Place {
+  return { file: place.file, path: [...place.path, ...more] };
+}
+
+function valued<T>(value: T, place: Place): Valued<T> {
+  return { value, place };
+}

@@ -1,0 +1,71 @@
+/** Reading the schema's own documentation (titles, descriptions) to explain a failed check. */
+
+export type SchemaNode = {
+  $ref?: string;
+  title?: string;
+  description?: string;
+  properties?: Record<string, SchemaNode>;
+  oneOf?: Array<{ required?: string[] }>;
+  anyOf?: Array<{ required?: string[] }>;
+  enum?: unknown[];
+};
+
+/** A property's description, following a `$ref` to a definition when it has none of its own. */
+export function describedProperty(
+  root: Record<string, unknown>,
+  node: SchemaNode | undefined,
+): string | undefined {
+  if (node?.description) return node.description;
+  const name = node?.$ref?.replace('#/$defs/', '');
+  const defs = root.$defs as Record<string, SchemaNode> | undefined;
+  return name ? defs?.[name]?.description : undefined;
+}
+
+/**
+ * The title and description of the closest schema node on the error's schema path that has
+ * them (a pattern inside `else` is documented by the definition around it).
+ */
+export function nearestDocs(
+  root: Record<string, unknown>,
+  schemaPath: string,
+): { title?: string; description?: string } {
+  const segments = schemaPath.replace(/^#\/?/, '').split('/').filter(Boolean);
+  const nodes: unknown[] = [root];
+  let node: unknown = root;
+  for (const segment of segments) {
+    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[segment] : undefined;
+    nodes.push(node);
+  }
+  const docs: { title?: string; description?: string } = {};
+  for (const candidate of nodes.reverse()) {
+    if (typeof candidate !== 'object' || candidate === null) continue;
+    const c = candidate as SchemaNode;
+    if (docs.title === undefined && typeof c.title === 'string') docs.title = c.title;
+    if (docs.description === undefined && typeof c.description === 'string') docs.description = c.description;
+    if (docs.title !== undefined && docs.description !== undefined) break;
+  }
+  return docs;
+}
+
+/** Specific advice for values that are close to valid: URLs for domains, unencoded or partial slugs. */
+export function patternHint(value: unknown, title: string | undefined): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  if (title === 'plugin slug' && /^[A-Za-z0-9._-]+$/.test(value)) {
+    return `plugin slugs are <folder>/<file>.php: did you mean \`${value.replace(/\.php$/, '')}/${value.replace(/\.php$/, '')}.php\`?`;
+  }
+  const url = /^[a-z]+:\/\/([^/]+)/i.exec(value);
+  if (url) return `write the bare domain: ${url[1]!.toLowerCase()}`;
+  if (value !== value.toLowerCase() && /^[a-z0-9*?.-]+$/i.test(value)) {
+    return `domains are written in lower case: ${value.toLowerCase()}`;
+  }
+  if (value.includes('%')) return `write the slug decoded: ${safeDecode(value)}`;
+  return undefined;
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}

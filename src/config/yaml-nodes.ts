@@ -1,0 +1,95 @@
+import { type Document, isAlias, isMap, isPair, isScalar, isSeq, type Node } from 'yaml';
+import type { Diagnostic } from '../errors.js';
+import { LIMITS } from './limits.js';
+import type { Segment } from './model.js';
+import type { Position } from './yaml.js';
+
+/** Walks over a composed YAML document: structural checks and JSON path → position lookup. */
+
+/** Keys must be plain strings; nesting is bounded. Iterative, so hostile depth cannot overflow the stack. */
+export function checkKeysAndDepth(
+  root: Node,
+  position: (offset: number) => Position,
+  file: string,
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const stack: Array<{ node: unknown; depth: number }> = [{ node: root, depth: 1 }];
+  while (stack.length > 0 && out.length < 50) {
+    const { node, depth } = stack.pop()!;
+    if (!isMap(node) && !isSeq(node)) continue;
+    if (depth > LIMITS.maxDepth) {
+      out.push({
+        severity: 'error',
+        rule: 'too-deep',
+        message: `collections nest more than ${LIMITS.maxDepth} levels deep`,
+        file,
+        ...position(node.range?.[0] ?? 0),
+      });
+      break;
+    }
+    for (const item of node.items) {
+      if (isPair(item)) {
+        const key = item.key;
+        if (!(isScalar(key) && typeof key.value === 'string')) {
+          const offset = isNodeWithRange(key) ? key.range[0] : (node.range?.[0] ?? 0);
+          out.push({
+            severity: 'error',
+            rule: 'non-string-key',
+            message: `keys must be plain strings, found ${describeKey(key)}`,
+            file,
+            ...position(offset),
+            hint: 'write the key as text (quote it if it looks like a number, e.g. "1")',
+          });
+        }
+        stack.push({ node: item.value, depth: depth + 1 });
+      } else {
+        stack.push({ node: item, depth: depth + 1 });
+      }
+    }
+  }
+  return out;
+}
+
+function isNodeWithRange(value: unknown): value is Node & { range: [number, number, number] } {
+  return typeof value === 'object' && value !== null && Array.isArray((value as { range?: unknown }).range);
+}
+
+function describeKey(key: unknown): string {
+  if (isScalar(key))
+    return key.value === null ? 'an empty key' : `the ${typeof key.value} ${String(key.value)}`;
+  if (isAlias(key)) return 'an alias';
+  if (isMap(key)) return 'a mapping';
+  if (isSeq(key)) return 'a sequence';
+  return 'a complex key';
+}
+
+export function locate(
+  doc: Document,
+  position: (offset: number) => Position,
+  path: readonly Segment[],
+  wantKey: boolean,
+): Position {
+  let node: unknown = doc.contents;
+  let offset = isNodeWithRange(node) ? node.range[0] : 0;
+  for (let i = 0; i < path.length; i++) {
+    const segment = path[i];
+    let next: unknown;
+    let keyOffset: number | undefined;
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(segment));
+      if (pair) {
+        next = pair.value;
+        if (isNodeWithRange(pair.key)) keyOffset = pair.key.range[0];
+      }
+    } else if (isSeq(node) && typeof segment === 'number') {
+      next = node.items[segment];
+    }
+    if (i === path.length - 1 && wantKey && keyOffset !== undefined) return position(keyOffset);
+    if (isNodeWithRange(next)) offset = next.range[0];
+    else if (keyOffset !== undefined) offset = keyOffset;
+    else break;
+    if (isAlias(next)) break;
+    node = next;
+  }
+  return position(offset);
+}

@@ -1,0 +1,85 @@
+import { SvcError } from '../errors.js';
+import type { Settings } from '../settings/types.js';
+import { createTransport, type Transport } from './transport/http.js';
+
+/**
+ * Everything a call needs to reach the dashboard: the transport, the credentials as ready-made
+ * headers (kept here and nowhere else), the namespaced bases and the secrets to redact.
+ */
+export interface Connection {
+  url: string;
+  transport: Transport;
+  namespace: string;
+  /** `/wp-json/<ns>/v2` */
+  restBase: string;
+  /** `/wp-json/wp-abilities/v1` */
+  abilitiesBase: string;
+  abilityAuth: { kind: 'basic' | 'bearer' | 'none'; headers: Record<string, string> };
+  restAuth: { kind: 'bearer' | 'none'; headers: Record<string, string> };
+  secrets: string[];
+  jobPollInterval: number;
+  jobTimeout: number;
+}
+
+export interface ConnectionOptions {
+  onRequest?: (event: { method: string; path: string; status?: number; ms: number }) => void;
+  random?: () => number;
+}
+
+export function openConnection(settings: Settings, options: ConnectionOptions = {}): Connection {
+  if (!settings.dashboardUrl) {
+    throw new SvcError('SETTINGS_INVALID', 'no dashboard URL is configured', {
+      hint: 'Set SVC_URL (or dashboardUrl in settings.json), e.g. SVC_URL=https://dashboard.example.com',
+    });
+  }
+  const url = new URL(settings.dashboardUrl);
+  if (url.protocol === 'http:' && !settings.allowHttp) {
+    throw new SvcError(
+      'SETTINGS_INVALID',
+      `dashboardUrl ${url.origin} uses HTTP which transmits credentials in plain text`,
+      {
+        hint: 'Use https, or set allowHttp (SVC_ALLOW_HTTP=true) for a local test dashboard.',
+      },
+    );
+  }
+  const baseUrl = settings.dashboardUrl.replace(/\/+$/, '');
+  const transport = createTransport({
+    baseUrl,
+    timeoutMs: settings.requestTimeout,
+    maxResponseSize: settings.maxResponseSize,
+    maxSessionData: settings.maxSessionData,
+    rateLimit: settings.rateLimit,
+    maxAttempts: settings.maxRetries,
+    retryBaseDelay: settings.retryBaseDelay,
+    retryMaxDelay: settings.retryMaxDelay,
+    concurrency: settings.concurrency,
+    skipSslVerify: settings.skipSslVerify,
+    ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+    ...(options.random ? { random: options.random } : {}),
+  });
+  const bearer = settings.token ? { authorization: `Bearer ${settings.token}` } : undefined;
+  const basic =
+    settings.username && settings.applicationPassword
+      ? {
+          authorization: `Basic ${Buffer.from(`${settings.username}:${settings.applicationPassword}`).toString('base64')}`,
+        }
+      : undefined;
+  const secrets = [settings.applicationPassword, settings.token].filter((s): s is string => Boolean(s));
+  if (basic?.authorization) secrets.push(basic.authorization.slice('Basic '.length));
+  return {
+    url: baseUrl,
+    transport,
+    namespace: settings.namespace,
+    restBase: `/wp-json/${settings.namespace}/v2`,
+    abilitiesBase: '/wp-json/wp-abilities/v1',
+    abilityAuth: basic
+      ? { kind: 'basic', headers: basic }
+      : bearer
+        ? { kind: 'bearer', headers: bearer }
+        : { kind: 'none', headers: {} },
+    restAuth: bearer ? { kind: 'bearer', headers: bearer } : { kind: 'none', headers: {} },
+    secrets,
+    jobPollInterval: settings.jobPollInterval,
+    jobTimeout: settings.jobTimeout,
+  };
+}

@@ -1,0 +1,132 @@
+import { SvcError } from '../errors.js';
+import type { Settings } from '../settings/types.js';
+import type { DashboardCapabilities } from '../types.js';
+import { type AbilityCaller, createAbilityCaller } from './abilities/call.js';
+import { readCatalogue } from './abilities/catalogue.js';
+import { setIgnored } from './abilities/ignore.js';
+import { runUpdates } from './abilities/run-updates.js';
+import type { DashboardClient } from './client.js';
+import { type Connection, openConnection } from './connection.js';
+import { readLiveViaAbilities } from './live/abilities-live.js';
+import { readLiveViaRest } from './live/rest-live.js';
+import { syncSites } from './rest/sync.js';
+
+export type * from './client.js';
+
+export interface DashboardClientOptions {
+  onWarning?: (message: string) => void;
+  onRequest?: (event: { method: string; path: string; status?: number; ms: number }) => void;
+  /** Jitter source for retry backoff (tests). */
+  random?: () => number;
+}
+
+/** Sites per run-updates call above which the dashboard queues the work (§4 of the facts). */
+const QUEUE_THRESHOLD = 200;
+
+type Surface =
+  | { kind: 'abilities'; caller: AbilityCaller; capabilities: DashboardCapabilities }
+  | { kind: 'rest'; capabilities: DashboardCapabilities };
+
+/**
+ * The dashboard client. The abilities catalogue is read once, on first use; when the abilities
+ * route is missing (404) and a REST key is configured, reads go through REST v2 instead and the
+ * capabilities say what that surface cannot do.
+ */
+export function createDashboardClient(
+  settings: Settings,
+  options: DashboardClientOptions = {},
+): DashboardClient {
+  const conn = openConnection(settings, {
+    ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+    ...(options.random ? { random: options.random } : {}),
+  });
+  if (settings.skipSslVerify) {
+    options.onWarning?.(
+      'certificate verification is OFF for dashboard requests (skipSslVerify); use only for local self-signed certificates',
+    );
+  }
+  let surface: Promise<Surface> | undefined;
+  const resolveSurface = (signal?: AbortSignal): Promise<Surface> => {
+    surface ??= detectSurface(conn, options, signal).catch((error: unknown) => {
+      surface = undefined; // a failed detection (network, auth) is tried again on the next call
+      throw error;
+    });
+    return surface;
+  };
+  const abilities = async (what: string, signal?: AbortSignal): Promise<AbilityCaller> => {
+    const s = await resolveSurface(signal);
+    if (s.kind === 'abilities') return s.caller;
+    throw new SvcError(
+      'UNSUPPORTED',
+      `${what} needs the abilities API, which this dashboard does not offer`,
+      {
+        hint: 'The REST API has no reliable per-item ignore and no unignore; update the dashboard to 6.0+ on WordPress 6.9+.',
+      },
+    );
+  };
+  return {
+    url: conn.url,
+    capabilities: async () => (await resolveSurface()).capabilities,
+    async readLive(readOptions = {}) {
+      const s = await resolveSurface(readOptions.signal);
+      if (s.kind === 'abilities')
+        return readLiveViaAbilities(s.caller, conn.url, s.capabilities, readOptions);
+      return readLiveViaRest(conn, s.capabilities, readOptions);
+    },
+    syncSites: (siteIds, callOptions = {}) => syncSites(conn, siteIds, callOptions.signal),
+    async setIgnored(request, callOptions = {}) {
+      await setIgnored(await abilities('ignoring updates', callOptions.signal), request, callOptions.signal);
+    },
+    async runUpdates(request, callOptions = {}) {
+      const caller = await abilities('running selected updates', callOptions.signal);
+      return runUpdates(
+        caller,
+        request,
+        { interval: conn.jobPollInterval, timeout: conn.jobTimeout },
+        callOptions.signal,
+      );
+    },
+    stats: () => conn.transport.stats(),
+    close: () => conn.transport.close(),
+  };
+}
+
+async function detectSurface(
+  conn: Connection,
+  options: DashboardClientOptions,
+  signal?: AbortSignal,
+): Promise<Surface> {
+  const catalogue = await readCatalogue(conn, signal);
+  if (catalogue) {
+    const caller = createAbilityCaller(conn, catalogue);
+    const has = (name: string) => caller.info(name) !== undefined;
+    const perItem = has('set-ignored-updates-v1');
+    return {
+      kind: 'abilities',
+      caller,
+      capabilities: {
+        surface: 'abilities',
+        canUnignore: perItem || (has('ignore-site-plugins-v1') && has('ignore-site-themes-v1')),
+        canIgnoreCore: perItem || has('ignore-site-core-v1'),
+        queueThreshold: QUEUE_THRESHOLD,
+      },
+    };
+  }
+  if (conn.restAuth.kind === 'none') {
+    throw new SvcError('NOT_FOUND', `Abilities API endpoint not found at ${conn.url}${conn.abilitiesBase}`, {
+      hint: 'The dashboard needs version 6.0+ on WordPress 6.9+ for the abilities API; to read through the REST API v2 instead, set SVC_TOKEN.',
+    });
+  }
+  options.onWarning?.(
+    'the abilities API is missing (404): reading through the REST API v2, which cannot unignore items',
+  );
+  return {
+    kind: 'rest',
+    capabilities: {
+      surface: 'rest',
+      canUnignore: false,
+      canIgnoreCore: false,
+      queueThreshold: QUEUE_THRESHOLD,
+    },
+  };
+}

@@ -1,0 +1,97 @@
+import { SvcError } from '../../errors.js';
+import type {
+  DashboardCapabilities,
+  LiveIgnore,
+  LiveState,
+  PendingUpdate,
+  Site,
+  UnreadableSite,
+} from '../../types.js';
+import type { WireError } from '../wire/common.js';
+import type { WireUpdate } from '../wire/reads.js';
+
+export interface LiveParts {
+  dashboardUrl: string;
+  sites: Site[];
+  updates: WireUpdate[];
+  ignores: LiveIgnore[];
+  errors: WireError[];
+  capabilities: DashboardCapabilities;
+  /** When set, only these sites are reported; asked-for sites the dashboard lacks are unreadable. */
+  siteIds?: number[] | undefined;
+}
+
+const KIND_ORDER = { core: 0, plugin: 1, theme: 2, translation: 3 } as const;
+
+/**
+ * Builds the LiveState in a deterministic order (site id, kind, slug). Sites named in `errors[]`
+ * become unreadable (first error wins); translations are kept once per site and slug (the
+ * dashboard lists one entry per language and cannot update them separately).
+ */
+export function assembleLive(parts: LiveParts): LiveState {
+  const wanted = parts.siteIds ? new Set(parts.siteIds) : undefined;
+  const keep = (id: number) => wanted === undefined || wanted.has(id);
+  const sites = parts.sites.filter((s) => keep(s.id)).sort((a, b) => a.id - b.id);
+  const urlOf = new Map(sites.map((s) => [s.id, s.url]));
+
+  const unreadable = new Map<number, UnreadableSite>();
+  for (const error of parts.errors) {
+    if (!keep(error.siteId) || unreadable.has(error.siteId)) continue;
+    unreadable.set(error.siteId, {
+      siteId: error.siteId,
+      url: urlOf.get(error.siteId) ?? error.siteRef,
+      code: error.code,
+      message: error.message,
+    });
+  }
+  for (const id of wanted ?? []) {
+    if (!urlOf.has(id) && !unreadable.has(id)) {
+      unreadable.set(id, {
+        siteId: id,
+        url: String(id),
+        code: 'site_not_found',
+        message: `No site found with ID ${id}.`,
+      });
+    }
+  }
+
+  // Entries are already PendingUpdate-shaped. After a stable sort, equal neighbours are either
+  // translations (one entry per language: the first is kept) or the trace of a listing that
+  // shifted while it was paged (an item read twice means another was missed).
+  const sorted = parts.updates.filter((u) => keep(u.siteId)).sort(byItem);
+  const pending: PendingUpdate[] = [];
+  for (const u of sorted) {
+    const last = pending[pending.length - 1];
+    if (last && byItem(last, u) === 0) {
+      if (u.kind === 'translation') continue;
+      throw shifted(`update ${u.kind} ${u.slug} of site ${u.siteId} was listed twice`);
+    }
+    pending.push(u);
+  }
+  sites.forEach((site, index) => {
+    if (index > 0 && sites[index - 1]?.id === site.id) throw shifted(`site ${site.id} was listed twice`);
+  });
+  const ignores = parts.ignores.filter((i) => keep(i.siteId)).sort(byItem);
+  return {
+    dashboardUrl: parts.dashboardUrl,
+    sites,
+    pending,
+    ignores,
+    unreadable: [...unreadable.values()].sort((a, b) => a.siteId - b.siteId),
+    capabilities: parts.capabilities,
+  };
+}
+
+function shifted(what: string): SvcError {
+  return new SvcError('INCOMPLETE_READ', `the dashboard's listing changed while it was read: ${what}`, {
+    hint: 'Run again; if it keeps happening, something is changing the dashboard during the read.',
+  });
+}
+
+function byItem(a: { siteId: number; kind: keyof typeof KIND_ORDER; slug: string }, b: typeof a): number {
+  return (
+    a.siteId - b.siteId ||
+    KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
+    (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0)
+  );
+}

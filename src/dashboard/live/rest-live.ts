@@ -1,0 +1,56 @@
+import type { DashboardCapabilities, LiveIgnore, LiveState } from '../../types.js';
+import type { ReadLiveOptions } from '../client.js';
+import type { Connection } from '../connection.js';
+import { restCall } from '../rest/call.js';
+import { parseRestIgnored, parseRestSites, parseRestUpdates, restData } from '../wire/rest-reads.js';
+import { assembleLive } from './assemble.js';
+
+/**
+ * The live state through REST v2 (the fallback for dashboards without the abilities API, where
+ * REST listings are complete): `GET /sites`, `GET /updates` (all sites at once), the global
+ * ignored listing once, and each site's ignored listing (site ∪ global), so an ignore is `global`
+ * exactly when the global listing has it. What this surface cannot show: per-site core ignores
+ * and the site-wide "ignore this kind" flags (neither listing includes them).
+ */
+export async function readLiveViaRest(
+  conn: Connection,
+  capabilities: DashboardCapabilities,
+  options: ReadLiveOptions = {},
+): Promise<LiveState> {
+  const { signal } = options;
+  const get = async (route: string) =>
+    restData(await restCall(conn, { method: 'GET', route, retry: true, signal }), `REST GET ${route}`);
+  const [sitesData, updatesData, globalData] = await Promise.all([
+    get('/sites'),
+    get('/updates'),
+    get('/updates/ignored'),
+  ]);
+  const sites = parseRestSites(sitesData, 'REST GET /sites');
+  const wanted = options.siteIds ? new Set(options.siteIds) : undefined;
+  const readSites = sites.filter((s) => wanted === undefined || wanted.has(s.id));
+  const global = parseRestIgnored(0, globalData, 'REST GET /updates/ignored');
+  const globalKeys = new Set(global.map((g) => JSON.stringify([g.kind, g.slug])));
+  let done = 0;
+  const perSite = await Promise.all(
+    readSites.map(async (site) => {
+      const route = `/updates/${site.id}/ignored`;
+      const listed = parseRestIgnored(site.id, await get(route), `REST GET ${route}`);
+      options.onProgress?.({ done: ++done, total: readSites.length });
+      return listed.map(
+        (i): LiveIgnore => ({
+          ...i,
+          origin: globalKeys.has(JSON.stringify([i.kind, i.slug])) ? 'global' : 'site',
+        }),
+      );
+    }),
+  );
+  return assembleLive({
+    dashboardUrl: conn.url,
+    sites,
+    updates: parseRestUpdates(updatesData, 'REST GET /updates'),
+    ignores: perSite.flat(),
+    errors: [],
+    capabilities,
+    siteIds: options.siteIds,
+  });
+}

@@ -1,0 +1,85 @@
+import { SvcError } from '../../errors.js';
+
+/** Connection-level error codes worth another attempt (for reads and idempotent writes only). */
+const RETRYABLE_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
+]);
+
+const TLS_CODES = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+]);
+
+/** The system or undici code of a network error, looking through `cause` chains. */
+export function networkCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== 'UND_ERR_ABORTED') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+export function isRetryableNetworkCode(code: string | undefined): boolean {
+  return code !== undefined && RETRYABLE_CODES.has(code);
+}
+
+/** A failed connection as an SvcError that names the code and says what to check. */
+export function connectionFailure(error: unknown, method: string, path: string, origin: string): SvcError {
+  const code = networkCode(error) ?? 'UNKNOWN';
+  const details = { method, path, networkCode: code };
+  if (TLS_CODES.has(code)) {
+    return new SvcError('TLS_ERROR', `${method} ${path}: certificate check failed (${code}) for ${origin}`, {
+      hint: 'Install a certificate the system trusts; for a local self-signed certificate only, set skipSslVerify (SVC_SKIP_SSL_VERIFY=true).',
+      details,
+      cause: error,
+    });
+  }
+  const hints: Record<string, string> = {
+    ECONNREFUSED: `Nothing accepts connections at ${origin}: check SVC_URL and that the dashboard is running.`,
+    ENOTFOUND: `The host of ${origin} does not resolve: check SVC_URL.`,
+    ETIMEDOUT: `${origin} did not answer the connection: check the network, firewall or VPN.`,
+    ECONNRESET: 'The connection was reset while talking to the dashboard; a proxy or the server dropped it.',
+    UND_ERR_SOCKET: 'The dashboard closed the connection before the response was complete.',
+  };
+  return new SvcError('CONNECTION_FAILED', `${method} ${path}: connection failed (${code})`, {
+    hint: hints[code] ?? 'Check SVC_URL, the network and the dashboard server.',
+    details,
+    cause: error,
+  });
+}
+
+export function timeoutFailure(method: string, path: string, ms: number): SvcError {
+  return new SvcError('TIMEOUT', `${method} ${path}: no complete response within ${ms} ms (ETIMEDOUT)`, {
+    hint: 'Raise requestTimeout (SVC_REQUEST_TIMEOUT) or check the dashboard load.',
+    details: { method, path, timeoutMs: ms },
+  });
+}
+
+/** Removes every configured secret (and its space-less form) from text that came from outside. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length < 4) continue;
+    for (const form of new Set([secret, secret.replace(/\s+/g, '')]))
+      out = out.split(form).join('[redacted]');
+  }
+  return out;
+}

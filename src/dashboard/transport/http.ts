@@ -1,0 +1,227 @@
+import { Agent, type Dispatcher, request } from 'undici';
+import { SvcError } from '../../errors.js';
+import { type Json, parseJson } from '../wire/json.js';
+import { connectionFailure, isRetryableNetworkCode, timeoutFailure } from './failures.js';
+import { DataBudget, interrupted, RateLimiter, Semaphore, sleep } from './limits.js';
+import { retryDelay } from './retry.js';
+
+export interface TransportConfig {
+  /** Dashboard base URL without trailing slash. */
+  baseUrl: string;
+  timeoutMs: number;
+  maxResponseSize: number;
+  maxSessionData: number;
+  /** Calls per minute, 0 = off. */
+  rateLimit: number;
+  /** Total attempts for retryable requests. */
+  maxAttempts: number;
+  retryBaseDelay: number;
+  retryMaxDelay: number;
+  concurrency: number;
+  skipSslVerify: boolean;
+  onRequest?: (event: { method: string; path: string; status?: number; ms: number }) => void;
+  /** Jitter source; injectable so backoff can be reasoned about. */
+  random?: () => number;
+}
+
+export interface HttpRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path below the base URL, starting with `/`, without query. */
+  path: string;
+  /** Encoded query string without `?`, or ''. */
+  query?: string;
+  body?: unknown;
+  /** Authorization and other headers; never logged. */
+  headers?: Record<string, string>;
+  /** Reads and idempotent writes only: repeat on 5xx, 429 and dropped connections. */
+  retry: boolean;
+  signal?: AbortSignal | undefined;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON body, undefined when the body was empty. */
+  body: Json | undefined;
+}
+
+export interface TransportStats {
+  requests: number;
+  responseBytes: number;
+  retries: number;
+}
+
+export interface Transport {
+  send(req: HttpRequest): Promise<HttpResponse>;
+  stats(): TransportStats;
+  close(): Promise<void>;
+}
+
+/**
+ * The one HTTP path to the dashboard: a keep-alive undici Agent of its own (certificate checks
+ * off only on this dispatcher when skipSslVerify), bounded concurrency, a calls-per-minute
+ * limit, a per-attempt timeout covering headers and body, a size cap enforced while the body
+ * streams, a cumulative data budget, and retries with backoff and jitter for retryable requests.
+ * Non-2xx responses are returned (the caller knows what they mean); only transport failures throw.
+ */
+export function createTransport(config: TransportConfig): Transport {
+  const agent = new Agent({
+    connections: config.concurrency,
+    keepAliveTimeout: 10_000,
+    headersTimeout: config.timeoutMs,
+    bodyTimeout: config.timeoutMs,
+    connect: { rejectUnauthorized: !config.skipSslVerify },
+  });
+  const slots = new Semaphore(config.concurrency);
+  const rate = new RateLimiter(config.rateLimit);
+  const budget = new DataBudget(config.maxSessionData);
+  const counters = { requests: 0, retries: 0 };
+  const origin = new URL(config.baseUrl).origin;
+  const random = config.random ?? Math.random;
+
+  async function attempt(req: HttpRequest): Promise<HttpResponse> {
+    const release = await slots.acquire(req.signal);
+    try {
+      await rate.take(req.signal);
+      counters.requests++;
+      return await sendOnce(agent, config, budget, req, origin);
+    } finally {
+      release();
+    }
+  }
+
+  return {
+    async send(req) {
+      for (let n = 1; ; n++) {
+        const last = !req.retry || n >= config.maxAttempts;
+        let response: HttpResponse;
+        try {
+          response = await attempt(req);
+        } catch (error) {
+          if (last || !isRetryableFailure(error)) throw error;
+          counters.retries++;
+          await sleep(retryDelay(n, undefined, config, random) ?? config.retryMaxDelay, req.signal);
+          continue;
+        }
+        if (last || (response.status < 500 && response.status !== 429)) return response;
+        const delay = retryDelay(n, response.headers['retry-after'], config, random);
+        if (delay === undefined) return response;
+        counters.retries++;
+        await sleep(delay, req.signal);
+      }
+    },
+    stats: () => ({ requests: counters.requests, responseBytes: budget.used, retries: counters.retries }),
+    close: () => agent.close(),
+  };
+}
+
+/** Timeouts and dropped or refused connections; never TLS failures, size caps or the budget. */
+function isRetryableFailure(error: unknown): boolean {
+  if (!(error instanceof SvcError)) return false;
+  if (error.code === 'TIMEOUT') return true;
+  return error.code === 'CONNECTION_FAILED' && isRetryableNetworkCode(String(error.details.networkCode));
+}
+
+async function sendOnce(
+  agent: Dispatcher,
+  config: TransportConfig,
+  budget: DataBudget,
+  req: HttpRequest,
+  origin: string,
+): Promise<HttpResponse> {
+  const started = performance.now();
+  const where = `${req.method} ${req.path}`;
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, config.timeoutMs);
+  const onAbort = () => controller.abort();
+  req.signal?.addEventListener('abort', onAbort, { once: true });
+  let status: number | undefined;
+  try {
+    const url = config.baseUrl + req.path + (req.query ? `?${req.query}` : '');
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': 'svc-gitops',
+      ...req.headers,
+    };
+    let body: string | undefined;
+    if (req.body !== undefined) {
+      body = JSON.stringify(req.body);
+      headers['content-type'] = 'application/json';
+    }
+    const res = await request(url, {
+      method: req.method,
+      headers,
+      dispatcher: agent,
+      signal: controller.signal,
+      ...(body === undefined ? {} : { body }),
+    });
+    status = res.statusCode;
+    const text = await readCapped(res, config.maxResponseSize, budget, where);
+    return {
+      status: res.statusCode,
+      headers: res.headers,
+      body: text.trim() === '' ? undefined : parseJson(text, where),
+    };
+  } catch (error) {
+    if (error instanceof SvcError) throw error;
+    if (req.signal?.aborted) throw interrupted();
+    if (timedOut) throw timeoutFailure(req.method, req.path, config.timeoutMs);
+    throw connectionFailure(error, req.method, req.path, origin);
+  } finally {
+    clearTimeout(timer);
+    req.signal?.removeEventListener('abort', onAbort);
+    const event = { method: req.method, path: req.path, ms: performance.now() - started };
+    config.onRequest?.(status === undefined ? event : { ...event, status });
+  }
+}
+
+/** Reads the body as UTF-8, refusing it as soon as it grows past `limit` bytes. */
+async function readCapped(
+  res: Dispatcher.ResponseData,
+  limit: number,
+  budget: DataBudget,
+  where: string,
+): Promise<string> {
+  const declared = Number(res.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    discard(res.body);
+    throw tooLarge(where, `response size ${declared} bytes exceeds the maximum of ${limit} bytes`, limit);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > limit) {
+      discard(res.body);
+      throw tooLarge(where, `response body exceeds the ${limit} bytes limit`, limit);
+    }
+    try {
+      budget.add(buffer.length);
+    } catch (error) {
+      discard(res.body);
+      throw error;
+    }
+    chunks.push(buffer);
+  }
+  return chunks.length === 1
+    ? (chunks[0] as Buffer).toString('utf8')
+    : Buffer.concat(chunks, size).toString('utf8');
+}
+
+/** Drops a body we refuse; the abort it raises has nobody to tell, so it is swallowed here. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => {});
+  body.destroy();
+}
+
+function tooLarge(where: string, what: string, limit: number): SvcError {
+  return new SvcError('RESPONSE_TOO_LARGE', `${where}: ${what}`, {
+    hint: 'Raise maxResponseSize (SVC_MAX_RESPONSE_SIZE) if the dashboard is expected to send this much.',
+    details: { limit },
+  });
+}

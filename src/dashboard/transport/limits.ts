@@ -1,0 +1,108 @@
+import { SvcError } from '../../errors.js';
+
+/** Resolves after `ms`, or rejects with INTERRUPTED when `signal` aborts first. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(interrupted());
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(interrupted());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export function interrupted(): SvcError {
+  return new SvcError('INTERRUPTED', 'interrupted before the dashboard answered');
+}
+
+/** Bounds the requests in flight. FIFO, so no caller starves. */
+export class Semaphore {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly limit: number) {}
+
+  async acquire(signal?: AbortSignal): Promise<() => void> {
+    if (signal?.aborted) throw interrupted();
+    if (this.active < this.limit) {
+      this.active++;
+      return this.releaser();
+    }
+    await new Promise<void>((resolve, reject) => {
+      const wake = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        const index = this.waiting.indexOf(wake);
+        if (index >= 0) this.waiting.splice(index, 1);
+        reject(interrupted());
+      };
+      this.waiting.push(wake);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    // The releasing caller handed its slot over without decrementing `active`.
+    return this.releaser();
+  }
+
+  private releaser(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    };
+  }
+}
+
+/**
+ * Calls-per-minute limit over a sliding window: a call waits until fewer than `perMinute` calls
+ * started in the last 60 s. 0 disables it. Waiting is the documented behaviour (never an error).
+ */
+export class RateLimiter {
+  private readonly starts: number[] = [];
+
+  constructor(
+    private readonly perMinute: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async take(signal?: AbortSignal): Promise<void> {
+    if (this.perMinute <= 0) return;
+    for (;;) {
+      const now = this.now();
+      while (this.starts.length > 0 && (this.starts[0] ?? 0) <= now - 60_000) this.starts.shift();
+      if (this.starts.length < this.perMinute) {
+        this.starts.push(now);
+        return;
+      }
+      await sleep((this.starts[0] ?? now) + 60_000 - now, signal);
+    }
+  }
+}
+
+/** Cumulative response bytes of one client; crossing the budget is RESOURCE_EXHAUSTED. */
+export class DataBudget {
+  used = 0;
+
+  constructor(private readonly limit: number) {}
+
+  add(bytes: number): void {
+    this.used += bytes;
+    if (this.used > this.limit) {
+      throw new SvcError(
+        'RESOURCE_EXHAUSTED',
+        `session data limit reached (${this.used} of ${this.limit} bytes read from the dashboard)`,
+        { hint: 'Raise maxSessionData (SVC_MAX_SESSION_DATA) or narrow the run to fewer sites.' },
+      );
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import { SvcError } from '../../errors.js';
+import { isObject, own } from '../wire/json.js';
+import { redact } from './failures.js';
+import type { HttpResponse } from './http.js';
+
+export interface FailureContext {
+  method: string;
+  path: string;
+  /** The ability (`svc/list-updates-v1`) or REST route the call was for. */
+  what: string;
+  surface: 'abilities' | 'rest';
+  /** Which credential was offered. */
+  auth: 'basic' | 'bearer' | 'none';
+  secrets: readonly string[];
+}
+
+/** The WordPress error envelope `{code, message, data:{status}}`, read defensively. */
+export function errorEnvelope(body: unknown): { code: string | undefined; message: string | undefined } {
+  if (!isObject(body)) return { code: undefined, message: undefined };
+  const code = own(body, 'code');
+  const message = own(body, 'message') ?? own(body, 'error');
+  return {
+    code: typeof code === 'string' ? code : undefined,
+    message: typeof message === 'string' ? stripTags(message) : undefined,
+  };
+}
+
+function stripTags(text: string): string {
+  return text
+    .replace(/<[^>]*>/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 500);
+}
+
+/**
+ * A non-2xx response as an SvcError. The code is decided by the status and the dashboard's own
+ * error code (every `*_not_found` is NOT_FOUND whatever the status, since the shipped release
+ * rewrites some 404s to 403). The dashboard's message is kept, redacted of any secret.
+ */
+export function statusFailure(res: HttpResponse, ctx: FailureContext): SvcError {
+  const envelope = errorEnvelope(res.body);
+  const said = envelope.message ? `: ${redact(envelope.message, ctx.secrets)}` : '';
+  const tag = envelope.code ? ` ${envelope.code}` : '';
+  const head = `${ctx.what} (${ctx.method} ${ctx.path}) → HTTP ${res.status}${tag}${said}`;
+  const details = { method: ctx.method, path: ctx.path, status: res.status, dashboardCode: envelope.code };
+  if (envelope.code?.endsWith('_not_found') || res.status === 404) {
+    return new SvcError('NOT_FOUND', head, { details });
+  }
+  if (res.status === 401) return authFailure(head, ctx, details);
+  if (res.status === 403) {
+    return new SvcError('FORBIDDEN', head, {
+      hint: 'The user lacks a capability this operation needs (or access to that site); an administrator role suffices.',
+      details,
+    });
+  }
+  if (res.status === 429) {
+    return new SvcError('RATE_LIMITED', head, {
+      hint: 'The dashboard is rate limiting: lower rateLimit (SVC_RATE_LIMIT) or concurrency (SVC_CONCURRENCY).',
+      details,
+    });
+  }
+  if (res.status === 413) {
+    return new SvcError('HTTP_ERROR', head, {
+      hint: 'The request carried more items than the dashboard accepts.',
+      details,
+    });
+  }
+  return new SvcError('HTTP_ERROR', head, {
+    hint:
+      res.status >= 500
+        ? 'The dashboard failed; check its error log and try again.'
+        : 'The dashboard refused the request.',
+    details,
+  });
+}
+
+function authFailure(head: string, ctx: FailureContext, details: Record<string, unknown>): SvcError {
+  if (ctx.surface === 'abilities' && ctx.auth !== 'basic') {
+    return new SvcError('AUTH_FAILED', `${head} (the abilities API does not accept a bearer token)`, {
+      hint: 'The abilities API needs a username and an application password: set SVC_USER and SVC_APP_PASSWORD (SVC_TOKEN is only for the REST API).',
+      details,
+    });
+  }
+  if (ctx.surface === 'abilities') {
+    return new SvcError('AUTH_FAILED', head, {
+      hint: 'Check SVC_USER and SVC_APP_PASSWORD: the username is case-sensitive and must be the user that owns the application password; the password may be given with or without its spaces.',
+      details,
+    });
+  }
+  return new SvcError('AUTH_FAILED', head, {
+    hint: 'Check SVC_TOKEN: the REST API key must be valid, enabled, and have the read or write permission this call needs.',
+    details,
+  });
+}

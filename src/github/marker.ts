@@ -1,0 +1,37 @@
+/**
+ * Hidden HTML markers that identify the comments and issues svc-gitops owns. A marker is the first
+ * line of the body it marks; a body is ours only when it starts with the exact marker line, so a
+ * person quoting our comment (`> <!-- … -->`) or another config's marker never matches.
+ *
+ * The key is percent-encoded: `>` and spaces cannot end the comment early, and distinct keys
+ * (config paths, dashboard URLs) give distinct markers.
+ */
+export type MarkerKind = 'plan' | 'drift';
+
+export function marker(kind: MarkerKind, key: string): string {
+  return `<!-- svc-gitops:${kind} ${encodeURIComponent(key)} -->`;
+}
+
+/** True when `body` is marked with exactly this marker (first line, ignoring leading blank space). */
+export function hasMarker(body: unknown, markerLine: string): boolean {
+  if (typeof body !== 'string') return false;
+  const text = body.trimStart();
+  return text === markerLine || text.startsWith(`${markerLine}\n`) || text.startsWith(`${markerLine}\r\n`);
+}
+
+/**
+ * The marker key of a config path: relative to the repository root, forward slashes, no `./`,
+ * so the same config planned from Windows or Linux, or named `./a.yaml` or `a.yaml`, finds the
+ * same comment.
+ */
+export function configKey(configPath: string, repositoryRoot: string): string {
+  const slashes = (p: string) => p.replace(/\\/g, '/');
+  const root = slashes(repositoryRoot).replace(/\/+$/, '');
+  let path = slashes(configPath);
+  if (root && path.startsWith(`${root}/`)) path = path.slice(root.length + 1);
+  path = path
+    .replace(/^(\.\/)+/, '')
+    .replace(/\/{2,}/g, '/')
+    .replace(/\/$/, '');
+  return path === '' || path === '.' ? '.' : path;
+}

@@ -1,0 +1,85 @@
+import type { Diagnostic } from '../errors.js';
+import type { Plan } from '../types.js';
+import { type CappedBody, capBody, DEFAULT_BODY_BUDGET } from './body-limit.js';
+import { codeSpan, escapeInline, linkTarget } from './markdown-escape.js';
+
+/**
+ * The sticky PR comment: marker and a line naming the config, the rendered plan (which carries
+ * the summary, plan id and dashboard), and a footer with the full plan id, the artifact that holds
+ * the JSON plan, and the commit and time. Only the rendered plan is ever cut to fit, so the marker
+ * (which finds the comment again) and the artifact link always survive.
+ */
+export interface ArtifactRef {
+  name: string;
+  /** Where the artifact can be downloaded (the artifact or the run page). */
+  url?: string;
+}
+
+export interface PlanCommentInput {
+  marker: string;
+  configKey: string;
+  plan: Plan;
+  artifact: ArtifactRef;
+  commitSha?: string;
+  now: Date;
+}
+
+export interface CommentFrame {
+  head: string;
+  tail: string;
+  /** Characters left for the rendered plan (pass it to the renderer as its cap). */
+  room: number;
+}
+
+/** Marker and config line above the plan; artifact link and time stamp below it. */
+export function planCommentFrame(input: PlanCommentInput): CommentFrame {
+  const head = `${input.marker}\n**svc-gitops** plan for config ${codeSpan(input.configKey)}\n\n`;
+  const tail = `\n\n---\n${artifactLine(input.artifact, input.plan.id)}\n${stamp(input.now, input.commitSha)}\n`;
+  return { head, tail, room: DEFAULT_BODY_BUDGET - head.length - tail.length };
+}
+
+/** The whole comment around the rendered plan (render/plan-markdown, already escaped). */
+export function planComment(input: PlanCommentInput & { planMarkdown: string }): CappedBody {
+  const { head, tail } = planCommentFrame(input);
+  return capBody({ head, main: input.planMarkdown.trim(), tail });
+}
+
+/** Trusted markdown naming the artifact, for the renderer's truncation note. */
+export function artifactHint(artifact: ArtifactRef): string {
+  return `the ${codeSpan(artifact.name)} artifact of this workflow run`;
+}
+
+/** The comment shown instead of a plan when the desired state does not validate. */
+export function validationComment(
+  input: Omit<PlanCommentInput, 'plan' | 'artifact'> & { diagnostics: Diagnostic[] },
+  toRepoPath: (file: string) => string,
+): CappedBody {
+  const errors = input.diagnostics.filter((d) => d.severity === 'error').length;
+  const head =
+    `${input.marker}\n**svc-gitops** plan for config ${codeSpan(input.configKey)}\n\n` +
+    `**No plan:** the desired state has ${errors} error${errors === 1 ? '' : 's'}. Fix ${errors === 1 ? 'it' : 'them'} and push again.\n\n`;
+  const main = input.diagnostics
+    .map((d) => {
+      const where = d.file
+        ? `${codeSpan(`${toRepoPath(d.file)}${d.line ? `:${d.line}` : ''}${d.col ? `:${d.col}` : ''}`)} `
+        : '';
+      const hint = d.hint ? ` (hint: ${escapeInline(d.hint)})` : '';
+      return `- **${d.severity}** ${where}${escapeInline(d.message)}${hint}`;
+    })
+    .join('\n');
+  return capBody({ head, main, tail: `\n\n${stamp(input.now, input.commitSha)}\n` });
+}
+
+function artifactLine(artifact: ArtifactRef, planId: string): string {
+  const target = artifact.url ? linkTarget(artifact.url) : undefined;
+  const where = target ? ` ([download](${target}))` : '';
+  return (
+    `Full JSON plan: artifact ${codeSpan(artifact.name)}${where}, plan id ${codeSpan(planId)}. ` +
+    'On merge, `svc-gitops apply --reviewed` runs only actions that are in this plan.'
+  );
+}
+
+function stamp(now: Date, sha: string | undefined): string {
+  const time = `${now.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return `<sub>Updated ${time}${sha ? ` for ${codeSpan(sha.slice(0, 7))}` : ''} by svc-gitops.</sub>`;
+}

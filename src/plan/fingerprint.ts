@@ -1,0 +1,38 @@
+/**
+ * A fingerprint is what a plan saw of one site: its status and, for each touched item, the
+ * pending version moves and the live ignores. Apply re-reads the touched sites and refuses a
+ * plan whose fingerprints no longer match, so a plan never runs against a world that moved.
+ * Facts about items the plan does not touch are left out on purpose: an unrelated new update
+ * must not invalidate a reviewed plan.
+ */
+import type { ItemRef, LiveState } from '../types.js';
+import { canonicalJson, sha256Hex } from './canonical.js';
+import { indexLiveState, itemKey, type LiveIndex } from './live-index.js';
+import { compareText } from './order.js';
+
+export function fingerprintIndexed(index: LiveIndex, siteId: number, items: readonly ItemRef[]): string {
+  const facts = index.sites.get(siteId);
+  const wanted = new Set(items.map((item) => itemKey(item.kind, item.slug)));
+  const status = index.unreadable.has(siteId) ? 'unreadable' : (facts?.site.status ?? 'missing');
+  const pending = (facts?.pending ?? [])
+    .filter((update) => wanted.has(itemKey(update.kind, update.slug)))
+    .map((update) => [update.kind, update.slug, update.from, update.to].join('\u0000'))
+    .sort(compareText);
+  const ignores = (facts?.ignores ?? [])
+    .filter((ignore) => wanted.has(itemKey(ignore.kind, ignore.slug)) || ignore.origin === 'site-flag')
+    .map((ignore) => {
+      const versions = ignore.versions === 'all' ? 'all' : [...ignore.versions].sort(compareText).join(',');
+      return [ignore.kind, ignore.slug, ignore.origin, versions].join('\u0000');
+    })
+    .sort(compareText);
+  const url = facts?.site.url ?? '';
+  return `sha256:${sha256Hex(canonicalJson({ ignores, pending, status, url }))}`;
+}
+
+/**
+ * Fingerprint of `siteId` for `items`, from a whole LiveState. It indexes `live` on each call;
+ * to fingerprint many sites of one large state, index once and call `fingerprintIndexed`.
+ */
+export function fingerprintSite(live: LiveState, siteId: number, items: ItemRef[]): string {
+  return fingerprintIndexed(indexLiveState(live), siteId, items);
+}

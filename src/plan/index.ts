@@ -1,0 +1,18 @@
+/**
+ * The planner's public surface. Everything here is pure and synchronous.
+ *
+ * - createPlan: DesiredState + LiveState → Plan (see create.ts for the semantics)
+ * - fingerprintSite / indexLiveState / fingerprintIndexed: the live facts a plan depends on;
+ *   apply recomputes them from a fresh read and refuses a plan whose world moved
+ * - planId / verifyPlanId: sha256 over the canonical (key-sorted) JSON of every field but `id`
+ * - compareVersions / versionLevel: PHP version_compare semantics, patch/minor/major levels
+ * - matchesSelection: the site selection rules (ids, domains, host globs, include/exclude)
+ */
+export { canonicalJson, canonicalSha256, planId, verifyPlanId } from './canonical.js';
+export { createPlan, type PlanOptions, publicDashboardUrl } from './create.js';
+export { fingerprintIndexed, fingerprintSite } from './fingerprint.js';
+export { indexLiveState, type LiveIndex } from './live-index.js';
+export { compareActions, compareNotes, KIND_ORDER } from './order.js';
+export { matchesSelection, normaliseAddress } from './select.js';
+export { compareVersions, levelWithin, versionLevel, withinPin } from './versions.js';
+export { REMAINING_WAVE } from './waves.js';

@@ -1,0 +1,51 @@
+/**
+ * The stated order of a plan. Actions: ignores, then unignores, then updates by wave; within
+ * each by site id, kind (core, plugin, theme, translation), slug. Notes: plan-wide notes first,
+ * then by site id, kind of note, item, message. Text compares by code unit (never by locale),
+ * so every machine prints the same plan.
+ */
+import type { Action, ActionOp, ItemKind, PlanNote, PlanNoteKind } from '../types.js';
+
+export const KIND_ORDER: readonly ItemKind[] = ['core', 'plugin', 'theme', 'translation'];
+const OP_ORDER: readonly ActionOp[] = ['ignore', 'unignore', 'update'];
+const NOTE_ORDER: readonly PlanNoteKind[] = [
+  'needs-approval',
+  'unknown-site',
+  'unreadable-site',
+  'skipped-update',
+  'held',
+  'cannot-unignore',
+  'unmanaged-ignore',
+];
+
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function compareKinds(a: ItemKind, b: ItemKind): number {
+  return KIND_ORDER.indexOf(a) - KIND_ORDER.indexOf(b);
+}
+
+/** `waveRank` maps an update's wave name to its position (the implicit last wave included). */
+export function compareActions(waveRank: (wave: string | undefined) => number) {
+  return (a: Action, b: Action): number =>
+    OP_ORDER.indexOf(a.op) - OP_ORDER.indexOf(b.op) ||
+    (a.op === 'update' ? waveRank(a.wave) - waveRank(b.wave) : 0) ||
+    a.site_id - b.site_id ||
+    compareKinds(a.kind, b.kind) ||
+    compareText(a.slug, b.slug) ||
+    compareText(a.from ?? '', b.from ?? '') ||
+    compareText(a.to ?? '', b.to ?? '');
+}
+
+export function compareNotes(a: PlanNote, b: PlanNote): number {
+  return (
+    (a.site_id ?? -1) - (b.site_id ?? -1) ||
+    NOTE_ORDER.indexOf(a.kind) - NOTE_ORDER.indexOf(b.kind) ||
+    (a.item && b.item
+      ? compareKinds(a.item.kind, b.item.kind) || compareText(a.item.slug, b.item.slug)
+      : 0) ||
+    (a.item ? 1 : 0) - (b.item ? 1 : 0) ||
+    compareText(a.message, b.message)
+  );
+}

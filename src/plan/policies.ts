@@ -1,0 +1,70 @@
+/**
+ * Update policies and holds, compiled once per plan. A pending update may run when some policy
+ * selects its site, kind and slug (include globs, empty = every slug; exclude globs) and allows
+ * its version level; a hold without `maxVersion` blocks it, a pin blocks targets beyond the pin.
+ */
+import type { Hold, ItemKind, PendingUpdate, Site, UpdatePolicy, VersionLevel } from '../types.js';
+import { compileGlob, compileGlobs } from './glob.js';
+import { compileSelection } from './select.js';
+import { levelWithin, versionLevel, withinPin } from './versions.js';
+
+export interface PolicyVerdict {
+  policy: UpdatePolicy;
+  level: VersionLevel;
+}
+
+export interface HoldVerdict {
+  hold: Hold;
+  /** Why the hold blocks this update, for the `held` note. */
+  why: string;
+}
+
+export interface CompiledRules {
+  allowingPolicy(site: Site, update: PendingUpdate): PolicyVerdict | undefined;
+  blockingHold(site: Site, update: PendingUpdate): HoldVerdict | undefined;
+}
+
+function kindFilter(kinds: readonly ItemKind[]): (kind: ItemKind) => boolean {
+  // An empty list means every kind, as an empty include list means every slug.
+  return kinds.length === 0 ? () => true : (kind) => kinds.includes(kind);
+}
+
+export function compileRules(policies: readonly UpdatePolicy[], holds: readonly Hold[]): CompiledRules {
+  const compiledPolicies = policies.map((policy) => ({
+    policy,
+    selects: compileSelection(policy.selection),
+    kind: kindFilter(policy.kinds),
+    include: policy.include.length === 0 ? () => true : compileGlobs(policy.include),
+    exclude: compileGlobs(policy.exclude),
+  }));
+  const compiledHolds = holds.map((hold) => ({
+    hold,
+    selects: compileSelection(hold.selection),
+    slug: compileGlob(hold.slug),
+  }));
+
+  return {
+    allowingPolicy(site, update) {
+      const level = versionLevel(update.from, update.to);
+      if (level === 'none') return undefined;
+      for (const entry of compiledPolicies) {
+        if (!entry.kind(update.kind) || !entry.include(update.slug) || entry.exclude(update.slug)) continue;
+        if (!levelWithin(level, entry.policy.maxLevel) || !entry.selects(site)) continue;
+        return { policy: entry.policy, level };
+      }
+      return undefined;
+    },
+    blockingHold(site, update) {
+      for (const entry of compiledHolds) {
+        if (entry.hold.kind !== update.kind || !entry.slug(update.slug) || !entry.selects(site)) continue;
+        const { maxVersion } = entry.hold;
+        if (maxVersion === undefined) return { hold: entry.hold, why: 'held' };
+        if (!withinPin(update.to, maxVersion)) {
+          const target = update.to === '' ? 'an unknown version' : update.to;
+          return { hold: entry.hold, why: `pinned to ${maxVersion}, ${target} is beyond the pin` };
+        }
+      }
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * Site selection. A site is selected when it matches any `include` matcher and no `exclude`
+ * matcher. Domains compare as normalised addresses: lower case, no scheme, no leading `www.`,
+ * no trailing slash (a subdirectory path stays part of the address); globs (`*`, `?`) run over
+ * the same normalised address. Selections are compiled once per plan: a fleet has thousands of
+ * sites and every rule is asked about each.
+ */
+import type { Site, SiteMatcher, SiteSelection } from '../types.js';
+import { compileGlob } from './glob.js';
+
+/** `https://WWW.Example.test/` → `example.test`; `http://a.test/blog/` → `a.test/blog`. */
+export function normaliseAddress(urlOrDomain: string): string {
+  return urlOrDomain
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
+    .replace(/^www\./, '')
+    .replace(/\/+$/, '');
+}
+
+type SitePredicate = (site: Site, address: string) => boolean;
+
+function compileMatcher(matcher: SiteMatcher): SitePredicate {
+  switch (matcher.type) {
+    case 'all':
+      return () => true;
+    case 'id':
+      return (site) => site.id === matcher.id;
+    case 'domain': {
+      const domain = normaliseAddress(matcher.domain);
+      return (_site, address) => address === domain;
+    }
+    case 'glob': {
+      const matches = compileGlob(normaliseAddress(matcher.pattern));
+      return (_site, address) => matches(address);
+    }
+  }
+}
+
+export type SiteFilter = (site: Site) => boolean;
+
+export function compileSelection(selection: SiteSelection): SiteFilter {
+  const include = selection.include.map(compileMatcher);
+  const exclude = selection.exclude.map(compileMatcher);
+  return (site) => {
+    const address = normaliseAddress(site.url);
+    return (
+      include.some((matches) => matches(site, address)) && !exclude.some((matches) => matches(site, address))
+    );
+  };
+}
+
+export function matchesSelection(site: Site, selection: SiteSelection): boolean {
+  return compileSelection(selection)(site);
+}

@@ -1,0 +1,85 @@
+/**
+ * Update decisions for one selected, readable site. In this order: an item that stays ignored
+ * after the plan is never updated (silently: the dashboard hides it anyway); an update no
+ * policy allows is left alone; a blocking hold gives a `held` note; on a disconnected or
+ * suspended site the allowed updates become one `skipped-update` note for the site (not one
+ * per item: a fleet has thousands of such sites); everything else becomes an `update` action.
+ * Translations share slugs across languages: one action per (kind, slug), the lowest move first.
+ */
+import type { Action, PendingUpdate, PlanNote, Site } from '../types.js';
+import { itemKey, type LiveSiteFacts } from './live-index.js';
+import { compareText } from './order.js';
+import type { CompiledRules } from './policies.js';
+import { describeItem, type Memo, sourceLabel } from './reasons.js';
+
+export interface SiteUpdateOutcome {
+  actions: Action[];
+  notes: PlanNote[];
+}
+
+function move(update: PendingUpdate): string {
+  return `${update.from} → ${update.to === '' ? '(new translation)' : update.to}`;
+}
+
+export function planSiteUpdates(
+  facts: LiveSiteFacts,
+  rules: CompiledRules,
+  ignoredAfter: (update: PendingUpdate) => boolean,
+  waveOf: (site: Site) => string | undefined,
+  memo: Memo,
+): SiteUpdateOutcome {
+  const { site } = facts;
+  const actions: Action[] = [];
+  const notes: PlanNote[] = [];
+  const seen = new Set<string>();
+  let skipped = 0;
+  const pending = [...facts.pending].sort(
+    (a, b) => compareText(a.from, b.from) || compareText(a.to, b.to) || compareText(a.name, b.name),
+  );
+  for (const update of pending) {
+    const key = itemKey(update.kind, update.slug);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (ignoredAfter(update)) continue;
+    const verdict = rules.allowingPolicy(site, update);
+    if (!verdict) continue;
+    const held = rules.blockingHold(site, update);
+    if (held) {
+      const item = { kind: update.kind, slug: update.slug };
+      const where = { site_id: site.id, site_url: site.url, item };
+      const because = held.hold.reason ? `: ${held.hold.reason}` : '';
+      const message = `${describeItem(item)} ${move(update)} ${held.why} (${sourceLabel(held.hold.source)})${because}`;
+      notes.push({ kind: 'held', ...where, message });
+      continue;
+    }
+    if (site.status !== 'connected') {
+      skipped++;
+      continue;
+    }
+    const wave = waveOf(site);
+    actions.push({
+      op: 'update',
+      site_id: site.id,
+      site_url: site.url,
+      kind: update.kind,
+      slug: update.slug,
+      name: update.name !== '' ? update.name : update.slug,
+      from: update.from,
+      to: update.to,
+      risk: update.kind === 'core' || verdict.level === 'major' ? 'high' : 'medium',
+      // One string per (policy, level), shared by every action it explains.
+      reason: memo(
+        `policy\u0000${verdict.policy.name}\u0000${verdict.level}`,
+        () =>
+          `policy "${verdict.policy.name}" allows ${verdict.level} updates (${sourceLabel(verdict.policy.source)})`,
+      ),
+      ...(wave === undefined ? {} : { wave }),
+    });
+  }
+  if (skipped > 0) {
+    const count = skipped === 1 ? '1 allowed update was' : `${skipped} allowed updates were`;
+    const message = `${count} not planned: the site is ${site.status}`;
+    notes.push({ kind: 'skipped-update', site_id: site.id, site_url: site.url, message });
+  }
+  return { actions, notes };
+}

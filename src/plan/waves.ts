@@ -1,0 +1,29 @@
+/**
+ * Rollout waves. An update belongs to the first wave whose selection matches its site; when
+ * waves are configured, sites no wave matches form a final implicit wave `(remaining)`.
+ * Without waves, updates carry no wave at all.
+ */
+import type { Site, Wave } from '../types.js';
+import { compileSelection } from './select.js';
+
+export const REMAINING_WAVE = '(remaining)';
+
+export interface WaveAssignment {
+  waveOf(site: Site): string | undefined;
+  /** Position of a wave name in rollout order (the implicit wave last). */
+  rank(wave: string | undefined): number;
+}
+
+export function assignWaves(waves: readonly Wave[]): WaveAssignment {
+  const compiled = waves.map((wave) => ({ name: wave.name, selects: compileSelection(wave.selection) }));
+  const order = [...waves.map((wave) => wave.name), REMAINING_WAVE];
+  return {
+    waveOf(site) {
+      if (compiled.length === 0) return undefined;
+      return compiled.find((wave) => wave.selects(site))?.name ?? REMAINING_WAVE;
+    },
+    rank(wave) {
+      return wave === undefined ? 0 : order.indexOf(wave);
+    },
+  };
+}

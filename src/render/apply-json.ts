@@ -1,0 +1,19 @@
+import type { ApplyReport } from './apply-report.js';
+import { countStatuses } from './apply-report.js';
+
+/** The apply report as JSON: the ApplyResult plus counts and the approval facts. Stable keys. */
+export function renderApplyJson(report: ApplyReport): string {
+  const body = {
+    format_version: 1,
+    dashboard: report.dashboard,
+    approval: report.approval,
+    counts: countStatuses(report.result.outcomes),
+    ...report.result,
+    ...(report.reviewed
+      ? { reviewed: { not_needed: report.reviewed.notNeeded, unreviewed: report.reviewed.unreviewed } }
+      : {}),
+    ...(report.verificationError ? { verification_error: report.verificationError } : {}),
+    warnings: report.warnings,
+  };
+  return `${JSON.stringify(body, null, 2)}\n`;
+}

@@ -1,0 +1,59 @@
+import type { ApplyReport } from './apply-report.js';
+import { countStatuses, describeAction, groupByCode, outcomeMessage } from './apply-report.js';
+import { escapeMarkdown } from './markdown-escape.js';
+
+const LIST_LIMIT = 50;
+
+/** The apply report as GitHub-flavoured markdown (PR comment, step summary). */
+export function renderApplyMarkdown(report: ApplyReport): string {
+  const { result } = report;
+  const counts = countStatuses(result.outcomes);
+  const icon = result.interrupted ? '⏸️' : counts.failed > 0 ? '❌' : '✅';
+  const lines = [
+    `### ${icon} svc-gitops apply${result.interrupted ? ' (interrupted)' : ''}`,
+    '',
+    `Plan \`${result.plan_id.slice(0, 12)}\` against ${escapeMarkdown(report.dashboard)}, approved by ${report.approval}, ${result.calls} call(s).`,
+    '',
+    '| done | failed | skipped | blocked |',
+    '|---:|---:|---:|---:|',
+    `| ${counts.done} | ${counts.failed} | ${counts.skipped} | ${counts.blocked} |`,
+  ];
+  for (const status of ['failed', 'blocked', 'skipped'] as const) {
+    const groups = groupByCode(result.outcomes, status);
+    if (groups.length === 0) continue;
+    lines.push(
+      '',
+      `<details><summary>${status}: ${counts[status]}</summary>`,
+      '',
+      '| code | action | message |',
+      '|---|---|---|',
+    );
+    for (const [code, outcomes] of groups) {
+      for (const outcome of outcomes.slice(0, LIST_LIMIT)) {
+        lines.push(
+          `| \`${code}\` | ${escapeMarkdown(describeAction(outcome.action))} | ${escapeMarkdown(outcomeMessage(outcome))} |`,
+        );
+      }
+      if (outcomes.length > LIST_LIMIT)
+        lines.push(`| \`${code}\` | … and ${outcomes.length - LIST_LIMIT} more | |`);
+    }
+    lines.push('', '</details>');
+  }
+  if (report.reviewed) {
+    const { notNeeded, unreviewed } = report.reviewed;
+    lines.push('', `**Reviewed but no longer needed:** ${notNeeded.length}`);
+    for (const action of notNeeded.slice(0, LIST_LIMIT))
+      lines.push(`- ${escapeMarkdown(describeAction(action))}`);
+    lines.push('', `**New, not reviewed (not applied):** ${unreviewed.length}`);
+    for (const action of unreviewed.slice(0, LIST_LIMIT))
+      lines.push(`- ${escapeMarkdown(describeAction(action))}`);
+  }
+  if (report.verificationError) {
+    lines.push(
+      '',
+      `> ⚠️ The re-read after applying failed (\`${report.verificationError.code}\`); outcomes are unverified.`,
+    );
+  }
+  for (const warning of report.warnings) lines.push('', `> ⚠️ ${escapeMarkdown(warning)}`);
+  return `${lines.join('\n')}\n`;
+}

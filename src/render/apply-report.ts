@@ -1,0 +1,53 @@
+import type { Action, ActionOutcome, ActionStatus, ApplyResult } from '../types.js';
+import { safeText } from './safe-text.js';
+
+/**
+ * What an apply report shows, shared by the text, markdown and json renderers. Pure data:
+ * the CLI assembles it from the ApplyResult and what the approval path found.
+ */
+export interface ApplyReport {
+  result: ApplyResult;
+  dashboard: string;
+  /** How the run was approved. */
+  approval: 'prompt' | 'auto-approve' | 'no-confirmation' | 'saved-plan' | 'reviewed' | 'resume';
+  /** The reviewed-subset flow: reviewed actions no longer needed, and new ones nobody reviewed. */
+  reviewed?: { notNeeded: Action[]; unreviewed: Action[] };
+  /** Set when the re-read after the calls failed: outcomes are then as the calls reported. */
+  verificationError?: { code: string; message: string };
+  warnings: string[];
+}
+
+export type StatusCounts = Record<ActionStatus, number>;
+
+export function countStatuses(outcomes: readonly ActionOutcome[]): StatusCounts {
+  const counts: StatusCounts = { done: 0, failed: 0, skipped: 0, blocked: 0 };
+  for (const outcome of outcomes) counts[outcome.status] += 1;
+  return counts;
+}
+
+/** One line per action; every dashboard-provided string passes safeText. */
+export function describeAction(action: Action): string {
+  const item = action.kind === 'core' ? 'core' : `${action.kind} ${action.slug}`;
+  const move = action.op === 'update' ? ` ${action.from ?? '?'} → ${action.to || '(latest)'}` : '';
+  return safeText(`${action.op} ${item}${move} on ${action.site_url}`);
+}
+
+export function outcomeMessage(outcome: ActionOutcome): string {
+  return outcome.message === undefined ? '' : safeText(outcome.message);
+}
+
+/** Outcomes that did not end done, grouped by code, largest group first. */
+export function groupByCode(
+  outcomes: readonly ActionOutcome[],
+  status: ActionStatus,
+): Array<[string, ActionOutcome[]]> {
+  const groups = new Map<string, ActionOutcome[]>();
+  for (const outcome of outcomes) {
+    if (outcome.status !== status) continue;
+    const code = outcome.code ?? status.toUpperCase();
+    const group = groups.get(code);
+    if (group) group.push(outcome);
+    else groups.set(code, [outcome]);
+  }
+  return [...groups].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
+}

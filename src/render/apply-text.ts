@@ -1,0 +1,50 @@
+import type { ApplyReport } from './apply-report.js';
+import { countStatuses, describeAction, groupByCode, outcomeMessage } from './apply-report.js';
+
+/** Per group, at most this many actions are listed; the rest are counted. */
+const LIST_LIMIT = 20;
+
+/** The apply report for a terminal or a log: summary first, then what needs attention. */
+export function renderApplyText(report: ApplyReport): string {
+  const { result } = report;
+  const counts = countStatuses(result.outcomes);
+  const lines: string[] = [];
+  const verdict = result.interrupted
+    ? 'Apply interrupted'
+    : counts.failed > 0
+      ? 'Apply finished with failures'
+      : 'Apply complete';
+  lines.push(
+    `${verdict}: ${counts.done} done, ${counts.failed} failed, ${counts.skipped} skipped, ${counts.blocked} blocked ` +
+      `(${result.calls} call${result.calls === 1 ? '' : 's'} to ${report.dashboard}; plan ${result.plan_id.slice(0, 12)}, approved by ${report.approval})`,
+  );
+  for (const status of ['failed', 'blocked', 'skipped'] as const) {
+    for (const [code, outcomes] of groupByCode(result.outcomes, status)) {
+      lines.push('', `${status} (${code}): ${outcomes.length}`);
+      for (const outcome of outcomes.slice(0, LIST_LIMIT)) {
+        lines.push(
+          `  - ${describeAction(outcome.action)}${outcome.message ? `: ${outcomeMessage(outcome)}` : ''}`,
+        );
+      }
+      if (outcomes.length > LIST_LIMIT) lines.push(`  … and ${outcomes.length - LIST_LIMIT} more`);
+    }
+  }
+  if (report.reviewed) {
+    const { notNeeded, unreviewed } = report.reviewed;
+    lines.push('', `Reviewed actions no longer needed: ${notNeeded.length}`);
+    for (const action of notNeeded.slice(0, LIST_LIMIT)) lines.push(`  - ${describeAction(action)}`);
+    lines.push(
+      `New actions nobody reviewed (not applied; they wait for the next review): ${unreviewed.length}`,
+    );
+    for (const action of unreviewed.slice(0, LIST_LIMIT)) lines.push(`  - ${describeAction(action)}`);
+  }
+  if (report.verificationError) {
+    lines.push(
+      '',
+      `Warning: the re-read after applying failed (${report.verificationError.code}): outcomes are as the dashboard reported them, unverified.`,
+    );
+  }
+  for (const warning of report.warnings) lines.push(`warning: ${warning}`);
+  if (result.interrupted) lines.push('', 'Run `svc-gitops apply --resume` to finish the remaining actions.');
+  return `${lines.join('\n')}\n`;
+}

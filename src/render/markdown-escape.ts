@@ -1,0 +1,42 @@
+/**
+ * Escaping for GitHub-flavoured markdown. Every dashboard-provided string goes through
+ * `escapeMarkdown` before it is placed in text, a table cell or a `<summary>`; names inside
+ * fenced code go through `fenceFor` + `safeText` instead.
+ *
+ * - markup: punctuation that can open syntax mid-line (\ ` * _ [ ] | ~ ! $) becomes a numeric
+ *   character reference, which CommonMark never reads as syntax, and `& < >` become HTML
+ *   entities; so no tag, link, image, emphasis, code span, strikethrough, math or table pipe
+ *   can form, and the same text is safe inside HTML such as `<summary>`. Without a literal `[`
+ *   or `<` no link can start, so parentheses and quotes stay readable. Escaped text is never
+ *   placed at the start of a line, so line-start syntax (`#`, `-`, `+`, `1.`) needs nothing;
+ * - mentions, references and autolinks: a zero-width space after `@` and `#`, inside `://` and
+ *   after `www`, so `@team`, `#123`, `user@host` and `https://…` stay plain text;
+ * - controls and length: see safe-text.ts.
+ */
+import { safeText } from './safe-text.js';
+
+const ZWSP = '\u200b';
+const NAMED: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+const PUNCTUATION = /[\\`*_[\]|~!$]/;
+
+export function escapeMarkdown(value: string): string {
+  const text = safeText(value)
+    .replace(/[@#]/g, (c) => c + ZWSP)
+    .replace(/:\/\//g, `:${ZWSP}//`)
+    .replace(/(www)(\.)/gi, `$1${ZWSP}$2`);
+  let out = '';
+  for (const c of text) {
+    const named = NAMED[c];
+    if (named !== undefined) out += named;
+    else if (PUNCTUATION.test(c)) out += `&#${c.codePointAt(0)};`;
+    else out += c;
+  }
+  return out;
+}
+
+/** A code fence longer than any backtick run in `content`, so the content cannot close it. */
+export function fenceFor(content: string): string {
+  let longest = 0;
+  for (const match of content.matchAll(/`+/g)) longest = Math.max(longest, match[0].length);
+  return '`'.repeat(Math.max(3, longest + 1));
+}

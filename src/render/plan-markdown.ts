@@ -1,0 +1,145 @@
+/**
+ * The plan as a GitHub pull-request comment: summary line and table first, then high-risk
+ * actions (open), then collapsible sections for ignore-list changes (a unified diff per site),
+ * the other updates and the notes. The whole comment stays under `maxChars` (default 60,000,
+ * below GitHub's 65,536): rows that do not fit are dropped and a note points to the JSON plan.
+ * Every dashboard-provided string is escaped (markdown-escape.ts); diffs sit in fenced code.
+ */
+import { SvcError } from '../errors.js';
+import type { Action, LiveIgnore, LiveState, Plan, PlanNote } from '../types.js';
+import { ignoreListPatch } from './ignore-diff.js';
+import { assembleWithinCap, type Section } from './markdown-budget.js';
+import { escapeMarkdown as esc, fenceFor } from './markdown-escape.js';
+import { changeLabel, hasChanges, itemLabel, noChangesLine, shortId, summaryLine } from './plan-words.js';
+
+export const DEFAULT_MARKDOWN_CAP = 60_000;
+const MIN_MARKDOWN_CAP = 2_000;
+
+export interface PlanMarkdownOptions {
+  /** Hard cap on the comment length in characters. */
+  maxChars?: number;
+  /** The live state the plan was made from: ignore diffs then show each site's whole list. */
+  live?: LiveState;
+  /** Where the full JSON plan is (trusted markdown), e.g. "the `plan.json` artifact". */
+  fullPlanHint?: string;
+}
+
+function head(plan: Plan): string[] {
+  const { summary } = plan;
+  const lines = [
+    '## svc-gitops plan',
+    '',
+    hasChanges(summary) ? `**${summaryLine(summary)}**` : `**No changes.** ${summaryLine(summary)}.`,
+    '',
+    '| to ignore | to unignore | to update | sites | high risk |',
+    '|---:|---:|---:|---:|---:|',
+    `| ${summary.ignore} | ${summary.unignore} | ${summary.update} | ${summary.sites} | ${summary.high_risk} |`,
+    '',
+    `Plan \`${shortId(plan.id)}\` for ${esc(plan.dashboard.url)}, created ${plan.created_at}, expires ${plan.expires_at}.`,
+  ];
+  if (!hasChanges(summary)) lines.push('', noChangesLine(plan));
+  if (plan.needs_approval) {
+    const reasons = plan.notes
+      .filter((note) => note.kind === 'needs-approval')
+      .map((note) => esc(note.message));
+    lines.push(
+      '',
+      '> [!IMPORTANT]',
+      `> **Needs approval:** ${reasons.join('; ') || 'required by the approval rules'}.`,
+    );
+  }
+  return [...lines, ''];
+}
+
+const TABLE_HEAD = ['| site | item | change | wave | reason |', '|---|---|---|---|---|'];
+
+function updateRow(action: Action): string {
+  const name = action.name !== action.slug && action.kind !== 'core' ? ` (${esc(action.name)})` : '';
+  return `| ${action.site_id} ${esc(action.site_url)} | ${esc(itemLabel(action))}${name} | ${esc(changeLabel(action))} | ${esc(action.wave ?? '')} | ${esc(action.reason)} |`;
+}
+
+function details(summary: string, open = false): string[] {
+  return [`<details${open ? ' open' : ''}><summary>${summary}</summary>`, ''];
+}
+const CLOSE_DETAILS = ['', '</details>', ''];
+
+function ignoreSection(plan: Plan, live: LiveState | undefined): Section {
+  const bySite = new Map<number, Action[]>();
+  for (const action of plan.actions) {
+    if (action.op === 'update') continue;
+    const actions = bySite.get(action.site_id);
+    if (actions) actions.push(action);
+    else bySite.set(action.site_id, [action]);
+  }
+  const liveBySite = new Map<number, LiveIgnore[]>();
+  for (const ignore of live?.ignores ?? []) {
+    if (!bySite.has(ignore.siteId)) continue;
+    const ignores = liveBySite.get(ignore.siteId);
+    if (ignores) ignores.push(ignore);
+    else liveBySite.set(ignore.siteId, [ignore]);
+  }
+  const sites = [...bySite.entries()];
+  // The fence must outlast any backtick run in what the diffs can contain.
+  const fence = fenceFor(
+    [
+      ...sites.flatMap(([, actions]) => actions.flatMap((a) => [a.site_url, a.slug])),
+      ...[...liveBySite.values()].flat().map((i) => `${i.slug} ${i.versions}`),
+    ].join('\n'),
+  );
+  const row = (index: number): string => {
+    const [siteId, actions] = sites[index]!;
+    const siteIgnores = live ? (liveBySite.get(siteId) ?? []) : undefined;
+    return ignoreListPatch(`site ${siteId} ${actions[0]!.site_url}`, actions, siteIgnores).replace(/\n$/, '');
+  };
+  const { ignore, unignore } = plan.summary;
+  const title = `Ignore lists: ${ignore} to ignore, ${unignore} to unignore on ${sites.length} site${sites.length === 1 ? '' : 's'}`;
+  return {
+    open: [...details(title), `${fence}diff`],
+    close: [fence, ...CLOSE_DETAILS],
+    rowCount: sites.length,
+    row,
+  };
+}
+
+function noteRow(note: PlanNote): string {
+  const where = note.site_id === undefined ? '' : ` site ${note.site_id} ${esc(note.site_url ?? '')}:`;
+  return `- **${note.kind}**${where} ${esc(note.message)}`;
+}
+
+export function renderPlanMarkdown(plan: Plan, options: PlanMarkdownOptions = {}): string {
+  const maxChars = options.maxChars ?? DEFAULT_MARKDOWN_CAP;
+  if (!Number.isInteger(maxChars) || maxChars < MIN_MARKDOWN_CAP) {
+    throw new SvcError(
+      'USAGE',
+      `markdown size cap must be an integer of at least ${MIN_MARKDOWN_CAP}, got ${maxChars}`,
+    );
+  }
+  const updates = plan.actions.filter((action) => action.op === 'update');
+  const high = plan.actions.filter((action) => action.risk === 'high');
+  const other = updates.filter((action) => action.risk !== 'high');
+  const table = (title: string, actions: Action[]): Section => ({
+    open: [...details(title, title.startsWith('High')), ...TABLE_HEAD],
+    close: CLOSE_DETAILS,
+    rowCount: actions.length,
+    row: (index) => updateRow(actions[index]!),
+  });
+  const notes: Section = {
+    open: details(`Notes (${plan.notes.length})`),
+    close: CLOSE_DETAILS,
+    rowCount: plan.notes.length,
+    row: (index) => noteRow(plan.notes[index]!),
+  };
+  const sections = [
+    table(`High-risk actions (${high.length})`, high),
+    ignoreSection(plan, options.live),
+    table(`Other updates (${other.length})`, other),
+    notes,
+  ];
+  const where = options.fullPlanHint ?? 'run `svc-gitops plan --format json` or see the saved plan file';
+  const truncationNote = (omitted: number, total: number): string[] => [
+    '> [!WARNING]',
+    `> **Truncated:** this comment shows ${total - omitted} of ${total} entries (${omitted} left out) to stay under GitHub's comment size limit. The full plan is in the JSON plan: ${where}.`,
+    '',
+  ];
+  return assembleWithinCap(head(plan), sections, maxChars, truncationNote).text;
+}

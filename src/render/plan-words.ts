@@ -1,0 +1,36 @@
+/** Wording shared by the plan renderers: summary line, markers, item and change labels. */
+import type { Action, ActionOp, Plan, PlanSummary } from '../types.js';
+
+export const MARKERS: Record<ActionOp, string> = { ignore: '+', unignore: '-', update: '~' };
+
+const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+/** `N to ignore, N to unignore, N to update on N sites`: the first line of every plan view. */
+export function summaryLine(summary: PlanSummary): string {
+  return `${summary.ignore} to ignore, ${summary.unignore} to unignore, ${summary.update} to update on ${plural(summary.sites, 'site')}`;
+}
+
+export function hasChanges(summary: PlanSummary): boolean {
+  return summary.ignore + summary.unignore + summary.update > 0;
+}
+
+/** `plugin akismet/akismet.php`; core is just `core`. Raw: callers escape for their medium. */
+export function itemLabel(action: Pick<Action, 'kind' | 'slug'>): string {
+  return action.kind === 'core' ? 'core' : `${action.kind} ${action.slug}`;
+}
+
+/** `5.3.6 → 5.3.7` for updates (translations have no target version), empty otherwise. */
+export function changeLabel(action: Action): string {
+  if (action.op !== 'update') return '';
+  return `${action.from ?? ''} → ${action.to ? action.to : '(latest translation)'}`;
+}
+
+export function shortId(id: string): string {
+  return id.slice(0, 12);
+}
+
+/** What a plan without actions says: "matches" only when nothing at all was noted. */
+export function noChangesLine(plan: Plan): string {
+  if (plan.notes.length === 0) return 'The live state matches the desired state.';
+  return `Nothing to change; ${plural(plan.notes.length, 'note')} below.`;
+}

@@ -1,0 +1,18 @@
+/**
+ * Dashboard-provided strings (site URLs, plugin names, messages) are untrusted. Before any of
+ * them reaches a terminal or a comment, control characters (ANSI escapes, newlines, bidi
+ * overrides) are neutralised and the length is bounded, so a hostile name can neither rewrite
+ * the screen nor forge extra plan lines.
+ */
+
+const MAX_FIELD = 300;
+
+// C0 and C1 controls, DEL, line/paragraph separators, bidi embeddings/overrides/isolates,
+// zero-width and byte-order marks that can hide text.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\ufeff]/gu;
+
+export function safeText(value: string, max = MAX_FIELD): string {
+  const cleaned = value.replace(UNSAFE, (c) => (c === '\t' || c === '\n' || c === '\r' ? ' ' : '\ufffd'));
+  const chars = [...cleaned];
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : cleaned;
+}

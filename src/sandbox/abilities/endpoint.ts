@@ -1,0 +1,150 @@
+import { abilityCaller } from '../auth.js';
+import { canAccess, canManage, nsCode, type SandboxContext } from '../context.js';
+import type { FleetUser } from '../fleet-types.js';
+import { errorReply, isRecord, noRoute, ok, type Reply, type SandboxRequest } from '../http-util.js';
+import { parsePhpQuery } from '../php-query.js';
+import { type FleetHandler, notFoundMessage, type SiteHandler } from './call.js';
+import { type AbilityInfo, catalogueItem, methodFor } from './catalogue.js';
+import { ignoreSiteCore, ignoreSitePlugins, ignoreSiteThemes, setIgnoredUpdates } from './ignore.js';
+import { getSiteUpdates, jobStatus, listIgnored, listSites, listUpdates } from './read.js';
+import {
+  runUpdates,
+  updateAll,
+  updateSiteCore,
+  updateSitePlugins,
+  updateSiteThemes,
+  updateSiteTranslations,
+} from './run.js';
+import { validate } from './validate.js';
+
+/** Abilities over many sites (or none): they resolve `site_ids_or_domains` themselves. */
+const FLEET_HANDLERS: Record<string, FleetHandler> = {
+  'list-sites-v1': listSites,
+  'list-updates-v1': listUpdates,
+  'run-updates-v1': runUpdates,
+  'list-ignored-updates-v1': listIgnored,
+  'update-all-v1': updateAll,
+  'get-batch-job-status-v1': jobStatus,
+};
+
+/** Single-site abilities: the site is resolved and access-checked inside the permission check. */
+const SITE_HANDLERS: Record<string, SiteHandler> = {
+  'get-site-updates-v1': getSiteUpdates,
+  'update-site-core-v1': updateSiteCore,
+  'update-site-plugins-v1': updateSitePlugins,
+  'update-site-themes-v1': updateSiteThemes,
+  'update-site-translations-v1': updateSiteTranslations,
+  'set-ignored-updates-v1': setIgnoredUpdates,
+  'ignore-site-core-v1': ignoreSiteCore,
+  'ignore-site-plugins-v1': ignoreSitePlugins,
+  'ignore-site-themes-v1': ignoreSiteThemes,
+};
+
+const METHOD_MESSAGES = {
+  GET: 'Read-only abilities require GET method.',
+  POST: 'Abilities that perform updates require POST method.',
+  DELETE: 'Abilities that perform destructive actions require DELETE method.',
+} as const;
+
+/** The ability name a run path addresses (for stats and fault rules), or undefined. */
+export function abilityOfPath(rest: string): string | undefined {
+  return /^abilities\/(.+)\/run$/.exec(rest)?.[1];
+}
+
+/** Routes under `/wp-json/wp-abilities/v1/`; `rest` is the path after that prefix. */
+export function handleAbilities(
+  ctx: SandboxContext,
+  req: SandboxRequest,
+  rest: string,
+  catalogue: AbilityInfo[],
+): Reply {
+  const caller = abilityCaller(ctx, req);
+  if ('error' in caller) return caller.error;
+  if (rest === 'abilities' || rest === 'abilities/') {
+    if (req.method !== 'GET') return noRoute();
+    if (!caller.user) return errorReply(401, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
+    return listCatalogue(ctx, req, catalogue);
+  }
+  const runName = abilityOfPath(rest);
+  const ability = catalogue.find(
+    (a) => `${ctx.ns}/${a.name}` === (runName ?? rest.replace(/^abilities\//, '')),
+  );
+  if (runName === undefined) {
+    if (!rest.startsWith('abilities/') || req.method !== 'GET') return noRoute();
+    if (!caller.user) return errorReply(401, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
+    return ability
+      ? ok(catalogueItem(ctx, ability))
+      : errorReply(404, 'rest_ability_not_found', 'Ability not found.');
+  }
+  ctx.stats.countAbility(runName);
+  if (!ability) return errorReply(404, 'rest_ability_not_found', 'Ability not found.');
+  return runAbility(ctx, req, ability, caller.user);
+}
+
+function listCatalogue(ctx: SandboxContext, req: SandboxRequest, catalogue: AbilityInfo[]): Reply {
+  const page = Number(req.query.get('page') ?? '1');
+  const perPage = Number(req.query.get('per_page') ?? '50');
+  if (!Number.isInteger(page) || page < 1)
+    return errorReply(400, 'rest_invalid_param', 'Invalid parameter(s): page', {
+      data: { status: 400, params: { page: 'page must be greater than or equal to 1' } },
+    });
+  if (!Number.isInteger(perPage) || perPage < 1 || perPage > 100) {
+    return errorReply(400, 'rest_invalid_param', 'Invalid parameter(s): per_page', {
+      data: {
+        status: 400,
+        params: { per_page: 'per_page must be between 1 (inclusive) and 100 (inclusive)' },
+      },
+    });
+  }
+  const items = catalogue.slice((page - 1) * perPage, page * perPage).map((a) => catalogueItem(ctx, a));
+  return ok(items, {
+    'X-WP-Total': String(catalogue.length),
+    'X-WP-TotalPages': String(Math.ceil(catalogue.length / perPage)),
+  });
+}
+
+/** The check order of dashboard-facts §3.2: method, input schema, permission, execute. */
+function runAbility(
+  ctx: SandboxContext,
+  req: SandboxRequest,
+  ability: AbilityInfo,
+  user: FleetUser | undefined,
+): Reply {
+  const method = methodFor(ability.annotations);
+  if (req.method !== method) return errorReply(405, 'rest_ability_invalid_method', METHOD_MESSAGES[method]);
+  const raw =
+    method === 'POST' ? (isRecord(req.body) ? req.body.input : undefined) : parsePhpQuery(req.rawQuery).input;
+  const checked = validate(ability.input, raw ?? {}, 'input');
+  if (!checked.ok) {
+    return errorReply(
+      400,
+      'ability_invalid_input',
+      `Ability "${ctx.ns}/${ability.name}" has invalid input. Reason: ${checked.message}`,
+    );
+  }
+  const input = checked.value as Record<string, unknown>;
+  if (!user)
+    return errorReply(401, nsCode(ctx, 'permission_denied'), 'You must be logged in to access this ability.');
+  if (!canManage(user))
+    return errorReply(
+      403,
+      nsCode(ctx, 'permission_denied'),
+      'You do not have permission to perform this action.',
+    );
+  const fleetHandler = ability.singleSite ? undefined : FLEET_HANDLERS[ability.name];
+  const siteHandler = ability.singleSite ? SITE_HANDLERS[ability.name] : undefined;
+  if (fleetHandler) return fleetHandler(ctx, { user, input });
+  if (!siteHandler) return errorReply(500, 'rest_ability_not_found', 'Ability has no implementation.');
+  const site = ctx.store.resolve(input.site_id_or_domain as string | number);
+  if (!site) {
+    // The ability raises 404; core rewrites permission errors to 403 and keeps the original status.
+    return ctx.quirks.siteNotFound403
+      ? errorReply(403, nsCode(ctx, 'site_not_found'), notFoundMessage(input.site_id_or_domain), {
+          additional_data: [{ status: 404 }],
+        })
+      : errorReply(404, nsCode(ctx, 'site_not_found'), notFoundMessage(input.site_id_or_domain));
+  }
+  if (!canAccess(user, site))
+    return errorReply(403, nsCode(ctx, 'access_denied'), 'You do not have permission to access this site.');
+  return siteHandler(ctx, { user, input, site });
+}

@@ -1,0 +1,142 @@
+import { canAccess, nsCode, type SandboxContext } from '../context.js';
+import { ignoredEntries, summarize, type UpdateEntry, type UpdateSummary } from '../entries.js';
+import type { FleetSite } from '../fleet-types.js';
+import { errorReply, ok, type Reply } from '../http-util.js';
+import { JOB_PREFIXES, jobStatusBody } from '../jobs.js';
+import { type AbilityCall, kindsFrom, pageOf, resolveSites, type SiteCall } from './call.js';
+
+export function siteStatus(site: FleetSite): 'connected' | 'disconnected' | 'suspended' {
+  if (site.suspended) return 'suspended';
+  return site.offline || site.syncErrors ? 'disconnected' : 'connected';
+}
+
+export function listSites(ctx: SandboxContext, { user, input }: AbilityCall): Reply {
+  const page = (input.page as number | undefined) ?? 1;
+  const perPage = (input.per_page as number | undefined) ?? 20;
+  const status = (input.status as string | undefined) ?? 'any';
+  const search = ((input.search as string | undefined) ?? '').toLowerCase();
+  const sites = ctx.store
+    .sites()
+    .filter(
+      (site) =>
+        canAccess(user, site) &&
+        (status === 'any' || siteStatus(site) === status) &&
+        (search === '' ||
+          site.url.toLowerCase().includes(search) ||
+          site.name.toLowerCase().includes(search)) &&
+        (input.client_id === undefined || site.clientId === input.client_id) &&
+        input.tag_id === undefined,
+    );
+  const items = pageOf(sites, page, perPage).map((site) => ({
+    id: site.id,
+    url: site.url,
+    name: site.name,
+    status: siteStatus(site),
+    client_id: site.clientId,
+  }));
+  return ok({ items, page, per_page: perPage, total: sites.length });
+}
+
+/**
+ * Pages over the flattened list; `summary` and `total` count every item, not the page. The
+ * whole-fleet read (the hot path of plan benchmarks) serves cached pages of the cached list.
+ */
+export function listUpdates(ctx: SandboxContext, { user, input }: AbilityCall): Reply {
+  const page = (input.page as number | undefined) ?? 1;
+  const perPage = (input.per_page as number | undefined) ?? 50;
+  const kinds = kindsFrom(input.types);
+  const filtered = Array.isArray(input.site_ids_or_domains) && input.site_ids_or_domains.length > 0;
+  if (!filtered && user.sites === undefined) {
+    const flat = ctx.store.flat(kinds);
+    const key = `${page}/${perPage}`;
+    let json = flat.pages.get(key);
+    if (!json) {
+      json = Buffer.from(updatesPage(ctx, flat.entries, flat.summary, page, perPage, []));
+      flat.pages.set(key, json);
+    }
+    return { status: 200, body: undefined, json };
+  }
+  const resolved = resolveSites(ctx, user, input.site_ids_or_domains, true);
+  const list: UpdateEntry[] = [];
+  for (const site of resolved.sites) {
+    const visible = ctx.store.visible(site);
+    for (const kind of kinds) list.push(...visible[kind]);
+  }
+  return {
+    status: 200,
+    body: undefined,
+    json: updatesPage(ctx, list, summarize(list), page, perPage, resolved.errors),
+  };
+}
+
+/** The list-updates-v1 body, built from cached entry JSON (entries are never re-serialised). */
+function updatesPage(
+  ctx: SandboxContext,
+  entries: readonly UpdateEntry[],
+  summary: UpdateSummary,
+  page: number,
+  perPage: number,
+  errors: unknown[],
+): string {
+  const updates = pageOf(entries, page, perPage)
+    .map((entry) => ctx.store.json(entry))
+    .join(',');
+  const tail = ctx.quirks.abilityShippedOutputs ? `,"errors":${JSON.stringify(errors)}` : '';
+  return `{"updates":[${updates}],"summary":${JSON.stringify(summary)},"page":${page},"per_page":${perPage},"total":${summary.total}${tail}}`;
+}
+
+export function getSiteUpdates(ctx: SandboxContext, { input, site }: SiteCall): Reply {
+  const kinds = kindsFrom(input.types, ctx.quirks.emptyTypesMeansNothing);
+  const visible = ctx.store.visible(site);
+  const entries = kinds.flatMap((kind) => visible[kind]);
+  const summary = summarize(entries);
+  const head = {
+    site_id: site.id,
+    site_url: site.url,
+    site_name: entries[0]?.site_name ?? site.url.replace(/^https?:\/\/|\/$/g, ''),
+  };
+  if (ctx.quirks.abilityShippedOutputs) {
+    return ok({ ...head, updates: entries, summary, rollback_items: { plugins: [], themes: [] } });
+  }
+  const updates = entries.map(({ type, slug, name, current_version, new_version }) => ({
+    type,
+    slug,
+    name,
+    current_version,
+    new_version,
+  }));
+  return ok({ ...head, updates, summary });
+}
+
+/** Global ignores repeat for every site; site-wide flags are not listed (dashboard-facts §5). */
+export function listIgnored(ctx: SandboxContext, { user, input }: AbilityCall): Reply {
+  const resolved = resolveSites(ctx, user, input.site_ids_or_domains, true);
+  const types =
+    Array.isArray(input.types) && input.types.length > 0 ? input.types : ['core', 'plugins', 'themes'];
+  const kinds = new Set(types.map(String));
+  const ignored = resolved.sites.flatMap((site) => ignoredEntries(site, ctx.store.global, kinds));
+  if (ctx.quirks.ignoredListingNoPaging) {
+    return ok({
+      ignored,
+      total: ignored.length,
+      ...(ctx.quirks.abilityShippedOutputs ? { errors: resolved.errors } : {}),
+    });
+  }
+  const page = (input.page as number | undefined) ?? 1;
+  const perPage = (input.per_page as number | undefined) ?? 50;
+  const body: Record<string, unknown> = { ignored: pageOf(ignored, page, perPage), total: ignored.length };
+  if (ctx.quirks.abilityShippedOutputs) body.errors = resolved.errors;
+  return ok(body);
+}
+
+export function jobStatus(ctx: SandboxContext, { input }: AbilityCall): Reply {
+  const id = String(input.job_id);
+  if (!JOB_PREFIXES.some((prefix) => id.startsWith(prefix))) {
+    return errorReply(400, nsCode(ctx, 'invalid_job_id'), 'Invalid job ID format.');
+  }
+  const job = ctx.jobs.find(id);
+  if (!job) return errorReply(404, nsCode(ctx, 'job_not_found'), 'Job not found.');
+  ctx.jobs.stepFast(job);
+  ctx.jobs.advance(ctx);
+  return ok(jobStatusBody(job));
+}

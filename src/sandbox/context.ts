@@ -1,0 +1,42 @@
+import type { SimClock } from './clock.js';
+import type { FaultInjector } from './faults.js';
+import type { FleetApiKey, FleetSite, FleetUser } from './fleet-types.js';
+import type { JobTable } from './jobs.js';
+import type { Quirks } from './quirks.js';
+import type { SandboxStats } from './stats.js';
+import type { SandboxStore } from './store.js';
+
+/** Everything a route handler needs; one per running sandbox (no module-level state). */
+export interface SandboxContext {
+  store: SandboxStore;
+  quirks: Quirks;
+  /** Product namespace: `svc` unless configured (paths, ability names, error codes). */
+  ns: string;
+  batchLimit: number;
+  queueThreshold: number;
+  clock: SimClock;
+  stats: SandboxStats;
+  jobs: JobTable;
+  faults: FaultInjector;
+  /** Base URL once listening, without trailing slash. */
+  baseUrl: string;
+  /** The default administrator first, then the fleet's users. */
+  users: FleetUser[];
+  /** The default read_write key first, then the fleet's keys. */
+  apiKeys: FleetApiKey[];
+  /** Generates `update_<uuid v4>` job ids (random: ids are identities, not test data). */
+  newJobId(): string;
+}
+
+export function canManage(user: FleetUser): boolean {
+  return user.role === 'administrator';
+}
+
+export function canAccess(user: FleetUser, site: FleetSite): boolean {
+  return user.sites === undefined || user.sites.includes(site.id);
+}
+
+/** `site_not_found` → `svc_site_not_found` in the configured namespace. */
+export function nsCode(ctx: SandboxContext, suffix: string): string {
+  return `${ctx.ns}_${suffix}`;
+}

@@ -1,0 +1,122 @@
+import { displayName } from './fleet-names.js';
+import { emptySite, type Fleet, type FleetItem, type FleetSite } from './fleet-types.js';
+import { createRandom, type Random } from './random.js';
+
+export interface GenerateFleetOptions {
+  sites: number;
+  /** Installed plugins per site (default 8). */
+  pluginsPerSite?: number;
+  /** Visible pending updates per site on average (core, plugins, themes, translations). */
+  pendingPerSite: number;
+  /** Ignored items with a pending update per site (hidden from the pending list), default 0. */
+  ignoredPerSite?: number;
+  seed: number;
+}
+
+const REAL_PLUGINS = [
+  'akismet/akismet.php',
+  'woocommerce/woocommerce.php',
+  'wordpress-seo/wp-seo.php',
+  'contact-form-7/wp-contact-form-7.php',
+  'elementor/elementor.php',
+  'jetpack/jetpack.php',
+  'classic-editor/classic-editor.php',
+  'wordfence/wordfence.php',
+];
+const THEMES = ['twentytwentyfour', 'twentytwentyfive', 'astra'];
+const LANGUAGES = ['de_DE', 'fr_FR', 'es_ES', 'nl_NL'];
+
+function pluginSlug(index: number): string {
+  return REAL_PLUGINS[index] ?? `plugin-${index}/plugin-${index}.php`;
+}
+
+function version(random: Random): string {
+  return `${random.int(1, 9)}.${random.int(0, 9)}.${random.int(0, 9)}`;
+}
+
+/** A patch (60 %), minor (30 %) or major (10 %) step up from `from`. */
+function nextVersion(random: Random, from: string): string {
+  const [major = 1, minor = 0, patch = 0] = from.split('.').map(Number);
+  const roll = random.next();
+  if (roll < 0.6) return `${major}.${minor}.${patch + 1}`;
+  if (roll < 0.9) return `${major}.${minor + 1}.0`;
+  return `${major + 1}.0.0`;
+}
+
+/**
+ * A deterministic fleet: the same options give the same fleet, byte for byte. Each site gets
+ * between 0 and 2×`pendingPerSite` visible pending updates (so the average is
+ * `pendingPerSite`), plus `ignoredPerSite` pending plugin updates hidden by per-site ignores.
+ */
+export function generateFleet(options: GenerateFleetOptions): Fleet {
+  const random = createRandom(options.seed);
+  const pluginsPerSite = Math.max(options.pluginsPerSite ?? 8, 1);
+  const ignoredPerSite = options.ignoredPerSite ?? 0;
+  const sites: FleetSite[] = [];
+  for (let n = 1; n <= options.sites; n++) {
+    const url = `https://site-${String(n).padStart(5, '0')}.fleet.test/`;
+    const site = emptySite(n, url, url.slice(8, -1));
+    const pool = Math.max(pluginsPerSite, REAL_PLUGINS.length);
+    const start = random.int(0, pool - 1);
+    const plugins: FleetItem[] = [];
+    for (let i = 0; i < pluginsPerSite; i++) {
+      const slug = pluginSlug((start + i) % Math.max(pool, pluginsPerSite));
+      plugins.push({ slug, name: displayName(slug), version: version(random), update: null });
+    }
+    site.plugins = plugins;
+    site.themes = THEMES.map((slug) => ({
+      slug,
+      name: displayName(slug),
+      version: version(random),
+      update: null,
+    }));
+    const pending = random.int(0, Math.round(2 * options.pendingPerSite));
+    hidePending(random, site, ignoredPerSite);
+    addPending(random, site, pending);
+    sites.push(site);
+  }
+  return { sites, users: [], apiKeys: [], globalIgnores: { core: null, plugins: [], themes: [] } };
+}
+
+function addPending(random: Random, site: FleetSite, count: number): void {
+  const candidates = site.plugins.length + site.themes.length;
+  for (let made = 0; made < count; made++) {
+    const roll = random.next();
+    if (roll < 0.08 && !site.core.new) {
+      site.core = { current: '6.8.1', new: '6.8.3' };
+      continue;
+    }
+    const free = [...site.plugins, ...site.themes].filter((item) => !item.update);
+    if (roll < 0.18 || free.length === 0 || candidates === 0) {
+      const slug =
+        random.next() < 0.5 ? 'default' : (random.pick(site.plugins).slug.split('/')[0] ?? 'default');
+      // One pending translation per (slug, language), as a site reports them.
+      const languages = LANGUAGES.filter(
+        (l) => !site.translations.some((t) => t.slug === slug && t.language === l),
+      );
+      if (languages.length > 0) {
+        site.translations.push({
+          slug,
+          name: displayName(slug),
+          language: random.pick(languages),
+          version: version(random),
+        });
+        continue;
+      }
+      if (free.length === 0) continue;
+    }
+    const item = random.pick(free);
+    item.update = nextVersion(random, item.version);
+  }
+}
+
+/** Gives `count` more plugins a pending update and ignores them on the site (all versions). */
+function hidePending(random: Random, site: FleetSite, count: number): void {
+  const free = site.plugins.filter((item) => !item.update);
+  for (let i = 0; i < count && free.length > 0; i++) {
+    const [item] = free.splice(random.int(0, free.length - 1), 1);
+    if (!item) break;
+    item.update = nextVersion(random, item.version);
+    site.ignores.plugins.push({ slug: item.slug, name: item.slug, versions: 'all' });
+  }
+}

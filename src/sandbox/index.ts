@@ -1,0 +1,185 @@
+/**
+ * The sandbox dashboard: a faithful local emulator of the dashboard interface (REST API v2 and
+ * the abilities API) for demos, tests and benchmarks. Public surface: `startSandbox`, the fleet
+ * helpers and their types. It is an independent implementation: it imports node built-ins, npm
+ * packages and its own files only, never the client code in dashboard/ or plan/.
+ */
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { abilityCatalogue } from './abilities/catalogue.js';
+import { type ClockMode, SimClock } from './clock.js';
+import type { SandboxContext } from './context.js';
+import { FaultInjector, type FaultRule } from './faults.js';
+import type { Fleet, FleetUser } from './fleet-types.js';
+import { JobTable } from './jobs.js';
+import { readSnapshot, type StateSnapshot, StateWriter } from './persist.js';
+import { type QuirkName, resolveQuirks, type SandboxProfile } from './quirks.js';
+import { createRandom } from './random.js';
+import { restRoutes } from './rest/router.js';
+import { createHandler } from './server.js';
+import { SandboxStats } from './stats.js';
+import { SandboxStore } from './store.js';
+import { makeSelfSignedCertificate } from './tls.js';
+
+export type { ClockMode } from './clock.js';
+export type { FaultKind, FaultRule } from './faults.js';
+export { FAULT_KINDS } from './faults.js';
+export { type GenerateFleetOptions, generateFleet } from './fleet-generate.js';
+export { FleetError, loadFleet, parseFleet } from './fleet-parse.js';
+export type * from './fleet-types.js';
+export { QUIRK_NAMES, type QuirkName, type Quirks, resolveQuirks, type SandboxProfile } from './quirks.js';
+
+export interface SandboxOptions {
+  fleet: Fleet;
+  /** Default `compat-6.1`. */
+  profile?: SandboxProfile;
+  quirks?: Partial<Record<QuirkName, boolean>>;
+  host?: string;
+  port?: number;
+  /** HTTPS with a self-signed certificate made at start (needs `openssl`). */
+  tls?: boolean;
+  /** Replaces `svc` in REST paths, ability names and error codes. */
+  namespace?: string;
+  /** Persist state as JSON after every change; loaded at start when present (it wins over `fleet`). */
+  statePath?: string;
+  faults?: FaultRule[];
+  seed?: number;
+  /** Global /batch item limit, default 100. */
+  batchLimit?: number;
+  /** Run calls over this many sites are queued, default 200. */
+  queueThreshold?: number;
+  credentials?: Partial<SandboxCredentials>;
+  /** `fast` (default): each job poll advances simulated time by one chunk; `realistic`: wall time. */
+  clock?: ClockMode;
+}
+
+export interface SandboxCredentials {
+  username: string;
+  applicationPassword: string;
+  token: string;
+}
+
+export interface RunningSandbox {
+  url: string;
+  credentials: SandboxCredentials;
+  env(): Record<string, string>;
+  close(): Promise<void>;
+  /** With `tls`: the self-signed certificate (PEM), for clients that want to trust it. */
+  certificatePem?: string;
+}
+
+/** Fixed, documented demo credentials so the demo is reproducible. Never valid anywhere else. */
+export const DEFAULT_CREDENTIALS: SandboxCredentials = {
+  username: 'admin',
+  applicationPassword: 'sand BOX1 demo PASS word 2026',
+  token: 'cs_5a4db0c5e0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5==ck_0f1e2d3c4b5a69788796a5b4c3d2e1f0a9b8c7d6',
+};
+
+export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
+  const ns = options.namespace ?? 'svc';
+  if (!/^[a-z][a-z0-9_-]{0,39}$/.test(ns))
+    throw new Error(`invalid namespace "${ns}": use lower-case letters, digits, - and _`);
+  const credentials: SandboxCredentials = { ...DEFAULT_CREDENTIALS, ...options.credentials };
+  const seed = options.seed ?? 1;
+  const snapshot = options.statePath ? readSnapshot(options.statePath) : undefined;
+  const fleet: Fleet = structuredClone(snapshot?.fleet ?? options.fleet);
+  const clock = new SimClock(options.clock ?? 'fast');
+  if (snapshot) clock.restore(snapshot.clock);
+  let writer: StateWriter | undefined;
+  const markDirty = (): void => writer?.markDirty();
+  const store = new SandboxStore(fleet, markDirty);
+  const jobs = new JobTable(clock, markDirty);
+  for (const job of snapshot?.jobs ?? []) jobs.jobs.set(job.job_id, job);
+  const ids = createRandom(seed ^ 0x5eed);
+  const admin: FleetUser = {
+    username: credentials.username,
+    applicationPassword: credentials.applicationPassword,
+    role: 'administrator',
+  };
+  const ctx: SandboxContext = {
+    store,
+    quirks: resolveQuirks(options.profile ?? 'compat-6.1', options.quirks),
+    ns,
+    batchLimit: options.batchLimit ?? 100,
+    queueThreshold: options.queueThreshold ?? 200,
+    clock,
+    stats: new SandboxStats(),
+    jobs,
+    faults: new FaultInjector(options.faults ?? [], seed),
+    baseUrl: '',
+    users: [admin, ...fleet.users.filter((u) => u.username !== admin.username)],
+    apiKeys: [{ token: credentials.token, permission: 'read_write' }, ...fleet.apiKeys],
+    newJobId: () => `update_${uuidFrom(() => ids.int(0, 15))}`,
+  };
+  writer = new StateWriter(
+    options.statePath,
+    (): StateSnapshot => ({
+      format: 'svc-sandbox-state',
+      version: 1,
+      clock: clock.now(),
+      fleet: store.fleet,
+      jobs: [...jobs.jobs.values()],
+    }),
+  );
+  writer.markDirty();
+  writer.flush();
+  const handler = createHandler({
+    ctx,
+    catalogue: abilityCatalogue(ctx),
+    restTable: restRoutes(ctx),
+    writer,
+  });
+  const host = options.host ?? '127.0.0.1';
+  const certificate = options.tls ? makeSelfSignedCertificate(host) : undefined;
+  const server: Server = certificate ? createHttpsServer(certificate, handler) : createHttpServer(handler);
+  await listen(server, host, options.port ?? 0);
+  const port = (server.address() as AddressInfo).port;
+  const url = `${certificate ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  ctx.baseUrl = url;
+  const running: RunningSandbox = {
+    url,
+    credentials,
+    env: () => ({
+      SVC_URL: url,
+      SVC_USER: credentials.username,
+      SVC_APP_PASSWORD: credentials.applicationPassword,
+      SVC_TOKEN: credentials.token,
+      ...(certificate ? { SVC_SKIP_SSL_VERIFY: 'true' } : { SVC_ALLOW_HTTP: 'true' }),
+      ...(ns === 'svc' ? {} : { SVC_NAMESPACE: ns }),
+    }),
+    close: async () => {
+      writer.flush();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+  if (certificate) running.certificatePem = certificate.cert;
+  return running;
+}
+
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      const reason =
+        error.code === 'EADDRINUSE' ? `port ${port} on ${host} is already in use` : error.message;
+      reject(Object.assign(new Error(`cannot start the sandbox: ${reason}`), { code: error.code }));
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+/** A UUID v4 shaped id from a seeded source, so job ids repeat with the seed. */
+function uuidFrom(nibble: () => number): string {
+  const hex = Array.from({ length: 32 }, () => nibble().toString(16));
+  hex[12] = '4';
+  hex[16] = ((nibble() & 0x3) | 0x8).toString(16);
+  const s = hex.join('');
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+}

@@ -1,0 +1,43 @@
+/**
+ * The shipped dashboard's deviations from the interface spec (dashboard-facts §8), one switch
+ * each. Profile `compat-6.1` turns every switch on, profile `spec` turns every switch off;
+ * `SandboxOptions.quirks` overrides single switches on top of the profile.
+ */
+export const QUIRK_NAMES = [
+  'restListFlatCapped',
+  'restListTypeWpAll500',
+  'restListExcludeByPosition',
+  'restIgnoredListing500',
+  'restRunSlugRequired',
+  'restUpdateAllSync',
+  'restIgnoreSlugIndexBug',
+  'restKeyPermission401',
+  'abilityShippedOutputs',
+  'getSiteUpdatesIsGet',
+  'ignoredListingNoPaging',
+  'emptyTypesMeansNothing',
+  'siteNotFound403',
+  'updateAllNonDestructive',
+  'statusUrlMissingRoute',
+  'emptyMapAsArray',
+  /** Extension: the shipped input schemas (translations `slugs`, update-all `types`, optional ignore `action`, ignored-listing filters). */
+  'shippedInputSchemas',
+] as const;
+
+export type QuirkName = (typeof QUIRK_NAMES)[number];
+export type SandboxProfile = 'spec' | 'compat-6.1';
+export type Quirks = Readonly<Record<QuirkName, boolean>>;
+
+export function resolveQuirks(
+  profile: SandboxProfile,
+  overrides: Partial<Record<QuirkName, boolean>> = {},
+): Quirks {
+  const on = profile === 'compat-6.1';
+  const quirks = {} as Record<QuirkName, boolean>;
+  for (const name of QUIRK_NAMES) quirks[name] = overrides[name] ?? on;
+  return quirks;
+}
+
+export function isQuirkName(name: string): name is QuirkName {
+  return (QUIRK_NAMES as readonly string[]).includes(name);
+}

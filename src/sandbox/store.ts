@@ -1,0 +1,168 @@
+import {
+  type KindName,
+  type UpdateEntry,
+  type UpdateSummary,
+  type VisibleUpdates,
+  visibleUpdates,
+} from './entries.js';
+import type { Fleet, FleetSite, GlobalIgnores } from './fleet-types.js';
+
+/**
+ * The sandbox's state with its indexes. Invariants:
+ * - `fleet.sites` is kept in database order (ascending id); `byId` and `byDomain` index it;
+ * - every change goes through `changeSite`/`changeGlobal`/`addSite`/`removeSite`, which drop the
+ *   affected caches and call `onChange` (persistence), so readers never see stale entries;
+ * - visible (ignore-filtered) entries are computed lazily per site and flattened lazily per
+ *   `types` selection, so paging a 10,000-site fleet never rescans it per page.
+ */
+export class SandboxStore {
+  readonly fleet: Fleet;
+  private readonly byId = new Map<number, FleetSite>();
+  private readonly byDomain = new Map<string, FleetSite>();
+  private readonly visibleCache = new Map<number, VisibleUpdates>();
+  private readonly flatCache = new Map<string, FlatList>();
+  /** Serialised entries; entries are replaced, never mutated, when their site changes. */
+  private readonly entryJson = new WeakMap<UpdateEntry, string>();
+  private readonly onChange: () => void;
+
+  constructor(fleet: Fleet, onChange: () => void = () => {}) {
+    this.fleet = fleet;
+    this.fleet.sites.sort((a, b) => a.id - b.id);
+    for (const site of fleet.sites) this.index(site);
+    this.onChange = onChange;
+  }
+
+  get global(): GlobalIgnores {
+    return this.fleet.globalIgnores;
+  }
+
+  sites(): readonly FleetSite[] {
+    return this.fleet.sites;
+  }
+
+  site(id: number): FleetSite | undefined {
+    return this.byId.get(id);
+  }
+
+  /**
+   * Numeric → by ID; otherwise URL-decoded and matched on the domain with or without scheme,
+   * `www.` and trailing slash (a bare domain works; a path cannot).
+   */
+  resolve(idOrDomain: string | number): FleetSite | undefined {
+    if (typeof idOrDomain === 'number') return this.byId.get(idOrDomain);
+    const text = idOrDomain.trim();
+    if (/^\d+$/.test(text)) return this.byId.get(Number(text));
+    let decoded = text;
+    try {
+      decoded = decodeURIComponent(text);
+    } catch {
+      // Malformed escapes: match the raw text.
+    }
+    return this.byDomain.get(domainKey(decoded));
+  }
+
+  visible(site: FleetSite): VisibleUpdates {
+    let cached = this.visibleCache.get(site.id);
+    if (!cached) {
+      cached = visibleUpdates(site, this.fleet.globalIgnores);
+      this.visibleCache.set(site.id, cached);
+    }
+    return cached;
+  }
+
+  /** Every visible entry of the given kinds over the whole fleet, in database order (cached). */
+  flat(kinds: readonly KindName[]): FlatList {
+    const key = kinds.join(',');
+    let cached = this.flatCache.get(key);
+    if (!cached) {
+      const entries: UpdateEntry[] = [];
+      const summary: UpdateSummary = { core: 0, plugins: 0, themes: 0, translations: 0, total: 0 };
+      for (const site of this.fleet.sites) {
+        const visible = this.visible(site);
+        for (const kind of kinds) {
+          for (const entry of visible[kind]) entries.push(entry);
+          summary[kind] += visible[kind].length;
+        }
+      }
+      summary.total = entries.length;
+      cached = { entries, summary, pages: new Map() };
+      this.flatCache.set(key, cached);
+    }
+    return cached;
+  }
+
+  /** `JSON.stringify(entry)`, cached: paging re-sends the same entries many times. */
+  json(entry: UpdateEntry): string {
+    let text = this.entryJson.get(entry);
+    if (text === undefined) {
+      text = JSON.stringify(entry);
+      this.entryJson.set(entry, text);
+    }
+    return text;
+  }
+
+  changeSite<T>(site: FleetSite, change: (site: FleetSite) => T): T {
+    const result = change(site);
+    this.visibleCache.delete(site.id);
+    this.flatCache.clear();
+    this.onChange();
+    return result;
+  }
+
+  /** Global ignores affect every site: all caches go. */
+  changeGlobal<T>(change: (global: GlobalIgnores) => T): T {
+    const result = change(this.fleet.globalIgnores);
+    this.visibleCache.clear();
+    this.flatCache.clear();
+    this.onChange();
+    return result;
+  }
+
+  addSite(site: FleetSite): void {
+    this.fleet.sites.push(site);
+    this.fleet.sites.sort((a, b) => a.id - b.id);
+    this.index(site);
+    this.flatCache.clear();
+    this.onChange();
+  }
+
+  removeSite(site: FleetSite): void {
+    this.fleet.sites = this.fleet.sites.filter((s) => s.id !== site.id);
+    this.byId.delete(site.id);
+    this.byDomain.delete(domainKey(site.url));
+    this.visibleCache.delete(site.id);
+    this.flatCache.clear();
+    this.onChange();
+  }
+
+  /** A change outside sites and ignores (batch records): persist only. */
+  touch(): void {
+    this.onChange();
+  }
+
+  nextSiteId(): number {
+    return (this.fleet.sites.at(-1)?.id ?? 0) + 1;
+  }
+
+  private index(site: FleetSite): void {
+    this.byId.set(site.id, site);
+    this.byDomain.set(domainKey(site.url), site);
+  }
+}
+
+export interface FlatList {
+  entries: UpdateEntry[];
+  summary: UpdateSummary;
+  /** Serialised response pages of this list, keyed by the caller (dropped with the list). */
+  pages: Map<string, Buffer>;
+}
+
+/** `https://www.Shop.example.test/` and `shop.example.test` share one key. */
+export function domainKey(urlOrDomain: string): string {
+  return urlOrDomain
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z]+:\/\//, '')
+    .replace(/^www\./, '')
+    .replace(/\/+$/, '');
+}

@@ -1,0 +1,50 @@
+import type * as nodeFs from 'node:fs';
+import * as path from 'node:path';
+import { SvcError } from '../errors.js';
+import type { SettingsValidator } from './schema.js';
+
+export interface SettingsFile {
+  path: string;
+  values: Record<string, unknown>;
+  /** True for `./settings.json`, which shadows the per-user file (worth a warning). */
+  inWorkingDirectory: boolean;
+}
+
+/** The search order: the working directory first, then the per-user file. */
+export function settingsFileCandidates(cwd: string, homeDir: string): string[] {
+  return [path.join(cwd, 'settings.json'), path.join(homeDir, '.config', 'svc-mcp', 'settings.json')];
+}
+
+/**
+ * The first settings file found, parsed and validated against the schema, or undefined when
+ * there is none. Files are never merged: the first one found is the whole file configuration.
+ */
+export function findSettingsFile(
+  fs: typeof nodeFs,
+  cwd: string,
+  homeDir: string,
+  validator: SettingsValidator,
+): SettingsFile | undefined {
+  const candidates = settingsFileCandidates(cwd, homeDir);
+  for (const [index, file] of candidates.entries()) {
+    if (!fs.existsSync(file)) continue;
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8').toString();
+    } catch (error) {
+      throw new SvcError('SETTINGS_INVALID', `${file}: cannot be read`, { cause: error, details: { file } });
+    }
+    let values: unknown;
+    try {
+      values = JSON.parse(text);
+    } catch (error) {
+      throw new SvcError('SETTINGS_INVALID', `${file}: not valid JSON (${(error as Error).message})`, {
+        hint: 'The settings file must be one JSON object.',
+        details: { file },
+      });
+    }
+    validator.check(values, file);
+    return { path: file, values: values as Record<string, unknown>, inWorkingDirectory: index === 0 };
+  }
+  return undefined;
+}

@@ -1,0 +1,112 @@
+import type * as nodeFs from 'node:fs';
+import { SvcError } from '../errors.js';
+import { readEnvSettings } from './env.js';
+import { findSettingsFile } from './file.js';
+import { createSettingsValidator } from './schema.js';
+import type { Settings } from './types.js';
+
+export { settingsFileCandidates } from './file.js';
+export { SECRET_KEYS, SETTING_ENV, type SettingKey, type Settings } from './types.js';
+
+export interface LoadSettingsOptions {
+  env: Record<string, string | undefined>;
+  cwd: string;
+  fs: typeof nodeFs;
+  homeDir: string;
+  /** Highest precedence (command-line flags). */
+  overrides?: Partial<Settings>;
+}
+
+export interface LoadedSettings {
+  settings: Settings;
+  warnings: string[];
+  /** Where values came from, lowest precedence first: `defaults`, `file:<path>`, `env:<VAR>`, `overrides`. */
+  source: string[];
+}
+
+/**
+ * Settings in effect: overrides beat the environment, which beats the first settings file found,
+ * which beats the schema defaults. Throws SETTINGS_INVALID naming the file or variable and key.
+ * A missing dashboard URL is not an error here (commands that need none still run); the
+ * dashboard client refuses to start without one.
+ */
+export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
+  const validator = createSettingsValidator();
+  const warnings: string[] = [];
+  const source = ['defaults'];
+  const file = findSettingsFile(options.fs, options.cwd, options.homeDir, validator);
+  const fileValues: Record<string, unknown> = {};
+  if (file) {
+    for (const [key, value] of Object.entries(file.values)) if (key !== '_comment') fileValues[key] = value;
+    source.push(`file:${file.path}`);
+    if (file.inWorkingDirectory) {
+      warnings.push(
+        `using settings from ${file.path} in the working directory (it shadows the per-user file)`,
+      );
+    }
+  }
+  const fromEnv = readEnvSettings(options.env, validator);
+  for (const variable of fromEnv.used) source.push(`env:${variable}`);
+  const overrides = withoutUndefined(options.overrides ?? {});
+  if (Object.keys(overrides).length > 0) source.push('overrides');
+
+  const merged = {
+    ...validator.defaults(),
+    dashboardUrl: '',
+    ...fileValues,
+    ...fromEnv.values,
+    ...overrides,
+  };
+  validator.check(merged, 'settings overrides');
+  const settings = merged as unknown as Settings;
+  settings.dashboardUrl = checkDashboardUrl(settings, warnings);
+  if (settings.skipSslVerify) {
+    warnings.push(
+      'skipSslVerify is on: certificates of the dashboard are NOT verified (use only for local self-signed certificates)',
+    );
+  }
+  const hasBasic = Boolean(settings.username && settings.applicationPassword);
+  if (!hasBasic && settings.token) {
+    warnings.push(
+      'only a REST token is set: the abilities API needs a username and an application password (SVC_USER, SVC_APP_PASSWORD)',
+    );
+  }
+  return { settings, warnings, source };
+}
+
+/** Validates the URL form; returns it without trailing slashes. */
+function checkDashboardUrl(settings: Settings, warnings: string[]): string {
+  const raw = settings.dashboardUrl.trim();
+  if (raw === '') return '';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new SvcError('SETTINGS_INVALID', 'dashboardUrl is not a valid URL', {
+      hint: 'Set SVC_URL (or dashboardUrl) to the dashboard address, e.g. https://dashboard.example.com',
+    });
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new SvcError('SETTINGS_INVALID', `dashboardUrl must use https (got ${url.protocol})`);
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    throw new SvcError('SETTINGS_INVALID', 'dashboardUrl must not carry credentials, a query or a fragment', {
+      hint: 'Put credentials in SVC_USER / SVC_APP_PASSWORD / SVC_TOKEN instead.',
+    });
+  }
+  if (url.protocol === 'http:') {
+    if (!settings.allowHttp) {
+      throw new SvcError(
+        'SETTINGS_INVALID',
+        `dashboardUrl ${url.origin} uses HTTP which transmits credentials in plain text`,
+        { hint: 'Use https, or set allowHttp (SVC_ALLOW_HTTP=true) for a local test dashboard.' },
+      );
+    }
+    warnings.push(`dashboardUrl ${url.origin} uses plain HTTP: credentials travel unencrypted`);
+  }
+  return (url.origin + url.pathname).replace(/\/+$/, '');
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

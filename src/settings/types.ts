@@ -1,0 +1,61 @@
+/**
+ * The connection settings as the program sees them once loaded. The shape is described once, in
+ * `schemas/settings.schema.json`; `SETTING_ENV` below lists every key of this interface (the
+ * compiler checks that) and a test checks it against the schema's properties, so the three
+ * cannot drift apart.
+ */
+export interface Settings {
+  /** Base URL without trailing slash; '' when none is configured. */
+  dashboardUrl: string;
+  username?: string;
+  applicationPassword?: string;
+  token?: string;
+  allowHttp: boolean;
+  skipSslVerify: boolean;
+  safeMode: boolean;
+  requireUserConfirmation: boolean;
+  /** Calls per minute, 0 = unlimited. */
+  rateLimit: number;
+  /** Milliseconds per request attempt. */
+  requestTimeout: number;
+  maxResponseSize: number;
+  maxSessionData: number;
+  /** Total attempts for reads and idempotent writes (1 = no retry). */
+  maxRetries: number;
+  retryBaseDelay: number;
+  retryMaxDelay: number;
+  concurrency: number;
+  namespace: string;
+  planLifetimeMinutes: number;
+  jobPollInterval: number;
+  jobTimeout: number;
+}
+
+export type SettingKey = keyof Settings;
+
+/** The environment variable of every setting (empty variable = unset). */
+export const SETTING_ENV: Readonly<Record<SettingKey, string>> = {
+  dashboardUrl: 'SVC_URL',
+  username: 'SVC_USER',
+  applicationPassword: 'SVC_APP_PASSWORD',
+  token: 'SVC_TOKEN',
+  allowHttp: 'SVC_ALLOW_HTTP',
+  skipSslVerify: 'SVC_SKIP_SSL_VERIFY',
+  safeMode: 'SVC_SAFE_MODE',
+  requireUserConfirmation: 'SVC_REQUIRE_USER_CONFIRMATION',
+  rateLimit: 'SVC_RATE_LIMIT',
+  requestTimeout: 'SVC_REQUEST_TIMEOUT',
+  maxResponseSize: 'SVC_MAX_RESPONSE_SIZE',
+  maxSessionData: 'SVC_MAX_SESSION_DATA',
+  maxRetries: 'SVC_RETRY_MAX_RETRIES',
+  retryBaseDelay: 'SVC_RETRY_BASE_DELAY',
+  retryMaxDelay: 'SVC_RETRY_MAX_DELAY',
+  concurrency: 'SVC_CONCURRENCY',
+  namespace: 'SVC_NAMESPACE',
+  planLifetimeMinutes: 'SVC_PLAN_LIFETIME_MINUTES',
+  jobPollInterval: 'SVC_JOB_POLL_INTERVAL',
+  jobTimeout: 'SVC_JOB_TIMEOUT',
+};
+
+/** Settings that hold a credential: never printed, logged or put into an error. */
+export const SECRET_KEYS: readonly SettingKey[] = ['applicationPassword', 'token'];

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { type ApplyEvent, applyPlan } from '../../src/apply/index.js';
+import type { Action } from '../../src/types.js';
+import { ignore, planOf, update } from './builders.js';
+import { MemoryDashboard } from './memory-client.js';
+
+const live = {
+  capabilities: { surface: 'abilities' as const, canUnignore: true, canIgnoreCore: true, queueThreshold: 2 },
+};
+
+function withPending(dashboard: MemoryDashboard, actions: Action[]): void {
+  for (const a of actions) {
+    if (a.op === 'update')
+      dashboard.pending.push({
+        siteId: a.site_id,
+        kind: a.kind,
+        slug: a.slug,
+        name: a.slug,
+        from: a.from!,
+        to: a.to!,
+      });
+  }
+}
+
+describe('applyPlan', () => {
+  it('runs every action once, bounded by the concurrency, and verifies by re-reading', async () => {
+    const dashboard = new MemoryDashboard();
+    const actions = [
+      ignore(1, 'plugin', 'i/i.php'),
+      ...Array.from({ length: 9 }, (_, i) => update(i + 1, 'plugin', 'a/a.php')),
+    ];
+    withPending(dashboard, actions);
+    const events: ApplyEvent[] = [];
+    const result = await applyPlan(planOf(actions), {
+      client: dashboard,
+      live,
+      settings: { safeMode: true, concurrency: 2 },
+      onEvent: (e) => events.push(e),
+    });
+    expect(result.outcomes.map((o) => o.status)).toEqual(Array(10).fill('done'));
+    expect(result.calls).toBe(1 + 5);
+    expect(dashboard.maxInFlight).toBe(2);
+    expect('slugs' in dashboard.calls[0]!).toBe(true);
+    expect(events.at(-1)?.type).toBe('finished');
+  });
+
+  it('stops the rollout when a wave crosses its failure threshold; later actions are skipped', async () => {
+    const dashboard = new MemoryDashboard();
+    const actions = [
+      update(1, 'plugin', 'a/a.php', { wave: 'canary' }),
+      update(2, 'plugin', 'b/b.php', { wave: 'canary' }),
+      update(3, 'plugin', 'a/a.php', { wave: 'rest' }),
+    ];
+    withPending(dashboard, actions);
+    dashboard.failing.add('1|plugin|a/a.php');
+    const result = await applyPlan(planOf(actions), {
+      client: dashboard,
+      live,
+      settings: { safeMode: true, concurrency: 1 },
+      maxFailures: () => 0,
+    });
+    expect(result.outcomes.map((o) => [o.status, o.code])).toEqual([
+      ['failed', 'svc_update_failed'],
+      ['skipped', 'WAVE_STOPPED'],
+      ['skipped', 'WAVE_STOPPED'],
+    ]);
+  });
+
+  it('on abort finishes the call in flight, skips the rest and reports interrupted', async () => {
+    const dashboard = new MemoryDashboard();
+    const actions = [update(1, 'plugin', 'a/a.php'), update(2, 'theme', 't'), update(3, 'core', 'wordpress')];
+    withPending(dashboard, actions);
+    const controller = new AbortController();
+    dashboard.onCall = () => controller.abort();
+    const result = await applyPlan(planOf(actions), {
+      client: dashboard,
+      live,
+      settings: { safeMode: false, concurrency: 1 },
+      signal: controller.signal,
+    });
+    expect(result.interrupted).toBe(true);
+    expect(result.outcomes.map((o) => o.status)).toEqual(['done', 'skipped', 'skipped']);
+    expect(dashboard.calls).toHaveLength(1);
+  });
+
+  it('turns an ignore the dashboard did not keep into NOT_PERSISTED, and a failed call that took effect into done', async () => {
+    const dashboard = new MemoryDashboard();
+    dashboard.forgetIgnores = true;
+    const result = await applyPlan(planOf([ignore(1, 'plugin', 'a/a.php')]), {
+      client: dashboard,
+      live,
+      settings: { safeMode: true, concurrency: 1 },
+    });
+    expect(result.outcomes[0]).toMatchObject({ status: 'failed', code: 'NOT_PERSISTED' });
+
+    const second = new MemoryDashboard();
+    const broken = [update(999, 'plugin', 'a/a.php')];
+    const outcome = await applyPlan(planOf(broken), {
+      client: second,
+      live,
+      settings: { safeMode: true, concurrency: 1 },
+    });
+    // The call failed before reaching the store and nothing was pending: the re-read shows no pending update.
+    expect(outcome.outcomes[0]).toMatchObject({ status: 'done' });
+    expect(outcome.outcomes[0]!.message).toMatch(/CONNECTION_FAILED/);
+  });
+
+  it('refuses high-risk actions in safe mode before any call, and holds back what the caller says', async () => {
+    const dashboard = new MemoryDashboard();
+    const actions = [update(1, 'core', 'wordpress'), update(2, 'plugin', 'a/a.php')];
+    await expect(
+      applyPlan(planOf(actions), { client: dashboard, live, settings: { safeMode: true, concurrency: 1 } }),
+    ).rejects.toMatchObject({ code: 'SAFE_MODE_BLOCKED' });
+    expect(dashboard.calls).toHaveLength(0);
+    withPending(dashboard, actions);
+    const result = await applyPlan(planOf(actions), {
+      client: dashboard,
+      live,
+      settings: { safeMode: true, concurrency: 1 },
+      holdBack: (a) =>
+        a.kind === 'core' ? { status: 'blocked', code: 'UNREVIEWED', message: 'not reviewed' } : undefined,
+    });
+    expect(result.outcomes.map((o) => o.status)).toEqual(['blocked', 'done']);
+  });
+});

@@ -1,0 +1,76 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SandboxProfile } from '../../src/sandbox/index.js';
+import { reId, run, savePlan, writesSent } from './cli-helpers.js';
+import { maxRunsPerUpdate, startWorld, type World } from './world.js';
+
+/** `apply PLANFILE`: the guard's checks, each refusal with nothing sent. */
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+describe.each(['spec', 'compat-6.1'] as SandboxProfile[])('svc-gitops apply PLANFILE (%s)', (profile) => {
+  it('applies a saved plan once; applying the same file again is refused', async () => {
+    world = await startWorld({ profile });
+    savePlan(world, (await world.plan()).plan);
+    const first = await run(world, ['apply', 'plan.json']);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('approved by saved-plan');
+    const second = await run(world, ['apply', 'plan.json']);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain('[PREVIEW_REQUIRED]');
+    expect(second.stderr).toContain('single use');
+    expect(maxRunsPerUpdate(await world.stats())).toBe(1);
+  });
+
+  it('refuses a stale plan (the sandbox changed a touched site) with nothing sent', async () => {
+    world = await startWorld({ profile });
+    savePlan(world, (await world.plan()).plan);
+    await world.control('POST', 'pending', {
+      site: 2,
+      kind: 'plugin',
+      slug: 'akismet/akismet.php',
+      to: '5.4.0',
+    });
+    await world.control('POST', 'stats/reset');
+    const result = await run(world, ['apply', 'plan.json']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('[PREVIEW_REQUIRED]');
+    expect(result.stderr).toContain(
+      'live state changed since the plan was made on 1 site(s): https://beta.fleet.test/',
+    );
+    expect(await writesSent(world)).toBe(0);
+    expect((await world.stats()).updates_run).toEqual([]);
+  });
+});
+
+describe('svc-gitops apply PLANFILE refusals', () => {
+  it('refuses an edited plan, another dashboard, an expired plan and a file that is no plan', async () => {
+    world = await startWorld();
+    const { plan } = await world.plan();
+    const edited = structuredClone(plan);
+    edited.actions[0]!.slug = 'evil/evil.php';
+    savePlan(world, edited, '/work/edited.json');
+    savePlan(world, reId({ ...plan, dashboard: { url: 'https://other.example.test/' } }), '/work/other.json');
+    savePlan(world, plan);
+    world.fs.writeFileSync('/work/junk.json', '{"not": "a plan"');
+    const expiredAt = new Date(Date.parse(plan.expires_at) + 1000);
+
+    const cases: Array<[string[], string, string, object?]> = [
+      [['apply', 'edited.json'], 'PREVIEW_REQUIRED', 'changed after planning'],
+      [['apply', 'other.json'], 'PREVIEW_REQUIRED', 'was made for https://other.example.test/'],
+      [['apply', 'plan.json'], 'PREVIEW_EXPIRED', `expired at ${plan.expires_at}`, { now: () => expiredAt }],
+      [['apply', 'junk.json'], 'PLAN_INVALID', 'is not JSON'],
+    ];
+    for (const [argv, code, text, options] of cases) {
+      const result = await run(world, argv, options ?? {});
+      expect(result.code, argv.join(' ')).toBe(1);
+      expect(result.stderr).toContain(`[${code}]`);
+      expect(result.stderr).toContain(text);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(await writesSent(world)).toBe(0);
+  });
+});

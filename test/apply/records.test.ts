@@ -1,0 +1,133 @@
+import type * as nodeFs from 'node:fs';
+import { memfs } from 'memfs';
+import { describe, expect, it } from 'vitest';
+import { completedUpdates, lastUnfinishedRun, openJournal, readJournal } from '../../src/apply/journal.js';
+import { changeKey } from '../../src/apply/keys.js';
+import { acquireLock } from '../../src/apply/lock.js';
+import { isPlanUsed, markPlanUsed } from '../../src/apply/used-plans.js';
+import { isSvcError } from '../../src/errors.js';
+import { update } from './builders.js';
+
+function memoryFs(): typeof nodeFs {
+  const { fs } = memfs({ '/state/used-plans': null });
+  return fs as unknown as typeof nodeFs;
+}
+
+describe('apply lock', () => {
+  const holder = (pid: number) => ({ pid, host: 'h1', started_at: `2026-01-01T00:00:0${pid % 10}Z` });
+
+  it('refuses a second apply and names the holder', () => {
+    const fs = memoryFs();
+    acquireLock({ fs, path: '/state/a.lock', holder: holder(11), isAlive: () => true });
+    let error: unknown;
+    try {
+      acquireLock({ fs, path: '/state/a.lock', holder: holder(12), isAlive: () => true });
+    } catch (e) {
+      error = e;
+    }
+    expect(isSvcError(error) && error.code).toBe('LOCKED');
+    expect((error as Error).message).toContain('pid 11 on h1');
+  });
+
+  it('takes over the lock of a dead process with a warning, and releases only its own', () => {
+    const fs = memoryFs();
+    acquireLock({ fs, path: '/state/a.lock', holder: holder(11), isAlive: () => true });
+    const warnings: string[] = [];
+    const lock = acquireLock({
+      fs,
+      path: '/state/a.lock',
+      holder: holder(12),
+      isAlive: (pid) => pid !== 11,
+      onWarning: (w) => warnings.push(w),
+    });
+    expect(warnings[0]).toMatch(/stale apply lock of pid 11/);
+    expect(JSON.parse(fs.readFileSync('/state/a.lock', 'utf8') as string).pid).toBe(12);
+    lock.release();
+    expect(fs.existsSync('/state/a.lock')).toBe(false);
+  });
+
+  it('never takes over a lock held on another host', () => {
+    const fs = memoryFs();
+    acquireLock({ fs, path: '/state/a.lock', holder: { ...holder(11), host: 'other' }, isAlive: () => true });
+    expect(() =>
+      acquireLock({ fs, path: '/state/a.lock', holder: holder(12), isAlive: () => false }),
+    ).toThrow(/another apply/);
+  });
+});
+
+describe('used plans', () => {
+  it('marks a plan used once; the second mark is PREVIEW_REQUIRED', () => {
+    const fs = memoryFs();
+    const id = 'c'.repeat(64);
+    expect(isPlanUsed(fs, '/state/used-plans', id)).toBe(false);
+    markPlanUsed(fs, '/state/used-plans', id, new Date(0));
+    expect(isPlanUsed(fs, '/state/used-plans', id)).toBe(true);
+    expect(() => markPlanUsed(fs, '/state/used-plans', id, new Date(0))).toThrow(/already applied/);
+  });
+});
+
+describe('journal', () => {
+  it('appends records, survives a torn last line, and finds the unfinished run and completed updates', async () => {
+    const fs = memoryFs();
+    const journal = openJournal(fs, '/state/j.jsonl');
+    const a = update(1, 'plugin', 'a/a.php');
+    const b = update(2, 'plugin', 'a/a.php');
+    await journal.append({
+      type: 'run-start',
+      run_id: 'r1',
+      at: 't',
+      plan_id: 'p',
+      dashboard: 'd',
+      desired_digest: 'g',
+      actions: [a, b],
+    });
+    await journal.append({
+      type: 'sent',
+      run_id: 'r1',
+      seq: 0,
+      at: 't',
+      call: { type: 'run-updates', site_ids: [1], items: [] },
+      actions: [changeKey(a)],
+    });
+    await journal.append({
+      type: 'result',
+      run_id: 'r1',
+      seq: 0,
+      at: 't',
+      outcomes: [{ key: changeKey(a), status: 'done' }],
+    });
+    await journal.append({
+      type: 'sent',
+      run_id: 'r1',
+      seq: 1,
+      at: 't',
+      call: { type: 'run-updates', site_ids: [2], items: [] },
+      actions: [changeKey(b)],
+    });
+    journal.close();
+    fs.appendFileSync('/state/j.jsonl', '{"type":"result","run_id":"r1","se');
+    const records = readJournal(fs, '/state/j.jsonl');
+    expect(records).toHaveLength(4);
+    expect([...completedUpdates(records)]).toEqual([changeKey(a)]);
+    const unfinished = lastUnfinishedRun(records);
+    expect(unfinished).toMatchObject({ runId: 'r1', inDoubtCalls: 1, planId: 'p' });
+    expect(readJournal(fs, '/state/missing.jsonl')).toEqual([]);
+  });
+
+  it('a run that recorded a clean end is not unfinished', async () => {
+    const fs = memoryFs();
+    const journal = openJournal(fs, '/state/j.jsonl');
+    await journal.append({
+      type: 'run-start',
+      run_id: 'r1',
+      at: 't',
+      plan_id: 'p',
+      dashboard: 'd',
+      desired_digest: 'g',
+      actions: [],
+    });
+    await journal.append({ type: 'run-end', run_id: 'r1', at: 't', interrupted: false, failed: 0 });
+    journal.close();
+    expect(lastUnfinishedRun(readJournal(fs, '/state/j.jsonl'))).toBeUndefined();
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { renderApplyJson } from '../../src/render/apply-json.js';
+import { renderApplyMarkdown } from '../../src/render/apply-markdown.js';
+import type { ApplyReport } from '../../src/render/apply-report.js';
+import { renderApplyText } from '../../src/render/apply-text.js';
+import { ignore, update } from './builders.js';
+
+function report(): ApplyReport {
+  const hostile = update(2, 'plugin', 'evil/evil.php', { site_url: 'https://x.test/\u001b[2J|<b>' });
+  return {
+    dashboard: 'https://dashboard.example.test',
+    approval: 'reviewed',
+    result: {
+      plan_id: 'f'.repeat(64),
+      started_at: '2026-01-01T00:00:00.000Z',
+      finished_at: '2026-01-01T00:00:05.000Z',
+      interrupted: false,
+      calls: 2,
+      outcomes: [
+        { action: ignore(1, 'plugin', 'a/a.php'), status: 'done' },
+        {
+          action: hostile,
+          status: 'failed',
+          code: 'svc_update_failed',
+          message: 'No response\nfrom the child',
+        },
+        { action: update(3, 'theme', 't'), status: 'blocked', code: 'UNREVIEWED', message: 'not reviewed' },
+      ],
+    },
+    reviewed: { notNeeded: [update(4, 'plugin', 'gone/gone.php')], unreviewed: [update(3, 'theme', 't')] },
+    warnings: [],
+  };
+}
+
+describe('apply reports', () => {
+  it('text: a summary line first, failures with their code, no terminal escapes from the dashboard', () => {
+    const text = renderApplyText(report());
+    expect(text.split('\n')[0]).toBe(
+      'Apply finished with failures: 1 done, 1 failed, 0 skipped, 1 blocked (2 calls to https://dashboard.example.test; plan ffffffffffff, approved by reviewed)',
+    );
+    expect(text).toContain('failed (svc_update_failed): 1');
+    expect(text).toContain('Reviewed actions no longer needed: 1');
+    expect(text).not.toContain('\u001b');
+    expect(text).toContain('No response from the child');
+  });
+
+  it('markdown: counts table and escaped table cells', () => {
+    const md = renderApplyMarkdown(report());
+    expect(md).toContain('| 1 | 1 | 0 | 1 |');
+    expect(md).toContain('&#124;&lt;b&gt;');
+    expect(md).toContain('**New, not reviewed (not applied):** 1');
+  });
+
+  it('json: the ApplyResult with counts and the reviewed lists', () => {
+    const json = JSON.parse(renderApplyJson(report()));
+    expect(json.counts).toEqual({ done: 1, failed: 1, skipped: 0, blocked: 1 });
+    expect(json.outcomes).toHaveLength(3);
+    expect(json.reviewed.not_needed[0].slug).toBe('gone/gone.php');
+  });
+});

@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkLiveUnchanged } from '../../src/apply/guard.js';
+import { applyPlan, minimumCalls } from '../../src/apply/index.js';
+import type { SandboxProfile } from '../../src/sandbox/index.js';
+import { maxRunsPerUpdate, startWorld, type World } from './world.js';
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+describe.each(['spec', 'compat-6.1'] as SandboxProfile[])('applyPlan against the sandbox (%s)', (profile) => {
+  it('applies a plan with the minimum calls, verifies it, and a new plan is empty', async () => {
+    world = await startWorld({ profile });
+    const { plan, live } = await world.plan();
+    expect(plan.actions.length).toBeGreaterThan(0);
+    const client = world.client();
+    const result = await applyPlan(plan, { client, live, settings: { safeMode: true, concurrency: 3 } });
+    expect(result.outcomes.filter((o) => o.status !== 'done')).toEqual([]);
+    expect(result.calls).toBe(minimumCalls(plan, live.capabilities.queueThreshold));
+    const stats = await world.stats();
+    expect(maxRunsPerUpdate(stats)).toBe(1);
+    const after = await world.plan();
+    expect(after.plan.actions).toEqual([]);
+  });
+
+  it('a saved plan whose touched sites changed is refused with nothing sent', async () => {
+    world = await startWorld({ profile });
+    const { plan } = await world.plan();
+    await world.control('POST', 'pending', {
+      site: 2,
+      kind: 'plugin',
+      slug: 'akismet/akismet.php',
+      to: '5.4.0',
+    });
+    await world.control('POST', 'stats/reset');
+    await expect(checkLiveUnchanged(plan, world.client())).rejects.toMatchObject({
+      code: 'PREVIEW_REQUIRED',
+    });
+    const stats = await world.stats();
+    expect(Object.keys(stats.abilities).filter((name) => !/list|get|catalog/.test(name))).toEqual([]);
+    expect(stats.updates_run).toEqual([]);
+  });
+});

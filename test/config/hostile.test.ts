@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../../src/config/index.js';
+import { CWD, doc, errors, loadFrom, loadText, rulesOf } from './helpers.js';
+
+/** Every hostile input ends in an error diagnostic, no desired state, and no exception. */
+async function rejects(text: string | Buffer, rule: string) {
+  const result = await loadFrom({ 'svc-gitops.yaml': text });
+  expect(result.desired).toBeUndefined();
+  expect(rulesOf(errors(result.diagnostics))).toContain(rule);
+  return result.diagnostics.find((d) => d.rule === rule)!;
+}
+
+describe('hostile and broken input', () => {
+  it('reports a YAML syntax error with its position', async () => {
+    const d = await rejects(doc('sites: [all\nignores: {}\n'), 'yaml-syntax');
+    expect(d.file).toBe('svc-gitops.yaml');
+    expect(d.line).toBeGreaterThanOrEqual(2);
+  });
+
+  it('reports duplicate keys at the second key', async () => {
+    const d = await rejects(doc('sites: [all]\nsites: [1]\n'), 'duplicate-key');
+    expect([d.line, d.col]).toEqual([3, 1]);
+  });
+
+  it('reports tab indentation', async () => {
+    const d = await rejects(doc('ignores:\n\tunmanaged: keep\n'), 'yaml-tab');
+    expect(d.line).toBe(3);
+    expect(d.hint).toMatch(/spaces/);
+  });
+
+  it('bounds alias expansion (billion laughs)', async () => {
+    const lines = ['version: 1', 'x0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
+    for (let i = 1; i < 12; i++) {
+      lines.push(`x${i}: &a${i} [${Array.from({ length: 9 }, () => `*a${i - 1}`).join(', ')}]`);
+    }
+    const d = await rejects(`${lines.join('\n')}\n`, 'alias-limit');
+    expect(d.message).toContain(String(LIMITS.maxAliasCount));
+  });
+
+  it('accepts a few aliases within the limit', async () => {
+    const result = await loadText(
+      doc('sites: &fleet [acme-shop.demo.test]\nrollout:\n  waves:\n    - {name: one, sites: *fleet}\n'),
+    );
+    expect(result.diagnostics).toEqual([]);
+    expect(result.desired?.waves[0]?.selection.include).toEqual([
+      { type: 'domain', domain: 'acme-shop.demo.test' },
+    ]);
+  });
+
+  it('reports an unresolved alias', async () => {
+    const d = await rejects(doc('sites: *nowhere\n'), 'yaml-alias');
+    expect(d.hint).toMatch(/anchor/);
+  });
+
+  it('reports non-string keys', async () => {
+    const d = await rejects(doc('groups:\n  2024: [all]\n'), 'non-string-key');
+    expect([d.line, d.col]).toEqual([3, 3]);
+    await rejects(doc('? [a, b]\n: 1\n'), 'non-string-key');
+    await rejects(doc('groups:\n  ? {a: 1}\n  : [all]\n'), 'non-string-key');
+  });
+
+  it('rejects a file above the documented size limit before reading it', async () => {
+    const big = `version: 1\n#${'x'.repeat(LIMITS.maxFileBytes)}\n`;
+    const d = await rejects(big, 'file-too-large');
+    expect(d.message).toContain('4 MiB');
+  });
+
+  it('rejects binary data and invalid UTF-8', async () => {
+    await rejects(Buffer.from([0x76, 0x65, 0x00, 0x01, 0xff]), 'binary-file');
+    await rejects(Buffer.from([0x76, 0x3a, 0x20, 0xc3, 0x28]), 'binary-file');
+  });
+
+  it('accepts a UTF-8 byte-order mark', async () => {
+    const result = await loadText('\uFEFFversion: 1\n');
+    expect(result.diagnostics).toEqual([]);
+  });
+
+  it('rejects an empty file and a file of comments', async () => {
+    await rejects('', 'empty-file');
+    await rejects('# only a comment\n', 'empty-file');
+  });
+
+  it('rejects a directory with no YAML and a missing path', async () => {
+    const dir = await loadFrom({ 'conf/README.md': 'hi' }, 'conf');
+    expect(rulesOf(dir.diagnostics)).toEqual(['no-yaml-files']);
+    const missing = await loadFrom({}, 'nope.yaml');
+    expect(rulesOf(missing.diagnostics)).toEqual(['config-not-found']);
+    expect(missing.diagnostics[0]!.message).toContain('does not exist');
+  });
+
+  it('rejects pathological nesting without exhausting memory', async () => {
+    await rejects(`version: 1\nx: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`, 'too-deep');
+    await rejects(`version: 1\nx:\n  ${'- '.repeat(100_000)}y\n`, 'too-deep');
+    await rejects(`version: 1\nx: ${'['.repeat(70)}${']'.repeat(70)}\n`, 'too-deep');
+    // Closing brackets hidden in quoted strings do not hide the nesting.
+    await rejects(`version: 1\nx: ${'[ "]", '.repeat(100)}\n`, 'too-deep');
+    // Shallow enough to parse safely, still deeper than any desired state: caught after parsing.
+    const d = await rejects(`version: 1\nx:\n  ${'- '.repeat(80)}y\n`, 'too-deep');
+    expect(d.message).toBe(`collections nest more than ${LIMITS.maxDepth} levels deep`);
+  });
+
+  it('rejects several documents in one file', async () => {
+    await rejects('version: 1\n---\nversion: 1\n', 'yaml-multiple-documents');
+  });
+
+  it('rejects a document that is not a mapping', async () => {
+    for (const text of ['- version: 1\n', 'just text\n', '42\n']) {
+      const d = await rejects(text, 'schema');
+      expect(d.message).toMatch(/must be a mapping/);
+    }
+  });
+
+  it('reports every broken file of a directory, not just the first', async () => {
+    const result = await loadFrom(
+      {
+        'd/a.yaml': 'version: 1\nsites: [all\n',
+        'd/b.yaml': '',
+        'd/c.yml': Buffer.from([0, 1, 2]),
+        'd/ok.yaml': 'version: 1\n',
+      },
+      'd',
+    );
+    expect(result.desired).toBeUndefined();
+    expect(result.diagnostics.map((d) => [d.file, d.rule])).toEqual([
+      ['d/a.yaml', 'yaml-syntax'],
+      ['d/b.yaml', 'empty-file'],
+      ['d/c.yml', 'binary-file'],
+    ]);
+  });
+
+  it('names files relative to the working directory, or absolute outside it', async () => {
+    const inside = await loadFrom({ 'x.yaml': '' }, `${CWD}/x.yaml`);
+    expect(inside.diagnostics[0]!.file).toBe('x.yaml');
+    const outside = await loadFrom({}, '/elsewhere/x.yaml');
+    expect(outside.diagnostics[0]!.file).toBe('/elsewhere/x.yaml');
+  });
+});

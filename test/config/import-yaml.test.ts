@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { renderImportYaml } from '../../src/config/index.js';
+import { createPlan } from '../../src/plan/index.js';
+import type { DesiredState, LiveIgnore, LiveState, Site } from '../../src/types.js';
+import { loadText } from './helpers.js';
+
+const site = (id: number, host: string): Site => ({
+  id,
+  url: `https://${host}/`,
+  name: host,
+  status: 'connected',
+});
+const ignore = (
+  siteId: number,
+  kind: LiveIgnore['kind'],
+  slug: string,
+  extra: Partial<LiveIgnore> = {},
+): LiveIgnore => ({
+  siteId,
+  kind,
+  slug,
+  versions: 'all',
+  origin: 'site',
+  ...extra,
+});
+
+function liveState(): LiveState {
+  return {
+    dashboardUrl: 'https://admin:secret@dash.demo.test/',
+    sites: [
+      site(1, 'acme-shop.demo.test'),
+      site(2, 'acme-blog.demo.test'),
+      site(3, 'globex.demo.test'),
+      site(4, 'wayne.demo.test'),
+      { id: 5, url: 'https://multi.demo.test/sub/', name: 'sub', status: 'connected' },
+    ],
+    pending: [],
+    ignores: [
+      ignore(2, 'theme', 'astra'),
+      ignore(2, 'plugin', 'woocommerce/woocommerce.php'),
+      ignore(1, 'plugin', 'woocommerce/woocommerce.php'),
+      ignore(1, 'theme', 'astra'),
+      ignore(3, 'core', 'wordpress'),
+      ignore(3, 'plugin', 'akismet/akismet.php', { versions: ['5.3.7'] }),
+      ignore(5, 'plugin', 'jetpack/jetpack.php'),
+      ignore(4, 'plugin', 'elementor/elementor.php', { origin: 'global' }),
+      ignore(4, 'plugin', '*', { origin: 'site-flag' }),
+    ],
+    unreadable: [{ siteId: 9, url: 'https://down.demo.test/', code: 'site_offline', message: 'offline' }],
+    capabilities: { surface: 'abilities', canUnignore: true, canIgnoreCore: true, queueThreshold: 20 },
+  };
+}
+
+/** The per-site ignores a desired state asks for, for sites named by domain or ID. */
+function desiredIgnores(desired: DesiredState, s: Site): string[] {
+  const host = new URL(s.url).hostname;
+  const out = new Set<string>();
+  for (const rule of desired.ignores) {
+    const hit = rule.selection.include.some(
+      (m) => (m.type === 'domain' && m.domain === host) || (m.type === 'id' && m.id === s.id),
+    );
+    if (!hit) continue;
+    if (rule.core) out.add('core:wordpress');
+    for (const p of rule.plugins) out.add(`plugin:${p}`);
+    for (const t of rule.themes) out.add(`theme:${t}`);
+  }
+  return [...out].sort();
+}
+
+describe('renderImportYaml', () => {
+  it('produces a valid desired state that asks for exactly the live per-site all-version ignores', async () => {
+    const live = liveState();
+    const result = await loadText(renderImportYaml(live));
+    expect(result.diagnostics).toEqual([]);
+    const desired = result.desired!;
+    expect(desired.ignoreScope).toBe('report');
+    for (const s of live.sites) {
+      const expected = live.ignores
+        .filter((i) => i.siteId === s.id && i.origin === 'site' && i.versions === 'all')
+        .map((i) => `${i.kind}:${i.slug}`)
+        .sort();
+      expect(desiredIgnores(desired, s), s.url).toEqual(expected);
+    }
+  });
+
+  it('import followed by plan shows no ignore changes (checked with the real planner)', async () => {
+    const live = liveState();
+    const { desired } = await loadText(renderImportYaml(live));
+    const plan = createPlan(desired!, live, { now: new Date('2026-01-01T00:00:00Z'), lifetimeMinutes: 60 });
+    expect(plan.actions.filter((a) => a.op !== 'update')).toEqual([]);
+  });
+
+  it('groups sites that share the same ignores and names sites by domain, or by ID when the URL has a path', () => {
+    const text = renderImportYaml(liveState());
+    expect(text).toContain(
+      '  - sites: [acme-shop.demo.test, acme-blog.demo.test]\n      plugins: [woocommerce/woocommerce.php]\n      themes: [astra]\n',
+    );
+    expect(text).toContain('  - sites: [5]\n');
+    expect(text).not.toContain('wayne.demo.test');
+  });
+
+  it('is deterministic regardless of the order of live ignores', () => {
+    const live = liveState();
+    const reversed = { ...live, ignores: [...live.ignores].reverse() };
+    expect(renderImportYaml(reversed)).toBe(renderImportYaml(live));
+  });
+
+  it('starts with the $schema comment, notes version-specific and unreadable sites, and shows no credentials', () => {
+    const text = renderImportYaml(liveState());
+    expect(text.split('\n')[0]).toBe(
+      '# yaml-language-server: $schema=./node_modules/svc-gitops/schemas/svc-gitops.schema.json',
+    );
+    expect(text).toContain(
+      '# Left unmanaged (ignores of specific versions): globex.demo.test akismet/akismet.php 5.3.7.',
+    );
+    expect(text).toContain('Not imported (unreadable): 9 (site_offline)');
+    expect(text).toContain('https://dash.demo.test/');
+    expect(text).not.toContain('secret');
+    expect(
+      renderImportYaml(liveState(), { dashboardUrl: 'https://other.demo.test/', schemaRef: 'x.json' }),
+    ).toMatch(/^# yaml-language-server: \$schema=x\.json\n[\s\S]*https:\/\/other\.demo\.test\//);
+  });
+
+  it('renders an empty rule list for a fleet without per-site ignores', async () => {
+    const live = { ...liveState(), ignores: [] };
+    const result = await loadText(renderImportYaml(live));
+    expect(result.diagnostics).toEqual([]);
+    expect(result.desired!.ignores).toEqual([]);
+  });
+});

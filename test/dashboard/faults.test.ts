@@ -1,0 +1,122 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { SvcError } from '../../src/errors.js';
+import type { FaultRule } from '../../src/sandbox/index.js';
+import type { LiveState } from '../../src/types.js';
+import { type Harness, openHarness } from './helpers/sandbox.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+async function failure(promise: Promise<unknown>): Promise<SvcError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof SvcError) return error;
+    throw error;
+  }
+  throw new Error('expected the read to fail');
+}
+
+/** A read under faults either equals the clean read or fails: never a smaller state. */
+async function cleanAndFaulty(
+  profile: 'compat-6.1' | 'spec',
+  rules: FaultRule[],
+  env: Record<string, string> = {},
+) {
+  h = await openHarness({ profile }, env);
+  const clean: LiveState = await h.client().readLive();
+  await h.control('PUT', 'faults', { rules });
+  const client = h.client();
+  const outcome: { live?: LiveState; error?: unknown } = await client.readLive().then(
+    (live) => ({ live }),
+    (error: unknown) => ({ error }),
+  );
+  return { clean, client, ...outcome };
+}
+
+describe.each(['compat-6.1', 'spec'] as const)('faults against the %s sandbox', (profile) => {
+  it('retries transient 5xx, 429 and resets on reads and still returns the complete state', async () => {
+    const rules: FaultRule[] = [
+      { kind: 'status', status: 503, ability: 'list-updates-v1', times: 1 },
+      { kind: 'rate-limit', retryAfter: 0, ability: 'list-sites-v1', times: 1 },
+      { kind: 'reset', ability: 'list-ignored-updates-v1', times: 1 },
+    ];
+    const { clean, client, live, error } = await cleanAndFaulty(profile, rules);
+    expect(error).toBeUndefined();
+    expect(live).toEqual(clean);
+    expect(client.stats().retries).toBe(3);
+  });
+
+  it('fails with the status error when a page keeps failing: never a partial state', async () => {
+    const { error } = await cleanAndFaulty(profile, [
+      { kind: 'status', status: 500, ability: 'list-updates-v1' },
+    ]);
+    expect(error).toBeInstanceOf(SvcError);
+    expect((error as SvcError).code).toBe('HTTP_ERROR');
+    expect((error as SvcError).message).toContain('list-updates-v1');
+  });
+
+  it('names a connection that keeps being reset', async () => {
+    const { error } = await cleanAndFaulty(profile, [{ kind: 'reset', ability: 'list-sites-v1' }]);
+    expect((error as SvcError).code).toBe('CONNECTION_FAILED');
+  });
+
+  it('refuses an oversized body, streamed or declared', async () => {
+    for (const chunked of [false, true]) {
+      const { error } = await cleanAndFaulty(
+        profile,
+        [{ kind: 'oversized', ability: 'list-updates-v1', bytes: 300_000, chunked }],
+        { SVC_MAX_RESPONSE_SIZE: '100000' },
+      );
+      expect((error as SvcError).code).toBe('RESPONSE_TOO_LARGE');
+      await h?.close();
+      h = undefined;
+    }
+  });
+
+  it('times out slow bodies and slow answers', async () => {
+    const slow = await cleanAndFaulty(
+      profile,
+      [{ kind: 'slow-body', ability: 'list-updates-v1', delayMs: 100, bytes: 64 }],
+      {
+        SVC_REQUEST_TIMEOUT: '300',
+        SVC_RETRY_MAX_RETRIES: '1',
+      },
+    );
+    expect((slow.error as SvcError).code).toBe('TIMEOUT');
+    await h?.close();
+    const late = await cleanAndFaulty(
+      profile,
+      [{ kind: 'latency', ability: 'list-sites-v1', delayMs: 1000 }],
+      {
+        SVC_REQUEST_TIMEOUT: '300',
+        SVC_RETRY_MAX_RETRIES: '2',
+      },
+    );
+    expect((late.error as SvcError).code).toBe('TIMEOUT');
+  });
+
+  it('stops at the session data budget', async () => {
+    h = await openHarness({ profile });
+    const probe = h.client();
+    await probe.readLive();
+    const oneRead = probe.stats().responseBytes;
+    const client = h.client({ maxSessionData: oneRead + 1 });
+    await client.readLive();
+    const error = await failure(client.readLive());
+    expect(error.code).toBe('RESOURCE_EXHAUSTED');
+    expect(error.hint).toContain('SVC_MAX_SESSION_DATA');
+  });
+
+  it('does not retry a failing run (not idempotent)', async () => {
+    h = await openHarness({ profile, faults: [{ kind: 'status', status: 503, ability: 'run-updates-v1' }] });
+    const error = await failure(
+      h.client().runUpdates({ siteIds: [1], items: [{ kind: 'plugin', slug: 'akismet/akismet.php' }] }),
+    );
+    expect(error.code).toBe('HTTP_ERROR');
+    expect((await h.stats()).requests['POST /abilities/:name/run']).toBe(1);
+  });
+});

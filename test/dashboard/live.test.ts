@@ -1,0 +1,105 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAbilityCaller } from '../../src/dashboard/abilities/call.js';
+import { readCatalogue } from '../../src/dashboard/abilities/catalogue.js';
+import { abilityFunctions } from '../../src/dashboard/abilities/functions.js';
+import { openConnection } from '../../src/dashboard/connection.js';
+import { generateFleet } from '../../src/sandbox/index.js';
+import { type Harness, openHarness } from './helpers/sandbox.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe.each(['compat-6.1', 'spec'] as const)('readLive against the %s sandbox', (profile) => {
+  it('reads sites, pending updates and ignores completely', async () => {
+    h = await openHarness({ profile });
+    const live = await h.client().readLive();
+    expect(live.dashboardUrl).toBe(h.sandbox.url);
+    expect(live.sites.map((s) => [s.id, s.url, s.status])).toEqual([
+      [1, 'https://alpha.example.test/', 'connected'],
+      [2, 'https://beta.example.test/', 'connected'],
+      [3, 'https://gamma.example.test/', 'disconnected'],
+      [4, 'https://delta.example.test/', 'suspended'],
+    ]);
+    const pending1 = live.pending
+      .filter((p) => p.siteId === 1)
+      .map((p) => `${p.kind}:${p.slug}:${p.from}->${p.to}`);
+    expect(pending1).toEqual([
+      'core:wordpress:6.8.1->6.8.3',
+      'plugin:akismet/akismet.php:5.3.6->5.3.7',
+      'plugin:jetpack/jetpack.php:13.0->13.1',
+      'theme:astra:4.6.0->4.7.0',
+      'translation:akismet:5.3.6->',
+    ]);
+    const ignores = live.ignores.map(
+      (i) => `${i.siteId}:${i.kind}:${i.slug}:${JSON.stringify(i.versions)}:${i.origin}`,
+    );
+    expect(ignores).toContain('1:plugin:woocommerce/woocommerce.php:"all":site');
+    expect(ignores).toContain('2:core:wordpress:["6.9"]:site');
+    expect(ignores).toContain('2:theme:astra:["4.7.0","4.8.0"]:site');
+    for (const site of [1, 2, 3, 4])
+      expect(ignores).toContain(`${site}:plugin:hello-dolly/hello.php:"all":global`);
+    expect(live.capabilities).toEqual({
+      surface: 'abilities',
+      canUnignore: true,
+      canIgnoreCore: true,
+      queueThreshold: 200,
+    });
+  });
+
+  it('issues exactly the minimum requests, reading the catalogue once per client', async () => {
+    h = await openHarness({ profile });
+    const client = h.client();
+    await client.readLive();
+    await client.readLive();
+    const stats = await h.stats();
+    expect(stats.requests['GET /abilities']).toBe(1);
+    expect(stats.abilities).toEqual({
+      'svc/list-sites-v1': 2,
+      'svc/list-updates-v1': 2,
+      'svc/list-ignored-updates-v1': 2,
+    });
+    expect(client.stats().requests).toBe(7);
+  });
+
+  it('pages list-updates at the schema maximum until total', async () => {
+    const fleet = generateFleet({ sites: 250, pendingPerSite: 3, ignoredPerSite: 1, seed: 7 });
+    h = await openHarness({ profile, fleet });
+    const progress: Array<number | undefined> = [];
+    const live = await h.client().readLive({ onProgress: (p) => progress.push(p.total) });
+    const stats = await h.stats();
+    const conn = openConnection(h.settings);
+    const catalogue = await readCatalogue(conn);
+    const { total } = await abilityFunctions(createAbilityCaller(conn, catalogue ?? new Map())).listUpdates({
+      page: 1,
+      perPage: 1,
+    });
+    await conn.transport.close();
+    expect(total).toBeGreaterThan(400);
+    expect(live.sites).toHaveLength(250);
+    expect(stats.abilities['svc/list-sites-v1']).toBe(3);
+    expect(stats.abilities['svc/list-updates-v1']).toBe(Math.ceil(total / 200));
+    expect(progress.at(-1)).toBeTypeOf('number');
+  });
+
+  it('reads only the asked sites and reports unknown ones as unreadable', async () => {
+    h = await openHarness({ profile });
+    const live = await h.client().readLive({ siteIds: [2, 999] });
+    expect(live.sites.map((s) => s.id)).toEqual([2]);
+    expect(new Set(live.pending.map((p) => p.siteId))).toEqual(new Set([2]));
+    expect(live.unreadable).toEqual([expect.objectContaining({ siteId: 999 })]);
+    expect(live.ignores.find((i) => i.slug === 'hello-dolly/hello.php')?.origin).toBe('global');
+  });
+});
+
+describe('readLive with another interface namespace', () => {
+  it('uses the namespace in ability names', async () => {
+    h = await openHarness({ namespace: 'acme' });
+    expect(h.settings.namespace).toBe('acme');
+    const live = await h.client().readLive();
+    expect(live.sites).toHaveLength(4);
+    expect(Object.keys((await h.stats()).abilities)).toContain('acme/list-updates-v1');
+  });
+});

@@ -1,0 +1,124 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDashboardClient } from '../../src/dashboard/index.js';
+import { json, startServer, type TestServer, testSettings } from './helpers/server.js';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const TOKEN = 'cs_secret==ck_key';
+
+/** A dashboard without the abilities API: REST v2 only, in the spec's map shapes. */
+async function restOnlyDashboard(): Promise<TestServer> {
+  return startServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (!path.startsWith('/wp-json/svc/v2/'))
+      return json(res, 404, { code: 'rest_no_route', message: 'No route', data: { status: 404 } });
+    if (req.headers.authorization !== `Bearer ${TOKEN}`)
+      return json(res, 401, { code: 'svc_rest_authentication_error', message: 'You are not authenticated.' });
+    const route = path.slice('/wp-json/svc/v2'.length);
+    const routes: Record<string, unknown> = {
+      '/sites': {
+        success: 1,
+        data: [
+          { id: 1, url: 'https://a.example.test', name: 'A' },
+          { id: 2, url: 'https://b.example.test/', name: 'B', suspended: '1' },
+        ],
+      },
+      '/updates': {
+        success: 1,
+        data: {
+          '1': {
+            wp: { current: '6.8.1', new: '6.8.3' },
+            plugins: {
+              'akismet%2Fakismet.php': {
+                Name: 'Akismet',
+                Version: '5.3.6',
+                update: { new_version: '5.3.7' },
+              },
+            },
+            themes: [],
+            translations: [],
+          },
+          '2': {
+            wp: [],
+            plugins: [],
+            themes: { astra: { Name: 'Astra', Version: '4.6', update: { new_version: '4.7' } } },
+            translations: [],
+          },
+        },
+      },
+      '/updates/ignored': {
+        success: 1,
+        data: { plugins: { 'hello/hello.php': { Name: 'Hello', ignored_versions: ['all_versions'] } } },
+      },
+      '/updates/1/ignored': {
+        success: 1,
+        data: {
+          plugins: {
+            'hello/hello.php': { Name: 'Hello', ignored_versions: ['all_versions'] },
+            'woo/woo.php': 'Woo',
+          },
+        },
+      },
+      '/updates/2/ignored': {
+        success: 1,
+        data: { plugins: { 'hello/hello.php': { Name: 'Hello', ignored_versions: ['all_versions'] } } },
+      },
+    };
+    if (!(route in routes)) return json(res, 404, { code: 'rest_no_route', message: 'No route' });
+    json(res, 200, routes[route]);
+  });
+}
+
+describe('REST v2 fallback', () => {
+  it('reads through REST when the abilities route is missing and says what it cannot do', async () => {
+    server = await restOnlyDashboard();
+    const warnings: string[] = [];
+    const client = createDashboardClient(testSettings(server.url, { token: TOKEN }), {
+      onWarning: (m) => warnings.push(m),
+    });
+    const live = await client.readLive();
+    expect(live.capabilities).toEqual({
+      surface: 'rest',
+      canUnignore: false,
+      canIgnoreCore: false,
+      queueThreshold: 200,
+    });
+    expect(live.sites.map((s) => [s.id, s.url, s.status])).toEqual([
+      [1, 'https://a.example.test/', 'connected'],
+      [2, 'https://b.example.test/', 'suspended'],
+    ]);
+    expect(live.pending.map((p) => `${p.siteId}:${p.kind}:${p.slug}:${p.to}`)).toEqual([
+      '1:core:wordpress:6.8.3',
+      '1:plugin:akismet/akismet.php:5.3.7',
+      '2:theme:astra:4.7',
+    ]);
+    expect(live.ignores.map((i) => `${i.siteId}:${i.slug}:${i.origin}`)).toEqual([
+      '1:hello/hello.php:global',
+      '1:woo/woo.php:site',
+      '2:hello/hello.php:global',
+    ]);
+    expect(warnings.join('\n')).toContain('cannot unignore');
+    await expect(
+      client.setIgnored({ siteId: 1, kind: 'plugin', direction: 'unignore', slugs: ['woo/woo.php'] }),
+    ).rejects.toMatchObject({
+      code: 'UNSUPPORTED',
+    });
+    // Catalogue probe, then sites, updates, global ignores and one ignored listing per site.
+    expect(client.stats().requests).toBe(6);
+    await client.close();
+  });
+
+  it('without a REST key, a missing abilities route is a clear NOT_FOUND', async () => {
+    server = await restOnlyDashboard();
+    const client = createDashboardClient(testSettings(server.url));
+    await expect(client.readLive()).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      hint: expect.stringContaining('SVC_TOKEN'),
+    });
+    await client.close();
+  });
+});

@@ -1,0 +1,33 @@
+import { request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SvcError } from '../../src/errors.js';
+import { type Harness, openHarness } from './helpers/sandbox.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe('certificates', () => {
+  it('refuses a self-signed certificate by name, and skipSslVerify works per client only', async () => {
+    h = await openHarness({ tls: true });
+    expect(h.settings.skipSslVerify).toBe(true);
+    const strict = h.client({ skipSslVerify: false, maxRetries: 1 });
+    const error = await strict.readLive().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(SvcError);
+    expect((error as SvcError).code).toBe('TLS_ERROR');
+    expect((error as SvcError).message).toMatch(/SELF_SIGNED|UNABLE_TO_VERIFY/);
+    expect((error as SvcError).hint).toContain('skipSslVerify');
+
+    const warnings: string[] = [];
+    const relaxed = h.client({}, { onWarning: (m) => warnings.push(m) });
+    expect((await relaxed.readLive()).sites).toHaveLength(4);
+    expect(warnings.join('\n')).toContain('certificate verification is OFF');
+    // Verification is still on for everything else in the process.
+    await expect(request(`${h.sandbox.url}/wp-json/wp-abilities/v1/abilities`)).rejects.toThrow();
+  });
+});

@@ -1,0 +1,318 @@
+import { describe, expect, it } from 'vitest';
+import { bracketQuery } from '../../src/dashboard/abilities/query.js';
+import { collisionFreeGroups } from '../../src/dashboard/abilities/run-updates.js';
+import { assembleLive } from '../../src/dashboard/live/assemble.js';
+import { classifyIgnores } from '../../src/dashboard/live/origins.js';
+import { readAllPages } from '../../src/dashboard/live/paging.js';
+import { parseJson } from '../../src/dashboard/wire/json.js';
+import { parseIgnoredListing, parseSitesPage, parseUpdatesPage } from '../../src/dashboard/wire/reads.js';
+import { parseRestIgnored, parseRestUpdates } from '../../src/dashboard/wire/rest-reads.js';
+import { parseBatchAction, parseRunResponse, parseSuccess } from '../../src/dashboard/wire/writes.js';
+import { SvcError } from '../../src/errors.js';
+
+function codeOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof SvcError) return `${error.code}: ${error.message}`;
+    throw error;
+  }
+  return 'no error';
+}
+
+const entry = {
+  site_id: 3,
+  site_url: 'https://a.example.test/',
+  site_name: 'a.example.test',
+  type: 'plugin',
+  slug: 'akismet%2Fakismet.php',
+  name: 'Akismet',
+  current_version: '5.3.6',
+  new_version: '5.3.7',
+};
+
+describe('bracket query', () => {
+  it('writes PHP bracket form with booleans as 1/0', () => {
+    expect(
+      bracketQuery({ site_ids_or_domains: [1, 'example.com'], types: ['plugins'], page: 2, dry: false }),
+    ).toBe(
+      'input[site_ids_or_domains][]=1&input[site_ids_or_domains][]=example.com&input[types][]=plugins&input[page]=2&input[dry]=0',
+    );
+  });
+  it('refuses empty arrays, which a query cannot express', () => {
+    expect(codeOf(() => bracketQuery({ types: [] }))).toMatch(/^INTERNAL/);
+  });
+});
+
+describe('tolerant reads', () => {
+  it('decodes slugs and reads update pages with errors[]', () => {
+    const page = parseUpdatesPage(
+      {
+        updates: [entry],
+        total: 1,
+        errors: [
+          { site_id: 0, site_url: '999', code: 'svc_site_not_found', message: 'No site found with ID 999.' },
+        ],
+      },
+      'ability svc/list-updates-v1',
+    );
+    expect(page.updates[0]).toMatchObject({
+      siteId: 3,
+      kind: 'plugin',
+      slug: 'akismet/akismet.php',
+      from: '5.3.6',
+      to: '5.3.7',
+    });
+    expect(page.errors[0]).toMatchObject({ siteId: 999, code: 'svc_site_not_found' });
+  });
+
+  it('names the ability and field of an unexpected shape', () => {
+    expect(
+      codeOf(() =>
+        parseUpdatesPage({ updates: [{ ...entry, site_id: 'x' }], total: 1 }, 'ability svc/list-updates-v1'),
+      ),
+    ).toBe(
+      'BAD_RESPONSE: ability svc/list-updates-v1: field "updates[0].site_id" should be an integer, got a string',
+    );
+    expect(codeOf(() => parseUpdatesPage({ total: 1 }, 'ability svc/list-updates-v1'))).toContain(
+      '"updates"',
+    );
+    expect(
+      codeOf(() => parseSitesPage({ items: [{ id: 1, url: 'https://x/', status: 'weird' }], total: 1 }, 'w')),
+    ).toContain('items[0].status');
+  });
+
+  it('does not take inherited members for fields', () => {
+    expect(codeOf(() => parseUpdatesPage({ updates: [], total: 0, constructor: 1 }, 'w'))).toBe('no error');
+    expect(
+      codeOf(() =>
+        parseSitesPage({ items: [{ id: 1, url: 'https://x', status: 'connected', toString: 1 }] }, 'w'),
+      ),
+    ).toContain('"total"');
+  });
+
+  it('reads ignored versions as all or a sorted list', () => {
+    const listing = parseIgnoredListing(
+      {
+        ignored: [
+          { site_id: 1, type: 'plugin', slug: 'a/a.php', ignored_version: 'all_versions' },
+          { site_id: 1, type: 'core', slug: 'wordpress', ignored_version: '6.9,6.8.3' },
+        ],
+        total: 2,
+      },
+      'w',
+    );
+    expect(listing.ignored.map((i) => i.versions)).toEqual(['all', ['6.8.3', '6.9']]);
+  });
+
+  it('classifies ignores listed on every site as global and adds site flags', () => {
+    const listed = [1, 2, 3].flatMap((siteId) => [
+      { siteId, kind: 'plugin' as const, slug: 'g/g.php', versions: 'all' as const },
+      ...(siteId === 2 ? [{ siteId, kind: 'theme' as const, slug: 'astra', versions: 'all' as const }] : []),
+    ]);
+    const out = classifyIgnores(listed, new Map([[3, { core: true, plugin: false, theme: false }]]));
+    expect(out.filter((i) => i.origin === 'global')).toHaveLength(3);
+    expect(out.find((i) => i.slug === 'astra')?.origin).toBe('site');
+    expect(out.find((i) => i.origin === 'site-flag')).toEqual({
+      siteId: 3,
+      kind: 'core',
+      slug: '*',
+      versions: 'all',
+      origin: 'site-flag',
+    });
+    expect(
+      classifyIgnores(
+        listed.filter((i) => i.siteId === 1),
+        new Map(),
+      )[0]?.origin,
+    ).toBe('site');
+  });
+
+  it('reads every REST update shape: map, flat list and numeric-key object', () => {
+    const map = parseRestUpdates(
+      {
+        '7': {
+          wp: { current: '6.8.1', new: '6.9' },
+          plugins: {
+            'akismet%2Fakismet.php': { Name: 'Akismet', Version: '5.3', update: { new_version: '5.4' } },
+          },
+          themes: [],
+          translations: [{ type: 'plugin', slug: 'akismet', language: 'de_DE', version: '5.3' }],
+        },
+      },
+      'REST GET /updates',
+    );
+    expect(map.map((u) => `${u.kind}:${u.slug}:${u.from}->${u.to}`)).toEqual([
+      'core:wordpress:6.8.1->6.9',
+      'plugin:akismet/akismet.php:5.3->5.4',
+      'translation:akismet:5.3->',
+    ]);
+    expect(parseRestUpdates([entry], 'w')).toHaveLength(1);
+    expect(parseRestUpdates({ '0': entry, '2': entry }, 'w')).toHaveLength(2);
+    expect(parseRestUpdates({ '5': { wp: true, plugins: [], themes: [], translations: [] } }, 'w')).toEqual(
+      [],
+    );
+    expect(
+      parseRestIgnored(
+        4,
+        { plugins: { 'x/x.php': { Name: 'X', ignored_versions: ['all_versions'] } }, themes: { t: 'T' } },
+        'w',
+      ),
+    ).toEqual([
+      { siteId: 4, kind: 'plugin', slug: 'x/x.php', versions: 'all' },
+      { siteId: 4, kind: 'theme', slug: 't', versions: 'all' },
+    ]);
+  });
+});
+
+describe('tolerant writes', () => {
+  it('reads success as true/false or 1/0', () => {
+    expect(parseSuccess({ success: 1, message: 'ok' }, 'w').ok).toBe(true);
+    expect(parseSuccess({ success: false, message: 'No plugins were ignored.' }, 'w')).toEqual({
+      ok: false,
+      message: 'No plugins were ignored.',
+    });
+    expect(codeOf(() => parseSuccess({ success: 'maybe' }, 'w'))).toMatch(/^BAD_RESPONSE/);
+  });
+
+  it('reads immediate, slim and queued run responses', () => {
+    const immediate = parseRunResponse(
+      { updated: [{ ...entry, old_version: '5.3.6' }], errors: [], summary: {} },
+      'w',
+    );
+    expect(immediate).toMatchObject({
+      queued: false,
+      updated: [{ siteId: 3, slug: 'akismet/akismet.php', from: '5.3.6' }],
+    });
+    const slim = parseRunResponse(
+      {
+        dry_run: false,
+        updated: [{ site_id: 3, type: 'plugin', slug: 'a/a.php', success: false }],
+        errors: [],
+      },
+      'w',
+    );
+    expect(slim).toMatchObject({ queued: false, updated: [], errors: [{ siteId: 3, slug: 'a/a.php' }] });
+    expect(
+      parseRunResponse(
+        { queued: true, job_id: 'update_1', status_url: 'x', updates_queued: 300, errors: [] },
+        'w',
+      ),
+    ).toEqual({
+      queued: true,
+      jobId: 'update_1',
+      errors: [],
+    });
+  });
+
+  it('reads every batch result variant', () => {
+    const items = parseBatchAction(
+      {
+        sites: {
+          sync: [
+            { success: 1, data: {} },
+            { id: 9, error: { code: 'bad', message: 'nope' } },
+            { success: 0, error: 'down' },
+          ],
+        },
+      },
+      'w',
+      'sites',
+      'sync',
+    );
+    expect(items.map((i) => [i.siteId, i.ok, i.code])).toEqual([
+      [undefined, true, 'ok'],
+      [9, false, 'bad'],
+      [undefined, false, 'sync_failed'],
+    ]);
+    expect(parseBatchAction([], 'w', 'sites', 'sync')).toEqual([]);
+  });
+
+  it('splits run groups whose slugs could collide across kinds', () => {
+    const groups = collisionFreeGroups([
+      { kind: 'plugin', slug: 'a/a.php' },
+      { kind: 'theme', slug: 'astra' },
+      { kind: 'translation', slug: 'default' },
+      { kind: 'core', slug: 'wordpress' },
+    ]);
+    expect(groups.map((g) => g.map((i) => i.kind))).toEqual([['plugin', 'theme'], ['translation'], ['core']]);
+  });
+});
+
+describe('paging', () => {
+  it('reads all pages or fails: a short page is INCOMPLETE_READ', async () => {
+    const data = Array.from({ length: 5 }, (_, i) => i);
+    const ok = await readAllPages('x', 2, async (page) => ({
+      items: data.slice((page - 1) * 2, page * 2),
+      total: 5,
+    }));
+    expect(ok).toEqual(data);
+    await expect(
+      readAllPages('x', 2, async (page) => ({
+        items: page === 2 ? [2] : data.slice((page - 1) * 2, page * 2),
+        total: 5,
+      })),
+    ).rejects.toMatchObject({ code: 'INCOMPLETE_READ' });
+    await expect(
+      readAllPages('x', 2, async (page) => ({
+        items: data.slice((page - 1) * 2, page * 2),
+        total: page === 1 ? 5 : 6,
+      })),
+    ).rejects.toMatchObject({
+      code: 'INCOMPLETE_READ',
+    });
+  });
+
+  it('parses JSON without prototype pollution', () => {
+    const value = parseJson('{"__proto__":{"x":1},"k":[{"__proto__":{"y":2}}]}', 'w') as Record<
+      string,
+      unknown
+    >;
+    expect(Object.hasOwn(value, '__proto__')).toBe(false);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+});
+
+describe('assembling the live state', () => {
+  const base = {
+    dashboardUrl: 'https://d.example.test',
+    sites: [{ id: 1, url: 'https://a.example.test/', name: 'a', status: 'connected' as const }],
+    ignores: [],
+    errors: [],
+    capabilities: {
+      surface: 'abilities' as const,
+      canUnignore: true,
+      canIgnoreCore: true,
+      queueThreshold: 200,
+    },
+  };
+  const update = (kind: 'plugin' | 'translation', slug: string, from = '1') => ({
+    siteId: 1,
+    kind,
+    slug,
+    name: slug,
+    from,
+    to: kind === 'plugin' ? '2' : '',
+  });
+
+  it('keeps one translation per site and slug, the first listed', () => {
+    const live = assembleLive({
+      ...base,
+      updates: [
+        update('translation', 'x', 'de'),
+        update('plugin', 'a/a.php'),
+        update('translation', 'x', 'fr'),
+      ],
+    });
+    expect(live.pending.map((p) => `${p.kind}:${p.from}`)).toEqual(['plugin:1', 'translation:de']);
+  });
+
+  it('refuses an item listed twice: the listing shifted and something else was missed', () => {
+    expect(() =>
+      assembleLive({ ...base, updates: [update('plugin', 'a/a.php'), update('plugin', 'a/a.php')] }),
+    ).toThrow(expect.objectContaining({ code: 'INCOMPLETE_READ' }));
+    expect(() => assembleLive({ ...base, sites: [...base.sites, ...base.sites], updates: [] })).toThrow(
+      expect.objectContaining({ code: 'INCOMPLETE_READ' }),
+    );
+  });
+});

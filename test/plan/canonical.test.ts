@@ -1,0 +1,49 @@
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, canonicalSha256 } from '../../src/plan/index.js';
+
+/**
+ * The obvious definition, written independently: keys sorted by code unit (so "" < "0" < "10"
+ * < "2", unlike JavaScript's own integer-first key order), no whitespace.
+ */
+function reference(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record)
+      .filter((k) => record[k] !== undefined)
+      .sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${reference(record[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+describe('canonical JSON', () => {
+  it('sorts keys by code unit, integer-like keys included', () => {
+    expect(canonicalJson({ '2': 0, '10': 0, '': 0, a: 0 })).toBe('{"":0,"10":0,"2":0,"a":0}');
+  });
+
+  it('sorts keys at every depth and drops undefined members', () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, { z: 0, y: 'é\n' }], c: undefined } })).toBe(
+      '{"a":{"d":[1,{"y":"é\\n","z":0}]},"b":1}',
+    );
+  });
+
+  it('matches sort-then-stringify and hashes what it writes', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(canonicalJson(value)).toBe(reference(value));
+        expect(canonicalSha256(value)).toBe(
+          createHash('sha256').update(reference(value), 'utf8').digest('hex'),
+        );
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('hashes documents larger than its buffer', () => {
+    const big = { items: Array.from({ length: 5_000 }, (_, i) => ({ i, name: `item-${i}-→` })) };
+    expect(canonicalSha256(big)).toBe(createHash('sha256').update(reference(big), 'utf8').digest('hex'));
+  });
+});

@@ -1,0 +1,317 @@
+import { describe, expect, it } from 'vitest';
+import { isSvcError } from '../../src/errors.js';
+import { createPlan, REMAINING_WAVE } from '../../src/plan/index.js';
+import type { Action, DesiredState, LiveState } from '../../src/types.js';
+import {
+  desiredState,
+  hold,
+  ignored,
+  ignoreRule,
+  liveState,
+  PLAN_OPTIONS,
+  policy,
+  REST,
+  select,
+  site,
+  siteIds,
+  update,
+  wave,
+} from './builders.js';
+
+const plan = (desired: DesiredState, live: LiveState, targetSiteIds?: number[]) =>
+  createPlan(desired, live, targetSiteIds ? { ...PLAN_OPTIONS, targetSiteIds } : PLAN_OPTIONS);
+const brief = (actions: Action[]) => actions.map((a) => `${a.op} ${a.site_id} ${a.kind} ${a.slug}`);
+const pluginsMinor = policy({ name: 'plugins', kinds: ['plugin'], maxLevel: 'minor' });
+
+describe('ignores: pair, then diff', () => {
+  it('plans an ignore when no live ignore covers all versions', () => {
+    const live = liveState({
+      sites: [site(1), site(2), site(3)],
+      ignores: [
+        ignored(1, 'plugin', 'hello.php', { versions: ['1.7'] }),
+        ignored(2, 'plugin', 'hello.php', { origin: 'global' }),
+        ignored(3, 'plugin', 'hello.php'),
+      ],
+    });
+    const result = plan(desiredState({ ignores: [ignoreRule({ plugins: ['hello.php'] })] }), live);
+    expect(brief(result.actions)).toEqual(['ignore 1 plugin hello.php']);
+    expect(result.actions[0]?.reason).toContain('live ignores only 1.7');
+    expect(result.actions[0]?.risk).toBe('low');
+  });
+
+  it('unions the ignore rules that select a site', () => {
+    const desired = desiredState({
+      ignores: [
+        ignoreRule({ plugins: ['a/a.php'] }),
+        ignoreRule({ selection: siteIds(2), core: true, themes: ['t'] }),
+      ],
+    });
+    const result = plan(desired, liveState({ sites: [site(1), site(2)] }));
+    expect(brief(result.actions)).toEqual([
+      'ignore 1 plugin a/a.php',
+      'ignore 2 core wordpress',
+      'ignore 2 plugin a/a.php',
+      'ignore 2 theme t',
+    ]);
+  });
+
+  it('unignores undesired per-site ignores only under ignoreScope remove with the capability', () => {
+    const live = liveState({
+      sites: [site(1)],
+      ignores: [ignored(1, 'plugin', 'old.php'), ignored(1, 'theme', 'g', { origin: 'global' })],
+    });
+    expect(brief(plan(desiredState({ ignoreScope: 'remove' }), live).actions)).toEqual([
+      'unignore 1 plugin old.php',
+    ]);
+    const rest = plan(desiredState({ ignoreScope: 'remove' }), { ...live, capabilities: REST });
+    expect(rest.actions).toEqual([]);
+    expect(rest.notes.map((n) => n.kind)).toEqual(['unmanaged-ignore', 'cannot-unignore']);
+    const report = plan(desiredState({ ignoreScope: 'report' }), live);
+    expect(report.actions).toEqual([]);
+    expect(report.notes.map((n) => n.kind)).toEqual(['unmanaged-ignore', 'unmanaged-ignore']);
+    expect(plan(desiredState({ ignoreScope: 'keep' }), live).notes).toEqual([]);
+  });
+
+  it('never touches unselected or unreadable sites, and notes the unreadable ones', () => {
+    const live = liveState({
+      sites: [site(1), site(2), site(3)],
+      ignores: [ignored(1, 'plugin', 'x.php'), ignored(2, 'plugin', 'x.php'), ignored(3, 'plugin', 'x.php')],
+      pending: [
+        update(2, 'plugin', 'y/y.php', '1.0', '1.0.1'),
+        update(3, 'plugin', 'y/y.php', '1.0', '1.0.1'),
+      ],
+      unreadable: [{ siteId: 3, url: site(3).url, code: 'svc_site_offline', message: 'offline' }],
+    });
+    const desired = desiredState({
+      sites: select([{ type: 'all' }], [{ type: 'id', id: 1 }]),
+      ignoreScope: 'remove',
+      policies: [pluginsMinor],
+    });
+    const result = plan(desired, live);
+    expect(brief(result.actions)).toEqual(['unignore 2 plugin x.php', 'update 2 plugin y/y.php']);
+    expect(result.notes).toMatchObject([{ kind: 'unreadable-site', site_id: 3 }]);
+  });
+
+  it('notes sites the desired state names but the dashboard does not list', () => {
+    const desired = desiredState({
+      sites: select([
+        { type: 'id', id: 1 },
+        { type: 'id', id: 77 },
+        { type: 'domain', domain: 'WWW.site1.example.test' },
+        { type: 'domain', domain: 'gone.example.test' },
+      ]),
+    });
+    const notes = plan(desired, liveState({ sites: [site(1)] })).notes;
+    expect(notes.map((n) => `${n.kind}: ${n.message}`)).toEqual([
+      'unknown-site: desired state selects domain gone.example.test, which the dashboard does not list',
+      'unknown-site: desired state selects site id 77, which the dashboard does not list',
+    ]);
+  });
+
+  it('restricts the plan to target sites and notes unknown ids', () => {
+    const live = liveState({ sites: [site(1), site(2)] });
+    const result = plan(desiredState({ ignores: [ignoreRule({ themes: ['t'] })] }), live, [2, 42]);
+    expect(brief(result.actions)).toEqual(['ignore 2 theme t']);
+    expect(result.notes).toMatchObject([{ kind: 'unknown-site', message: expect.stringContaining('42') }]);
+  });
+});
+
+describe('updates', () => {
+  const live = (pending: LiveState['pending'], ignores: LiveState['ignores'] = [], sites = [site(1)]) =>
+    liveState({ sites, pending, ignores });
+
+  it('applies policy kinds, slug globs and max level', () => {
+    const desired = desiredState({
+      policies: [
+        policy({ name: 'no-woo', kinds: ['plugin'], exclude: ['woo*'], maxLevel: 'patch' }),
+        policy({ name: 'woo', kinds: ['plugin'], include: ['woo*'], maxLevel: 'major' }),
+      ],
+    });
+    const result = plan(
+      desired,
+      live([
+        update(1, 'plugin', 'a/a.php', '1.0', '1.0.1'),
+        update(1, 'plugin', 'b/b.php', '1.0', '1.1'),
+        update(1, 'plugin', 'woocommerce/woocommerce.php', '8.9', '9.0'),
+        update(1, 'theme', 't', '1.0', '1.0.1'),
+        update(1, 'core', 'wordpress', '6.4', '6.4.1'),
+      ]),
+    );
+    expect(brief(result.actions)).toEqual([
+      'update 1 plugin a/a.php',
+      'update 1 plugin woocommerce/woocommerce.php',
+    ]);
+    expect(result.actions.map((a) => a.risk)).toEqual(['medium', 'high']);
+    expect(result.actions[1]?.reason).toContain('"woo" allows major');
+  });
+
+  it('classes core updates as high risk and translations as patch', () => {
+    const desired = desiredState({
+      policies: [policy({ name: 'all', kinds: ['core', 'translation'], maxLevel: 'patch' })],
+    });
+    const result = plan(
+      desired,
+      live([
+        update(1, 'core', 'wordpress', '6.4.1', '6.4.2'),
+        update(1, 'translation', 'default', '6.4.1', ''),
+        update(1, 'translation', 'default', '6.4.1', ''),
+      ]),
+    );
+    expect(result.actions.map((a) => `${a.kind}:${a.risk}`)).toEqual(['core:high', 'translation:medium']);
+  });
+
+  it('never updates an item that stays ignored after the plan', () => {
+    const pending = [
+      update(1, 'plugin', 'a/a.php', '1.0', '1.0.1'),
+      update(1, 'plugin', 'b/b.php', '1.0', '1.0.1'),
+      update(1, 'plugin', 'c/c.php', '1.0', '1.0.1'),
+      update(1, 'plugin', 'd/d.php', '1.0', '1.0.1'),
+    ];
+    const ignores = [
+      ignored(1, 'plugin', 'b/b.php', { versions: ['1.0.1'] }),
+      ignored(1, 'plugin', 'c/c.php', { versions: ['0.9'] }),
+      ignored(1, 'plugin', 'd/d.php', { origin: 'global' }),
+    ];
+    const desired = desiredState({
+      ignores: [ignoreRule({ plugins: ['a/a.php'] })],
+      policies: [pluginsMinor],
+    });
+    expect(brief(plan(desired, live(pending, ignores)).actions)).toEqual([
+      'ignore 1 plugin a/a.php',
+      'update 1 plugin c/c.php',
+    ]);
+    const flagged = plan(
+      desiredState({ policies: [pluginsMinor] }),
+      live(pending, [ignored(1, 'plugin', '*', { origin: 'site-flag' })]),
+    );
+    expect(flagged.actions).toEqual([]);
+  });
+
+  it('updates an item whose per-site ignore the plan removes', () => {
+    const desired = desiredState({ ignoreScope: 'remove', policies: [pluginsMinor] });
+    const result = plan(
+      desired,
+      live([update(1, 'plugin', 'b/b.php', '1.0', '1.0.1')], [ignored(1, 'plugin', 'b/b.php')]),
+    );
+    expect(brief(result.actions)).toEqual(['unignore 1 plugin b/b.php', 'update 1 plugin b/b.php']);
+  });
+
+  it('honours holds and pins with held notes', () => {
+    const desired = desiredState({
+      policies: [pluginsMinor],
+      holds: [
+        hold({ kind: 'plugin', slug: 'a/*', reason: 'broken' }),
+        hold({ kind: 'plugin', slug: 'b/b.php', maxVersion: '2.1' }),
+      ],
+    });
+    const result = plan(
+      desired,
+      live(
+        [
+          update(1, 'plugin', 'a/a.php', '1.0', '1.0.1'),
+          update(1, 'plugin', 'b/b.php', '2.0', '2.1.3'),
+          update(2, 'plugin', 'b/b.php', '2.1', '2.2'),
+        ],
+        [],
+        [site(1), site(2)],
+      ),
+    );
+    expect(brief(result.actions)).toEqual(['update 1 plugin b/b.php']);
+    expect(result.notes.map((n) => `${n.kind} ${n.site_id} ${n.item?.slug}`)).toEqual([
+      'held 1 a/a.php',
+      'held 2 b/b.php',
+    ]);
+    expect(result.notes[0]?.message).toContain('broken');
+  });
+
+  it('skips disconnected and suspended sites with a note', () => {
+    const sites = [site(1, { status: 'disconnected' }), site(2, { status: 'suspended' })];
+    const result = plan(
+      desiredState({ policies: [pluginsMinor] }),
+      live(
+        [update(1, 'plugin', 'a/a.php', '1.0', '1.0.1'), update(2, 'plugin', 'a/a.php', '1.0', '1.0.1')],
+        [],
+        sites,
+      ),
+    );
+    expect(result.actions).toEqual([]);
+    expect(result.notes.map((n) => n.kind)).toEqual(['skipped-update', 'skipped-update']);
+  });
+
+  it('assigns waves by first match, with an implicit last wave, and orders updates by wave', () => {
+    const desired = desiredState({
+      policies: [pluginsMinor],
+      waves: [wave('canary', siteIds(3)), wave('early', siteIds(3, 2))],
+    });
+    const pending = [1, 2, 3].map((id) => update(id, 'plugin', 'a/a.php', '1.0', '1.0.1'));
+    const result = plan(desired, live(pending, [], [site(1), site(2), site(3)]));
+    expect(result.actions.map((a) => `${a.site_id}:${a.wave}`)).toEqual([
+      '3:canary',
+      '2:early',
+      `1:${REMAINING_WAVE}`,
+    ]);
+    const noWaves = plan(desiredState({ policies: [pluginsMinor] }), live(pending, [], [site(1)]));
+    expect(noWaves.actions[0]).not.toHaveProperty('wave');
+  });
+});
+
+describe('approval', () => {
+  const pending = [
+    update(1, 'core', 'wordpress', '6.4', '7.0'),
+    update(2, 'plugin', 'a/a.php', '1.0', '1.0.1'),
+  ];
+  const live = liveState({ sites: [site(1), site(2)], pending });
+  const policies = [policy({ name: 'everything', kinds: ['core', 'plugin'], maxLevel: 'major' })];
+
+  it('needs approval for too many sites, core and major updates', () => {
+    const result = plan(
+      desiredState({
+        policies,
+        approval: { maxSitesWithoutApproval: 1, coreNeedsApproval: true, majorNeedsApproval: true },
+      }),
+      live,
+    );
+    expect(result.needs_approval).toBe(true);
+    expect(result.notes.filter((n) => n.kind === 'needs-approval')).toHaveLength(3);
+  });
+
+  it('does not need approval within the rules', () => {
+    const result = plan(
+      desiredState({
+        policies,
+        approval: { maxSitesWithoutApproval: 2, coreNeedsApproval: false, majorNeedsApproval: false },
+      }),
+      live,
+    );
+    expect(result.needs_approval).toBe(false);
+    expect(result.summary).toEqual({ ignore: 0, unignore: 0, update: 2, sites: 2, high_risk: 1 });
+  });
+});
+
+describe('plan envelope', () => {
+  it('records times, dashboard without credentials and fingerprints of touched sites only', () => {
+    const live = liveState({
+      dashboardUrl: 'https://u:p@dash.test/wp/?token=x#y',
+      sites: [site(1), site(2)],
+    });
+    const result = plan(
+      desiredState({ ignores: [ignoreRule({ selection: siteIds(2), themes: ['t'] })] }),
+      live,
+    );
+    expect(result.created_at).toBe('2026-03-01T12:00:00.000Z');
+    expect(result.expires_at).toBe('2026-03-01T13:00:00.000Z');
+    expect(result.dashboard.url).toBe('https://dash.test/wp/');
+    expect(Object.keys(result.fingerprints)).toEqual(['2']);
+    expect(result.desired_digest).toBe(desiredState().digest);
+  });
+
+  it('rejects a non-positive lifetime with a usage error', () => {
+    const call = () => createPlan(desiredState(), liveState(), { now: PLAN_OPTIONS.now, lifetimeMinutes: 0 });
+    expect(call).toThrow(/lifetime/);
+    try {
+      call();
+    } catch (error) {
+      expect(isSvcError(error) && error.code).toBe('USAGE');
+    }
+  });
+});

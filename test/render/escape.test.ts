@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { createPlan } from '../../src/plan/index.js';
+import { escapeMarkdown, fenceFor } from '../../src/render/markdown-escape.js';
+import { renderPlanMarkdown } from '../../src/render/plan-markdown.js';
+import { renderPlanText } from '../../src/render/plan-text.js';
+import { safeText } from '../../src/render/safe-text.js';
+import { desiredState, ignored, liveState, PLAN_OPTIONS, policy, site, update } from '../plan/builders.js';
+
+const HOSTILE = [
+  '<script>alert(1)</script>',
+  '<img src=x onerror=alert(1)>',
+  '</details><details open>',
+  '[click me](https://evil.test/phish)',
+  '![img](https://evil.test/x.png)',
+  '<https://evil.test>',
+  'https://evil.test/path',
+  'www.evil.test',
+  'mail admin@evil.test',
+  '@octocat and @org/team',
+  'fixes #123 and GH-1',
+  '**bold** _em_ ~~strike~~ `code` ``x``',
+  'a | b | c',
+  '$\\sqrt{x}$',
+  '&lt;b&gt; &amp; &#60;',
+  'line\nbreak\r\n| forged | row |',
+  'ansi \u001b[31mred\u001b[0m and \u202eright-to-left',
+];
+
+describe('escapeMarkdown', () => {
+  it.each(HOSTILE)('neutralises %j', (name) => {
+    const out = escapeMarkdown(name);
+    expect(out).not.toMatch(/[<>`*_|~[\]\\$\n\r\u001b\u202e]/);
+    expect(out).not.toMatch(/&(?!(amp|lt|gt|#\d+);)/);
+    expect(out).not.toMatch(/@[a-z]/i);
+    expect(out).not.toMatch(/(?<!&)#\d/);
+    expect(out).not.toMatch(/https?:\/\//);
+    expect(out).not.toMatch(/www\./i);
+  });
+
+  it('keeps ordinary names readable', () => {
+    expect(escapeMarkdown('Akismet Anti-spam (5.3)')).toBe('Akismet Anti-spam (5.3)');
+    expect(escapeMarkdown('akismet/akismet.php')).toBe('akismet/akismet.php');
+  });
+
+  it('bounds the length of a field', () => {
+    expect([...safeText('x'.repeat(10_000))]).toHaveLength(300);
+  });
+});
+
+describe('fenceFor', () => {
+  it('is longer than any backtick run in the content', () => {
+    expect(fenceFor('plain')).toBe('```');
+    expect(fenceFor(' ```` inside')).toBe('`````');
+  });
+});
+
+describe('hostile names through the renderers', () => {
+  const live = liveState({
+    sites: HOSTILE.map((name, i) => site(i + 1, { url: `https://s${i}.test/${name}/` })),
+    pending: HOSTILE.map((name, i) => update(i + 1, 'plugin', `p${i}/${name}.php`, '1.0', '1.0.1', name)),
+    ignores: HOSTILE.map((name, i) => ignored(i + 1, 'theme', `${name}\n\`\`\``)),
+  });
+  const plan = createPlan(
+    desiredState({ ignoreScope: 'remove', policies: [policy({ name: 'p' })] }),
+    live,
+    PLAN_OPTIONS,
+  );
+  const markdown = renderPlanMarkdown(plan, { live });
+
+  it('cannot inject markup, mentions, links or table cells into the markdown', () => {
+    const outsideFences = markdown.replace(/^(`{3,})diff\n[\s\S]*?^\1$/gm, '');
+    expect(outsideFences).not.toMatch(/<(script|img|https)/i);
+    expect(outsideFences).not.toMatch(/\]\(/);
+    expect(outsideFences).not.toMatch(/@[a-z]/i);
+    expect(outsideFences).not.toMatch(/(?<!&)#\d/);
+    expect(outsideFences.match(/<details/g)?.length).toBe(outsideFences.match(/<\/details>/g)?.length);
+    for (const row of outsideFences.split('\n').filter((line) => line.startsWith('| '))) {
+      expect(row.match(/\|/g)).toHaveLength(6);
+    }
+  });
+
+  it('keeps the diff inside one unbreakable fence', () => {
+    const fence = /^(`{3,})diff$/m.exec(markdown)?.[1];
+    expect(fence).toBeDefined();
+    expect(fence!.length).toBeGreaterThan(3);
+    expect(markdown.split('\n').filter((line) => line === fence)).toHaveLength(1);
+  });
+
+  it('cannot inject escapes or forged lines into the terminal output', () => {
+    const text = renderPlanText(plan);
+    expect(text).not.toMatch(/[\u001b\u202e\r]/);
+    const actionLines = text.split('\n').filter((line) => /^ {2}[+~-] /.test(line));
+    expect(actionLines).toHaveLength(plan.actions.length);
+  });
+});

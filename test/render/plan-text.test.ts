@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { createPlan } from '../../src/plan/index.js';
+import { renderPlanJson } from '../../src/render/plan-json.js';
+import { renderPlanText } from '../../src/render/plan-text.js';
+import { GOLDEN_CASES } from '../golden/cases.js';
+import { desiredState, liveState, PLAN_OPTIONS } from '../plan/builders.js';
+
+const mixed = GOLDEN_CASES.find((c) => c.name === 'mixed-fleet')!;
+const plan = createPlan(mixed.desired, mixed.live, PLAN_OPTIONS);
+
+describe('renderPlanText', () => {
+  it('starts with the summary line', () => {
+    expect(renderPlanText(plan).split('\n')[0]).toBe(
+      '9 to ignore, 1 to unignore, 8 to update on 5 sites, 3 high risk',
+    );
+  });
+
+  it('uses colour only when asked', () => {
+    expect(renderPlanText(plan)).not.toContain('\u001b[');
+    const coloured = renderPlanText(plan, { colour: true });
+    expect(coloured).toContain('\u001b[32m+\u001b[39m');
+    expect(coloured.replace(/\u001b\[\d+m/g, '')).toBe(renderPlanText(plan));
+  });
+
+  it('groups by item with every action listed once', () => {
+    const byItem = renderPlanText(plan, { groupBy: 'item' });
+    const lines = byItem.split('\n').filter((line) => /^ {2}[+~-] /.test(line));
+    expect(lines).toHaveLength(plan.actions.length);
+    expect(byItem).toContain('\nplugin classic-editor/classic-editor.php\n');
+  });
+
+  it('says so when there is nothing to do', () => {
+    const empty = createPlan(desiredState(), liveState(), PLAN_OPTIONS);
+    expect(renderPlanText(empty)).toMatch(
+      /^No changes\. 0 to ignore, 0 to unignore, 0 to update on 0 sites\.\n.*\n\nThe live state matches the desired state\.\n$/,
+    );
+  });
+});
+
+describe('renderPlanJson', () => {
+  it('is the saved plan: pretty, ordered keys, newline at the end, round-trips', () => {
+    const json = renderPlanJson(plan);
+    expect(json.endsWith('}\n')).toBe(true);
+    expect(Object.keys(JSON.parse(json)).slice(0, 3)).toEqual(['format_version', 'id', 'created_at']);
+    expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(plan)));
+    expect(json).toContain('\n  "actions": [\n    {\n      "op": ');
+  });
+});

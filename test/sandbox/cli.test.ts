@@ -1,0 +1,108 @@
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fetch } from 'undici';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CliContext } from '../../src/cli/context.js';
+import { runCli } from '../../src/cli/run.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { cli } from '../helpers/cli.js';
+import { smallFleet } from './helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-sandbox-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs `svc-gitops sandbox …` in-process with live access to its output. */
+function launch(argv: string[]) {
+  const controller = new AbortController();
+  const out = { stdout: '', stderr: '' };
+  const ctx: CliContext = {
+    stdout: { write: (s: string) => (out.stdout += s) },
+    stderr: { write: (s: string) => (out.stderr += s) },
+    env: { NO_COLOR: '1' },
+    cwd: dir,
+    fs,
+    signal: controller.signal,
+    now: () => new Date(),
+  };
+  const done = runCli(['sandbox', ...argv], ctx);
+  return { out, done, stop: () => controller.abort() };
+}
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+}
+
+describe('svc-gitops sandbox', () => {
+  it('serves the bundled demo fleet, prints the env lines, and stops cleanly when interrupted', async () => {
+    const run = launch(['--profile', 'spec']);
+    await until(() => run.out.stdout.includes('SVC_ALLOW_HTTP'));
+    // The lines are meant for `eval`: let a real shell read them back.
+    const names = ['SVC_URL', 'SVC_USER', 'SVC_APP_PASSWORD', 'SVC_TOKEN', 'SVC_ALLOW_HTTP'];
+    const script = `${run.out.stdout}\nprintf '%s\\n' ${names.map((n) => `"$${n}"`).join(' ')}`;
+    const values = execFileSync('sh', ['-c', script], { encoding: 'utf8' }).split('\n');
+    const env = Object.fromEntries(names.map((name, index) => [name, values[index] ?? '']));
+    expect(env.SVC_APP_PASSWORD).toBe('sand BOX1 demo PASS word 2026');
+    expect(
+      run.out.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split('=')[0]),
+    ).toEqual(names);
+    const auth = `Basic ${Buffer.from(`${env.SVC_USER}:${env.SVC_APP_PASSWORD}`).toString('base64')}`;
+    const sites = await fetch(
+      `${env.SVC_URL}/wp-json/wp-abilities/v1/abilities/svc/list-sites-v1/run?input[per_page]=100`,
+      { headers: { authorization: auth } },
+    );
+    expect(((await sites.json()) as { total: number }).total).toBe(25);
+    run.stop();
+    expect(await run.done).toBe(0);
+    expect(run.out.stderr).toContain('sandbox stopped');
+    await expect(fetch(`${env.SVC_URL}/__sandbox/stats`)).rejects.toThrow();
+  });
+
+  it('loads --fleet and --state relative to the working directory', async () => {
+    writeFileSync(join(dir, 'fleet.yaml'), 'sites:\n  - url: https://only.example.test/\n');
+    const run = launch(['--fleet', 'fleet.yaml', '--state', 'state.json', '--namespace', 'acme']);
+    await until(() => run.out.stdout.includes('SVC_NAMESPACE'));
+    expect(run.out.stderr).toContain('serving 1 sites');
+    expect(fs.existsSync(join(dir, 'state.json'))).toBe(true);
+    run.stop();
+    expect(await run.done).toBe(0);
+  });
+
+  it('fails with exit 1 and the file:line on a bad fleet', async () => {
+    writeFileSync(join(dir, 'bad.yaml'), 'sites:\n  - url: https://a.test/\n    colour: red\n');
+    const run = await cli(['sandbox', '--fleet', join(dir, 'bad.yaml')]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('error [CONFIG_INVALID]');
+    expect(run.stderr).toContain('bad.yaml:3: unknown key `colour`');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('fails with exit 1 and a clear message when the port is in use or the fleet is missing', async () => {
+    const busy = await startSandbox({ fleet: smallFleet() });
+    try {
+      const port = new URL(busy.url).port;
+      const run = await cli(['sandbox', '--port', port]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+    } finally {
+      await busy.close();
+    }
+    const missing = await cli(['sandbox', '--fleet', join(dir, 'nope.yaml')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('cannot read the fleet file');
+    const badClock = await cli(['sandbox', '--clock', 'slow']);
+    expect([badClock.code, badClock.stderr.includes('unknown --clock "slow"')]).toEqual([1, true]);
+    const badThreshold = await cli(['sandbox', '--queue-threshold', '0']);
+    expect([
+      badThreshold.code,
+      badThreshold.stderr.includes('--queue-threshold must be an integer from 1'),
+    ]).toEqual([1, true]);
+    const badProfile = await cli(['sandbox', '--profile', 'prod']);
+    expect([badProfile.code, badProfile.stderr.includes('unknown --profile "prod"')]).toEqual([1, true]);
+  });
+});

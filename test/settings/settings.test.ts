@@ -1,0 +1,185 @@
+import * as realFs from 'node:fs';
+import { createFsFromVolume, Volume } from 'memfs';
+import { describe, expect, it } from 'vitest';
+import { SvcError } from '../../src/errors.js';
+import { loadSettings, SETTING_ENV } from '../../src/settings/index.js';
+
+const CWD = '/work/project';
+const HOME = '/home/ops';
+const USER_FILE = `${HOME}/.config/svc-mcp/settings.json`;
+const CWD_FILE = `${CWD}/settings.json`;
+
+function fsWith(files: Record<string, string>) {
+  const vol = Volume.fromJSON({ [`${CWD}/.keep`]: '', [`${HOME}/.keep`]: '', ...files });
+  return createFsFromVolume(vol) as unknown as typeof realFs;
+}
+
+function load(files: Record<string, string>, env: Record<string, string | undefined> = {}) {
+  return loadSettings({ env, cwd: CWD, fs: fsWith(files), homeDir: HOME });
+}
+
+function failure(run: () => unknown): SvcError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof SvcError) return error;
+    throw error;
+  }
+  throw new Error('expected an SvcError');
+}
+
+describe('loadSettings', () => {
+  it('uses the schema defaults when nothing is configured (safe mode on)', () => {
+    const { settings, source } = load({});
+    expect(settings).toMatchObject({
+      dashboardUrl: '',
+      safeMode: true,
+      requireUserConfirmation: true,
+      allowHttp: false,
+      rateLimit: 60,
+      requestTimeout: 30000,
+      maxResponseSize: 10485760,
+      maxSessionData: 52428800,
+      maxRetries: 2,
+      namespace: 'svc',
+    });
+    expect(source).toEqual(['defaults']);
+  });
+
+  it('takes the first file found: ./settings.json shadows the per-user file, with a warning', () => {
+    const { settings, warnings, source } = load({
+      [CWD_FILE]: JSON.stringify({ dashboardUrl: 'https://cwd.example.com' }),
+      [USER_FILE]: JSON.stringify({ dashboardUrl: 'https://home.example.com', rateLimit: 5 }),
+    });
+    expect(settings.dashboardUrl).toBe('https://cwd.example.com');
+    expect(settings.rateLimit).toBe(60); // files are not merged
+    expect(source).toContain(`file:${CWD_FILE}`);
+    expect(warnings.join('\n')).toContain('working directory');
+  });
+
+  it('falls back to ~/.config/svc-mcp/settings.json', () => {
+    const { settings } = load({
+      [USER_FILE]: JSON.stringify({ dashboardUrl: 'https://home.example.com/', concurrency: 8 }),
+    });
+    expect(settings.dashboardUrl).toBe('https://home.example.com');
+    expect(settings.concurrency).toBe(8);
+  });
+
+  it('lets the environment beat the file and treats empty variables as unset', () => {
+    const { settings, source } = load(
+      {
+        [USER_FILE]: JSON.stringify({
+          dashboardUrl: 'https://file.example.com',
+          rateLimit: 10,
+          safeMode: false,
+        }),
+      },
+      { SVC_URL: 'https://env.example.com', SVC_RATE_LIMIT: '', SVC_SAFE_MODE: 'on', SVC_CONCURRENCY: '3' },
+    );
+    expect(settings.dashboardUrl).toBe('https://env.example.com');
+    expect(settings.rateLimit).toBe(10);
+    expect(settings.safeMode).toBe(true);
+    expect(settings.concurrency).toBe(3);
+    expect(source).toEqual([
+      'defaults',
+      `file:${USER_FILE}`,
+      'env:SVC_URL',
+      'env:SVC_SAFE_MODE',
+      'env:SVC_CONCURRENCY',
+    ]);
+  });
+
+  it.each([
+    ['true', true],
+    ['1', true],
+    ['YES', true],
+    ['on', true],
+    ['false', false],
+    ['0', false],
+    ['no', false],
+    ['Off', false],
+  ])('reads boolean %s as %s', (raw, value) => {
+    expect(load({}, { SVC_ALLOW_HTTP: raw }).settings.allowHttp).toBe(value);
+  });
+
+  it('lets overrides beat the environment', () => {
+    const loaded = loadSettings({
+      env: { SVC_RATE_LIMIT: '5' },
+      cwd: CWD,
+      fs: fsWith({}),
+      homeDir: HOME,
+      overrides: { rateLimit: 0 },
+    });
+    expect(loaded.settings.rateLimit).toBe(0);
+    expect(loaded.source.at(-1)).toBe('overrides');
+  });
+
+  it('names the file and the key for unknown keys and wrong types', () => {
+    const unknown = failure(() =>
+      load({ [USER_FILE]: JSON.stringify({ dashboardURL: 'https://x.example.com' }) }),
+    );
+    expect(unknown.code).toBe('SETTINGS_INVALID');
+    expect(unknown.message).toContain(USER_FILE);
+    expect(unknown.message).toContain('"dashboardURL"');
+    const wrongType = failure(() => load({ [CWD_FILE]: JSON.stringify({ rateLimit: '60' }) }));
+    expect(wrongType.message).toContain(CWD_FILE);
+    expect(wrongType.message).toContain('rateLimit');
+    const fraction = failure(() => load({ [CWD_FILE]: JSON.stringify({ requestTimeout: 1.5 }) }));
+    expect(fraction.message).toContain('requestTimeout');
+  });
+
+  it('allows _comment and rejects a non-object root and invalid JSON', () => {
+    expect(load({ [USER_FILE]: JSON.stringify({ _comment: 'ops', rateLimit: 1 }) }).settings.rateLimit).toBe(
+      1,
+    );
+    expect(failure(() => load({ [USER_FILE]: '[1,2]' })).message).toContain('JSON object');
+    const broken = failure(() => load({ [USER_FILE]: '{"rateLimit": 1,' }));
+    expect(broken.message).toContain('not valid JSON');
+    expect(broken.message).toContain(USER_FILE);
+  });
+
+  it('names the variable for bad environment values, never the value', () => {
+    const bad = failure(() => load({}, { SVC_SKIP_SSL_VERIFY: 'maybe-secret' }));
+    expect(bad.message).toContain('SVC_SKIP_SSL_VERIFY');
+    expect(bad.message).not.toContain('maybe-secret');
+    expect(failure(() => load({}, { SVC_RATE_LIMIT: '12abc' })).message).toContain('SVC_RATE_LIMIT');
+    expect(failure(() => load({}, { SVC_RETRY_MAX_RETRIES: '9' })).message).toContain(
+      'SVC_RETRY_MAX_RETRIES',
+    );
+  });
+
+  it('refuses http:// without allowHttp and warns with it', () => {
+    const refused = failure(() => load({}, { SVC_URL: 'http://dash.example.com' }));
+    expect(refused.message).toContain('plain text');
+    const allowed = load({}, { SVC_URL: 'http://dash.example.com', SVC_ALLOW_HTTP: 'true' });
+    expect(allowed.settings.dashboardUrl).toBe('http://dash.example.com');
+    expect(allowed.warnings.join('\n')).toContain('plain HTTP');
+  });
+
+  it('refuses URLs carrying credentials and warns about skipSslVerify and token-only setups', () => {
+    expect(failure(() => load({}, { SVC_URL: 'https://u:p@dash.example.com' })).code).toBe(
+      'SETTINGS_INVALID',
+    );
+    const { warnings } = load(
+      {},
+      { SVC_URL: 'https://d.example.com', SVC_SKIP_SSL_VERIFY: '1', SVC_TOKEN: 'abc==def' },
+    );
+    expect(warnings.join('\n')).toMatch(/skipSslVerify/);
+    expect(warnings.join('\n')).toMatch(/application password/);
+  });
+
+  it('keeps the TypeScript type, the env table and the schema in step', () => {
+    const schema = JSON.parse(
+      realFs.readFileSync(new URL('../../schemas/settings.schema.json', import.meta.url), 'utf8'),
+    );
+    const schemaKeys = Object.keys(schema.properties)
+      .filter((k) => k !== '_comment')
+      .sort();
+    expect(Object.keys(SETTING_ENV).sort()).toEqual(schemaKeys);
+    const { settings } = load(
+      {},
+      { SVC_URL: 'https://d.example.com', SVC_USER: 'u', SVC_APP_PASSWORD: 'p', SVC_TOKEN: 't' },
+    );
+    expect(Object.keys(settings).sort()).toEqual(schemaKeys);
+  });
+});
