@@ -17,6 +17,8 @@ export type ApplyEvent =
   | { type: 'job'; jobId: string; processed: number; total: number }
   | { type: 'wave-stopped'; wave: string | undefined; failed: number; maxFailures: number }
   | { type: 'interrupted'; progress: ApplyProgress }
+  /** A failure no later call can get past (AUTH_FAILED, FORBIDDEN, RESOURCE_EXHAUSTED). */
+  | { type: 'stopped'; code: string; message: string }
   | { type: 'verify'; sites: number }
   | { type: 'verify-failed'; code: string; message: string }
   | { type: 'finished'; result: ApplyResult };

@@ -3,17 +3,25 @@ import type { Action, ActionOutcome } from '../types.js';
 import type { ApplyCall, CallPhase } from './batch.js';
 import { outcomesOfError, outcomesOfIgnore, outcomesOfRunUpdates } from './call-outcomes.js';
 import type { ApplyEvent } from './events.js';
-import { type ApplyJournal, describeCall } from './journal.js';
+import type { ApplyJournal } from './journal.js';
 import { changeKey } from './keys.js';
+import { createAnnouncer } from './write-ahead.js';
 
 /**
  * Runs batched calls: phases strictly in order, calls within a phase with bounded concurrency
  * (the client enforces the rate limit). It never throws for a failed call: every action ends
  * with an outcome. Invariants:
- * - a call is journalled (`sent`, fsynced) before it goes out and its answer (`result`) after;
+ * - a call's `sent` line is durable before it goes out (write-ahead.ts) and its answer
+ *   (`result`) is journalled after;
  * - once the signal aborts or a wave crosses its failure threshold, no new call starts;
  *   in-flight calls finish and everything not started is `skipped`.
  */
+
+/**
+ * Failures after which no later call can succeed (credentials rejected, the session's data
+ * budget spent): the rest is skipped instead of failing one call at a time.
+ */
+const FATAL_CODES = new Set(['AUTH_FAILED', 'FORBIDDEN', 'RESOURCE_EXHAUSTED']);
 
 export interface ExecuteOptions {
   client: Pick<DashboardClient, 'setIgnored' | 'runUpdates'>;
@@ -43,6 +51,12 @@ export async function executePhases(
   let calls = 0;
   let stopReason: { code: string; message: string } | undefined;
   const resultsDurable: Array<Promise<void>> = [];
+  const announcer = createAnnouncer(options.journal, {
+    runId: options.runId,
+    now: options.now,
+    actions,
+    window: Math.max(8, 4 * options.concurrency),
+  });
 
   const settle = (results: ActionOutcome[], indices: number[]) => {
     results.forEach((outcome, i) => {
@@ -52,17 +66,12 @@ export async function executePhases(
     });
   };
 
-  const runCall = async (call: ApplyCall): Promise<ActionOutcome[]> => {
-    const seq = calls++;
-    const callActions = call.actions.map((index) => actions[index]!);
-    await options.journal?.append({
-      type: 'sent',
-      run_id: options.runId,
-      seq,
-      at: options.now().toISOString(),
-      call: describeCall(call),
-      actions: callActions.map(changeKey),
-    });
+  const runCall = async (phaseCalls: readonly ApplyCall[], index: number): Promise<ActionOutcome[]> => {
+    const call = phaseCalls[index]!;
+    const seq = await announcer.announce(phaseCalls, index);
+    announcer.started(seq);
+    calls += 1;
+    const callActions = call.actions.map((i) => actions[i]!);
     options.onEvent?.({ type: 'call-start', call });
     const results = await sendCall(call, callActions, options);
     // The result line is written now; its fsync is shared with the next `sent` line (group
@@ -99,8 +108,12 @@ export async function executePhases(
           options.onEvent?.({ type: 'interrupted', progress: { ...progress } });
           break;
         }
-        const call = phase.calls[next++]!;
-        const results = await runCall(call);
+        const results = await runCall(phase.calls, next++);
+        const fatal = results.find((o) => o.status === 'failed' && FATAL_CODES.has(o.code ?? ''));
+        if (fatal && !stopReason) {
+          stopReason = { code: fatal.code!, message: `not started: ${fatal.message ?? fatal.code}` };
+          options.onEvent?.({ type: 'stopped', code: fatal.code!, message: fatal.message ?? '' });
+        }
         waveFailures += results.filter((o) => o.status === 'failed').length;
         if (waveFailures > limit && !stopReason) {
           stopReason = {
@@ -120,8 +133,9 @@ export async function executePhases(
     await Promise.all(Array.from({ length: workers }, worker));
   }
 
-  await Promise.all(resultsDurable);
   const skipped = stopReason ?? { code: 'INTERRUPTED', message: 'not started' };
+  await announcer.closeUnstarted(skipped.code);
+  await Promise.all(resultsDurable);
   const final = actions.map(
     (action, index): ActionOutcome =>
       outcomes[index] ?? { action, status: 'skipped', code: skipped.code, message: skipped.message },

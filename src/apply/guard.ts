@@ -9,6 +9,33 @@ import type { Action, ItemRef, LiveState, Plan } from '../types.js';
  * cheap local checks first, the live re-read (of the touched sites only) last.
  */
 
+/** The approval-relevant parameters of one apply invocation. */
+export interface ApprovalParameters {
+  planFile: boolean;
+  reviewed: boolean;
+  resume: boolean;
+  autoApprove: boolean;
+  dryRun: boolean;
+  targets: boolean;
+}
+
+/** Parameters that contradict each other are refused before anything is read or sent. */
+export function checkApprovalParameters(p: ApprovalParameters): void {
+  const conflict = (message: string) =>
+    new SvcError('CONFLICTING_PARAMETERS', message, {
+      hint: 'run `svc-gitops apply --help` for the approval paths',
+    });
+  if (p.autoApprove && p.dryRun) throw conflict('--auto-approve and --dry-run contradict each other');
+  if (p.planFile && p.reviewed)
+    throw conflict('give either a saved PLANFILE or --reviewed PLANFILE, not both');
+  if (p.resume && (p.planFile || p.reviewed)) throw conflict('--resume plans again; it takes no plan file');
+  if (p.targets && (p.planFile || p.reviewed || p.resume)) {
+    throw conflict(
+      '--target only narrows a plan made now; a saved, reviewed or resumed plan keeps its own scope',
+    );
+  }
+}
+
 const REPLAN_HINT = 'run `svc-gitops plan --out FILE` again, review it, and apply the new file';
 
 export function checkIntegrity(plan: Plan): void {

@@ -41,6 +41,8 @@ export interface ApplyJournal {
    * its promise resolves, at a fraction of the cost of one fsync per line.
    */
   append(record: JournalRecord): Promise<void>;
+  /** Several lines, one fsync. */
+  appendAll(records: readonly JournalRecord[]): Promise<void>;
   close(): void;
 }
 
@@ -61,6 +63,11 @@ export function openJournal(fs: typeof nodeFs, path: string): ApplyJournal {
   return {
     append(record) {
       fs.writeSync(fd, `${JSON.stringify(record)}\n`);
+      return sync();
+    },
+    appendAll(records) {
+      if (records.length === 0) return Promise.resolve();
+      fs.writeSync(fd, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
       return sync();
     },
     close() {

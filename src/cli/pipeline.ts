@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { loadDesiredState, resolveConfigPath } from '../config/index.js';
-import { type DashboardClient, createDashboardClient } from '../dashboard/index.js';
+import { createDashboardClient, type DashboardClient } from '../dashboard/index.js';
 import { SvcError } from '../errors.js';
 import { createPlan, matchesSelection } from '../plan/index.js';
 import { countDiagnostics, renderDiagnosticsText } from '../render/diagnostics.js';
@@ -80,7 +80,8 @@ export async function planNow(ctx: CliContext, options: PlanNowOptions): Promise
     const targetSiteIds = options.targets?.length ? resolveTargets(options.targets, live.sites) : undefined;
     if (options.refresh) {
       const managed = live.sites.filter(
-        (site) => matchesSelection(site, desired.sites) && (!targetSiteIds || targetSiteIds.includes(site.id)),
+        (site) =>
+          matchesSelection(site, desired.sites) && (!targetSiteIds || targetSiteIds.includes(site.id)),
       );
       const synced = await client.syncSites(
         managed.map((site) => site.id),

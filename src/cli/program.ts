@@ -1,10 +1,11 @@
 import { Command } from 'commander';
+import { registerApply } from './commands/apply.js';
 import { registerComment } from './commands/comment.js';
 import { registerDrift } from './commands/drift.js';
-import { registerValidate } from './commands/validate.js';
-import { registerSandbox } from './commands/sandbox.js';
 import { registerImport } from './commands/import.js';
 import { registerPlan } from './commands/plan.js';
+import { registerSandbox } from './commands/sandbox.js';
+import { registerValidate } from './commands/validate.js';
 import type { CliContext } from './context.js';
 
 export const VERSION = '0.1.0';
@@ -31,6 +32,7 @@ export function createProgram(ctx: CliContext, setExit: (code: number) => void):
   registerDrift(program, ctx, setExit);
   registerPlan(program, ctx, setExit);
   registerImport(program, ctx, setExit);
+  registerApply(program, ctx, setExit);
   // command registrations (one line each; keep this marker)
   return program;
 }

@@ -72,6 +72,9 @@ export function createProgress(stream: OutputStream, options: ProgressOptions): 
             `apply: interrupted after ${event.progress.settled}/${event.progress.total}; finishing calls in flight`,
           );
           break;
+        case 'stopped':
+          say(`apply: stopped (${event.code}): ${event.message}; later calls are skipped`);
+          break;
         case 'verify':
           say(`apply: re-reading ${event.sites} site(s) to confirm the changes`);
           break;

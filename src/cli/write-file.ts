@@ -6,7 +6,12 @@ import { SvcError } from '../errors.js';
  * Writes a whole file or nothing: the text goes to a temporary sibling that is renamed over the
  * target, so an interrupted run never leaves a truncated plan or config behind.
  */
-export function writeFileAtomic(fs: typeof nodeFs, cwd: string, path: string, chunks: Iterable<string>): string {
+export function writeFileAtomic(
+  fs: typeof nodeFs,
+  cwd: string,
+  path: string,
+  chunks: Iterable<string>,
+): string {
   const target = resolve(cwd, path);
   const temporary = `${target}.${process.pid}.tmp`;
   try {

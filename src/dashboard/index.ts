@@ -70,7 +70,7 @@ export function createDashboardClient(
     async readLive(readOptions = {}) {
       const s = await resolveSurface(readOptions.signal);
       if (s.kind === 'abilities')
-        return readLiveViaAbilities(s.caller, conn.url, s.capabilities, readOptions);
+        return readLiveViaAbilities(s.caller, conn.url, s.capabilities, settings.concurrency, readOptions);
       return readLiveViaRest(conn, s.capabilities, readOptions);
     },
     syncSites: (siteIds, callOptions = {}) => syncSites(conn, siteIds, callOptions.signal),

@@ -40,7 +40,7 @@ export {
   type ArtifactRef,
   artifactHint,
   type CommentFrame,
-  planComment,
+  type PlanCommentInput,
   planCommentFrame,
   validationComment,
 } from './plan-comment.js';

@@ -38,12 +38,6 @@ export function planCommentFrame(input: PlanCommentInput): CommentFrame {
   return { head, tail, room: DEFAULT_BODY_BUDGET - head.length - tail.length };
 }
 
-/** The whole comment around the rendered plan (render/plan-markdown, already escaped). */
-export function planComment(input: PlanCommentInput & { planMarkdown: string }): CappedBody {
-  const { head, tail } = planCommentFrame(input);
-  return capBody({ head, main: input.planMarkdown.trim(), tail });
-}
-
 /** Trusted markdown naming the artifact, for the renderer's truncation note. */
 export function artifactHint(artifact: ArtifactRef): string {
   return `the ${codeSpan(artifact.name)} artifact of this workflow run`;

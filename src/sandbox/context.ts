@@ -18,13 +18,15 @@ export interface SandboxContext {
   stats: SandboxStats;
   jobs: JobTable;
   faults: FaultInjector;
+  /** Which surfaces exist: REST v2 off = filter `svc_rest_api_v2_enabled` off; abilities off = WordPress < 6.9. */
+  surfaces: { rest: boolean; abilities: boolean };
   /** Base URL once listening, without trailing slash. */
   baseUrl: string;
   /** The default administrator first, then the fleet's users. */
   users: FleetUser[];
   /** The default read_write key first, then the fleet's keys. */
   apiKeys: FleetApiKey[];
-  /** Generates `update_<uuid v4>` job ids (random: ids are identities, not test data). */
+  /** Generates `update_<uuid v4>` job ids from the seed (reproducible), never one already in use. */
   newJobId(): string;
 }
 

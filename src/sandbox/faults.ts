@@ -1,6 +1,6 @@
 import { createRandom, type Random } from './random.js';
 
-export type FaultKind = 'latency' | 'status' | 'rate-limit' | 'reset' | 'oversized' | 'slow-body';
+export type FaultKind = 'latency' | 'status' | 'rate-limit' | 'reset' | 'refuse' | 'oversized' | 'slow-body';
 
 /**
  * One fault rule. A rule matches a request by `route` (substring of the path), `ability`
@@ -21,7 +21,10 @@ export interface FaultRule {
   status?: number;
   /** `rate-limit`: Retry-After seconds, default 1. */
   retryAfter?: number;
-  /** `latency`: delay before handling; `slow-body`: delay between chunks. Default 200 ms / 50 ms. */
+  /**
+   * `latency`: delay before handling (default 200 ms); `slow-body`: delay between chunks (50 ms);
+   * `refuse`: how long the listener stays closed after resetting this request (500 ms).
+   */
   delayMs?: number;
   /** `oversized`: total body bytes (default 11 MiB); `slow-body`: chunk size (default 256). */
   bytes?: number;

@@ -6,13 +6,13 @@
  */
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { abilityCatalogue } from './abilities/catalogue.js';
 import { type ClockMode, SimClock } from './clock.js';
 import type { SandboxContext } from './context.js';
 import { FaultInjector, type FaultRule } from './faults.js';
 import type { Fleet, FleetUser } from './fleet-types.js';
 import { JobTable } from './jobs.js';
+import { ListenerControl } from './listener.js';
 import { readSnapshot, type StateSnapshot, StateWriter } from './persist.js';
 import { type QuirkName, resolveQuirks, type SandboxProfile } from './quirks.js';
 import { createRandom } from './random.js';
@@ -50,6 +50,8 @@ export interface SandboxOptions {
   /** Run calls over this many sites are queued, default 200. */
   queueThreshold?: number;
   credentials?: Partial<SandboxCredentials>;
+  /** Emulate a dashboard without the abilities API (WordPress < 6.9) or with REST v2 switched off. */
+  surfaces?: { rest?: boolean; abilities?: boolean };
   /** `fast` (default): each job poll advances simulated time by one chunk; `realistic`: wall time. */
   clock?: ClockMode;
 }
@@ -107,10 +109,16 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     stats: new SandboxStats(),
     jobs,
     faults: new FaultInjector(options.faults ?? [], seed),
+    surfaces: { rest: options.surfaces?.rest ?? true, abilities: options.surfaces?.abilities ?? true },
     baseUrl: '',
     users: [admin, ...fleet.users.filter((u) => u.username !== admin.username)],
     apiKeys: [{ token: credentials.token, permission: 'read_write' }, ...fleet.apiKeys],
-    newJobId: () => `update_${uuidFrom(() => ids.int(0, 15))}`,
+    newJobId: () => {
+      // Seeded ids repeat after a restart with the same seed: skip ids a restored job holds.
+      let id = `update_${uuidFrom(() => ids.int(0, 15))}`;
+      while (jobs.jobs.has(id)) id = `update_${uuidFrom(() => ids.int(0, 15))}`;
+      return id;
+    },
   };
   writer = new StateWriter(
     options.statePath,
@@ -124,17 +132,19 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   );
   writer.markDirty();
   writer.flush();
+  let listener: ListenerControl | undefined;
   const handler = createHandler({
     ctx,
     catalogue: abilityCatalogue(ctx),
     restTable: restRoutes(ctx),
     writer,
+    refuseFor: (ms) => listener?.refuseFor(ms),
   });
   const host = options.host ?? '127.0.0.1';
   const certificate = options.tls ? makeSelfSignedCertificate(host) : undefined;
   const server: Server = certificate ? createHttpsServer(certificate, handler) : createHttpServer(handler);
-  await listen(server, host, options.port ?? 0);
-  const port = (server.address() as AddressInfo).port;
+  listener = new ListenerControl(server);
+  const port = await listener.listen(host, options.port ?? 0);
   const url = `${certificate ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   ctx.baseUrl = url;
   const running: RunningSandbox = {
@@ -150,29 +160,11 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     }),
     close: async () => {
       writer.flush();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await listener.shutdown();
     },
   };
   if (certificate) running.certificatePem = certificate.cert;
   return running;
-}
-
-function listen(server: Server, host: string, port: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException): void => {
-      const reason =
-        error.code === 'EADDRINUSE' ? `port ${port} on ${host} is already in use` : error.message;
-      reject(Object.assign(new Error(`cannot start the sandbox: ${reason}`), { code: error.code }));
-    };
-    server.once('error', onError);
-    server.listen(port, host, () => {
-      server.off('error', onError);
-      resolve();
-    });
-  });
 }
 
 /** A UUID v4 shaped id from a seeded source, so job ids repeat with the seed. */

@@ -22,6 +22,8 @@ export interface ServerParts {
   catalogue: AbilityInfo[];
   restTable: Route[];
   writer: StateWriter;
+  /** Closes the listener for `ms` so new connections are refused (ECONNREFUSED), then reopens it. */
+  refuseFor(ms: number): void;
 }
 
 const ABILITIES_PREFIX = '/wp-json/wp-abilities/v1/';
@@ -76,13 +78,17 @@ async function handle(parts: ServerParts, req: IncomingMessage, res: ServerRespo
   const faults = ctx.faults.decide({ method, path: url.pathname, ability });
   for (const fault of faults) if (fault.kind === 'latency') await sleep(fault.delayMs ?? 200);
   const early = faults.find(
-    (f) => !f.after && (f.kind === 'status' || f.kind === 'rate-limit' || f.kind === 'reset'),
+    (f) =>
+      !f.after &&
+      (f.kind === 'status' || f.kind === 'rate-limit' || f.kind === 'reset' || f.kind === 'refuse'),
   );
   if (early) return failWith(parts, req, res, route, early);
   const reply = bodyError ?? dispatch();
   parts.writer.flush();
   const late = faults.find(
-    (f) => f.after && (f.kind === 'status' || f.kind === 'rate-limit' || f.kind === 'reset'),
+    (f) =>
+      f.after &&
+      (f.kind === 'status' || f.kind === 'rate-limit' || f.kind === 'reset' || f.kind === 'refuse'),
   );
   if (late) return failWith(parts, req, res, route, late);
   const shaping = faults.find((f) => f.kind === 'oversized' || f.kind === 'slow-body');
@@ -96,11 +102,11 @@ function classify(
 ): { route: string; ability?: string; dispatch: () => Reply } {
   const { ctx } = parts;
   const restPrefix = `/wp-json/${ctx.ns}/v2/`;
-  if (req.path.startsWith(restPrefix)) {
+  if (req.path.startsWith(restPrefix) && ctx.surfaces.rest) {
     const match = matchRest(parts.restTable, ctx, req, req.path.slice(restPrefix.length));
     return match ? { route: match.route, dispatch: match.reply } : { route: 'no route', dispatch: noRoute };
   }
-  if (req.path.startsWith(ABILITIES_PREFIX)) {
+  if (req.path.startsWith(ABILITIES_PREFIX) && ctx.surfaces.abilities) {
     const rest = req.path.slice(ABILITIES_PREFIX.length);
     const ability = abilityOfPath(rest);
     const route = ability ? `${req.method} /abilities/:name/run` : `${req.method} /abilities`;
@@ -117,7 +123,8 @@ async function failWith(
   route: string,
   fault: FaultRule,
 ): Promise<void> {
-  if (fault.kind === 'reset') {
+  if (fault.kind === 'refuse') parts.refuseFor(fault.delayMs ?? 500);
+  if (fault.kind === 'reset' || fault.kind === 'refuse') {
     req.socket.resetAndDestroy();
     return;
   }

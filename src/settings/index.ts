@@ -35,9 +35,10 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   const warnings: string[] = [];
   const source = ['defaults'];
   const file = findSettingsFile(options.fs, options.cwd, options.homeDir, validator);
-  const fileValues: Record<string, unknown> = {};
+  let fileValues: Record<string, unknown> = {};
   if (file) {
-    for (const [key, value] of Object.entries(file.values)) if (key !== '_comment') fileValues[key] = value;
+    // fromEntries defines properties, so even a `__proto__` key could not reach a prototype.
+    fileValues = Object.fromEntries(Object.entries(file.values).filter(([key]) => key !== '_comment'));
     source.push(`file:${file.path}`);
     if (file.inWorkingDirectory) {
       warnings.push(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type ApplyEvent, applyPlan } from '../../src/apply/index.js';
+import { SvcError } from '../../src/errors.js';
 import type { Action } from '../../src/types.js';
 import { ignore, planOf, update } from './builders.js';
 import { MemoryDashboard } from './memory-client.js';
@@ -121,5 +122,28 @@ describe('applyPlan', () => {
         a.kind === 'core' ? { status: 'blocked', code: 'UNREVIEWED', message: 'not reviewed' } : undefined,
     });
     expect(result.outcomes.map((o) => o.status)).toEqual(['blocked', 'done']);
+  });
+});
+
+describe('applyPlan after a failure no call can get past', () => {
+  it('skips the rest once the session data budget is spent', async () => {
+    const dashboard = new MemoryDashboard();
+    const actions = [update(1, 'plugin', 'a/a.php'), update(2, 'theme', 't'), update(3, 'plugin', 'b/b.php')];
+    withPending(dashboard, actions);
+    dashboard.runUpdates = async () => {
+      dashboard.calls.push({ siteIds: [], items: [] });
+      throw new SvcError('RESOURCE_EXHAUSTED', 'Session data limit reached (51 of 50 MiB)');
+    };
+    const result = await applyPlan(planOf(actions), {
+      client: dashboard,
+      live,
+      settings: { safeMode: true, concurrency: 1 },
+    });
+    expect(result.outcomes.map((o) => [o.status, o.code])).toEqual([
+      ['failed', 'RESOURCE_EXHAUSTED'],
+      ['skipped', 'RESOURCE_EXHAUSTED'],
+      ['skipped', 'RESOURCE_EXHAUSTED'],
+    ]);
+    expect(dashboard.calls).toHaveLength(1);
   });
 });

@@ -62,6 +62,26 @@ describe('svc-gitops apply approval rules', () => {
     expect(unknown.stderr).toContain('[USAGE]');
   });
 
+  it('--target narrows the plan made now to those sites', async () => {
+    const w = await open();
+    const result = await run(w, [
+      'apply',
+      '--auto-approve',
+      '--target',
+      'beta.fleet.test',
+      '--format',
+      'json',
+    ]);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(new Set(report.outcomes.map((o: { action: { site_id: number } }) => o.action.site_id))).toEqual(
+      new Set([2]),
+    );
+    const rest = await w.plan();
+    expect(rest.plan.actions.some((a) => a.site_id === 2)).toBe(false);
+    expect(rest.plan.actions.length).toBeGreaterThan(0);
+  });
+
   it('requireUserConfirmation false applies without a prompt', async () => {
     const w = await open();
     const result = await run(w, ['apply'], { env: { SVC_REQUIRE_USER_CONFIRMATION: 'false' } });

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { lastUnfinishedRun, readJournal } from '../../src/apply/journal.js';
+import { statePaths } from '../../src/apply/state-dir.js';
 import { run, writesSent } from './cli-helpers.js';
 import { maxRunsPerUpdate, startWorld, type World } from './world.js';
 
@@ -42,6 +44,11 @@ describe('svc-gitops apply interrupted', () => {
     expect(interrupted.stdout).toMatch(/skipped \(INTERRUPTED\): \d+/);
     const sentBefore = await writesSent(world);
     expect(sentBefore).toBeGreaterThan(0);
+    // A clean stop leaves nothing in doubt: every announced call has a result (done or skipped).
+    const journal = statePaths('/work/.svc-gitops', world.sandbox.url, '/work/svc-gitops.yaml').journal;
+    const unfinished = lastUnfinishedRun(readJournal(world.fs, journal));
+    expect(unfinished?.inDoubtCalls).toBe(0);
+    expect(unfinished?.actions.length).toBeGreaterThan(sentBefore);
 
     const resumed = await run(world, ['apply', '--resume']);
     expect(resumed.stderr).not.toContain('error');

@@ -270,6 +270,20 @@ describe('paging', () => {
     >;
     expect(Object.hasOwn(value, '__proto__')).toBe(false);
     expect(({} as Record<string, unknown>).x).toBeUndefined();
+    // An escaped key slips past the cheap pre-check; it stays an inert own property.
+    const escaped = parseJson(
+      '{"updates":[{"\\u005f_proto__":{"polluted":1},"site_id":1,"type":"plugin","slug":"a/a.php","name":"A","current_version":"1","new_version":"2"}],"total":1}',
+      'w',
+    );
+    expect(parseUpdatesPage(escaped, 'w').updates[0]).toEqual({
+      siteId: 1,
+      kind: 'plugin',
+      slug: 'a/a.php',
+      name: 'A',
+      from: '1',
+      to: '2',
+    });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
 
@@ -305,6 +319,25 @@ describe('assembling the live state', () => {
       ],
     });
     expect(live.pending.map((p) => `${p.kind}:${p.from}`)).toEqual(['plugin:1', 'translation:de']);
+  });
+
+  it('orders by site, kind and slug whatever order the dashboard used', () => {
+    const at = (siteId: number, kind: 'plugin' | 'core', slug: string) => ({
+      siteId,
+      kind,
+      slug,
+      name: slug,
+      from: '1',
+      to: '2',
+    });
+    const inOrder = [at(1, 'plugin', 'b/b.php'), at(1, 'core', 'wordpress'), at(2, 'plugin', 'a/a.php')];
+    const shuffled = [at(2, 'plugin', 'a/a.php'), at(1, 'plugin', 'b/b.php'), at(1, 'core', 'wordpress')];
+    const expected = ['1:core:wordpress', '1:plugin:b/b.php', '2:plugin:a/a.php'];
+    for (const updates of [inOrder, shuffled]) {
+      expect(
+        assembleLive({ ...base, updates }).pending.map((p) => `${p.siteId}:${p.kind}:${p.slug}`),
+      ).toEqual(expected);
+    }
   });
 
   it('refuses an item listed twice: the listing shifted and something else was missed', () => {

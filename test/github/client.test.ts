@@ -60,6 +60,18 @@ describe('GitHub client', () => {
     ]);
   });
 
+  it('reads the fake server’s issue search like GitHub’s (repo, state, label and phrase qualifiers)', async () => {
+    fake.addIssue('acme/sites', { title: 'drift', body: 'marker-x', labels: ['svc-gitops-drift'] });
+    fake.addIssue('acme/sites', { title: 'other', body: 'marker-x', state: 'closed' });
+    fake.addIssue('acme/other', { title: 'elsewhere', body: 'marker-x' });
+    const q = encodeURIComponent('repo:acme/sites is:issue is:open label:svc-gitops-drift "marker-x"');
+    const result = await client.request<{ total_count: number; items: Array<{ number: number }> }>(
+      'GET',
+      `/search/issues?q=${q}`,
+    );
+    expect(result).toMatchObject({ total_count: 1, items: [{ number: 1 }] });
+  });
+
   it('stops at the page bound instead of looping forever', async () => {
     for (let i = 0; i < 30; i += 1) fake.addComment('acme/sites', 7, `c${i}`);
     const bounded = createGitHubClient({ token: fake.token, apiUrl: fake.url, maxPages: 2 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { marker } from '../../src/github/index.js';
-import { parseFleet, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { generateFleet, parseFleet, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { cli } from '../helpers/cli.js';
 import { type FakeGitHub, startFakeGitHub } from './fake-github.js';
 
@@ -156,6 +156,24 @@ describe('svc-gitops comment', () => {
     expect(run.stderr).toContain('resets at');
   });
 
+  it('keeps the comment of a very large plan under GitHub’s limit, marker and artifact link intact', async () => {
+    const big = await startSandbox({ fleet: generateFleet({ sites: 400, pendingPerSite: 6, seed: 7 }) });
+    try {
+      const run = await cli(['comment'], { cwd: dir, env: env(big.env()) });
+      expect(run.stderr).not.toMatch(/error/i);
+      expect(run.code).toBe(0);
+      const body = github.comments[0]?.body ?? '';
+      expect(body.length).toBeGreaterThan(50_000);
+      expect(body.length).toBeLessThan(65_536);
+      expect(body.startsWith(marker('plan', 'svc-gitops.yaml'))).toBe(true);
+      expect(body).toContain('**Truncated:**');
+      expect(body).toContain('artifact `svc-gitops-plan`');
+      expect(read('summary.md')).toBe(body);
+    } finally {
+      await big.close();
+    }
+  });
+
   it('explains a missing pull request before reading the dashboard', async () => {
     writeFileSync(join(dir, 'event.json'), JSON.stringify({ ref: 'refs/heads/main' }));
     const run = await cli(['comment'], { cwd: dir, env: env({ GITHUB_EVENT_NAME: 'push' }) });
@@ -173,6 +191,11 @@ describe('svc-gitops drift', () => {
     expect(first.stdout).toMatch(/drift issue #1 created: https:\/\/github.com\/acme\/sites\/issues\/1/);
     expect(github.issues[0]).toMatchObject({ state: 'open', labels: ['svc-gitops-drift'] });
     expect(github.issues[0]?.title).toContain('svc-gitops drift: 127.0.0.1');
+    expect(github.issues[0]?.body).toMatch(/^<!-- svc-gitops:drift http\S+ -->\n### Drift on /);
+    expect(github.issues[0]?.body).toMatch(
+      /differs from `svc-gitops\.yaml` on the default branch: \d+ to ignore/,
+    );
+    expect(github.issues[0]?.body).toContain('## svc-gitops plan');
 
     const again = await cli(['drift', '--issue'], { cwd: dir, env: env() });
     expect(again.code).toBe(2);
@@ -187,6 +210,13 @@ describe('svc-gitops drift', () => {
     expect(github.issues[0]).toMatchObject({ state: 'closed', state_reason: 'completed' });
     expect(github.comments[0]?.body).toContain('No drift left');
     expect(read('output.txt')).toMatch(/has-drift<<(\S+)\nfalse\n\1/);
+  });
+
+  it('--issue without a token stops before reading the dashboard', async () => {
+    const run = await cli(['drift', '--issue'], { cwd: dir, env: env({ GITHUB_TOKEN: '' }) });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('error [USAGE]: GITHUB_TOKEN is not set');
+    expect(run.stderr).not.toContain('Read ');
   });
 
   it('without --issue it only plans and never calls GitHub', async () => {

@@ -76,6 +76,23 @@ describe('sandbox control routes', () => {
     }
   });
 
+  it('persists queued jobs and the job clock; a restart never reuses a job id', async () => {
+    const statePath = join(dir, 'jobs-state.json');
+    const first = await startSandbox({ fleet: smallFleet(), statePath, queueThreshold: 1 });
+    const queued = await client(first).ability('run-updates-v1', {}, { method: 'POST' });
+    await first.close();
+    const second = await startSandbox({ fleet: smallFleet(), statePath, queueThreshold: 1 });
+    try {
+      const api = client(second);
+      const status = await api.ability('get-batch-job-status-v1', { job_id: queued.body.job_id });
+      expect(status.body).toMatchObject({ status: 'completed', processed: 3, succeeded: 5 });
+      const again = await api.ability('run-updates-v1', {}, { method: 'POST' });
+      expect(again.body.job_id).not.toBe(queued.body.job_id);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('replaces the namespace in paths, ability names and error codes', async () => {
     const sb = await start({ namespace: 'acme' });
     const api = client(sb, 'acme');
@@ -113,6 +130,30 @@ describe('sandbox control routes', () => {
       await trusting.close();
     } finally {
       await sb.close();
+    }
+  });
+
+  it('can emulate a dashboard without the abilities API, or with REST v2 switched off', async () => {
+    const restOnly = await start({ surfaces: { abilities: false } });
+    try {
+      const api = client(restOnly);
+      const missing = await api.ability('list-sites-v1');
+      expect([missing.status, missing.body.code]).toEqual([404, 'rest_no_route']);
+      const sites = await api.rest('GET', 'sites');
+      expect(sites.body.data.map((s: { id: number; suspended: string }) => [s.id, s.suspended])).toEqual([
+        [1, '0'],
+        [2, '0'],
+        [3, '0'],
+      ]);
+    } finally {
+      await restOnly.close();
+    }
+    const abilitiesOnly = await start({ surfaces: { rest: false } });
+    try {
+      expect((await client(abilitiesOnly).rest('GET', 'updates/1')).body.code).toBe('rest_no_route');
+      expect((await client(abilitiesOnly).ability('list-sites-v1')).status).toBe(200);
+    } finally {
+      await abilitiesOnly.close();
     }
   });
 

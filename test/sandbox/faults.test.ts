@@ -43,6 +43,29 @@ describe('fault injection', () => {
     expect((await api.control('GET', 'stats')).body.requests['GET /updates']).toBe(1);
   });
 
+  it('refuses new connections for a while after a `refuse` fault, then serves again', async () => {
+    sb = await start({
+      faults: [{ kind: 'refuse', route: '/wp-json/svc/v2/updates/1', delayMs: 300, times: 1 }],
+    });
+    const url = `${sb.url}/wp-json/svc/v2/updates/2`;
+    const headers = { authorization: client(sb).bearer };
+    await expect(client(sb).rest('GET', 'updates/1')).rejects.toThrow();
+    const refused = await request(url, { headers }).then(
+      () => 'answered',
+      (error: { code?: string }) => error.code,
+    );
+    expect(refused).toBe('ECONNREFUSED');
+    let answered = 0;
+    for (let i = 0; i < 100 && answered === 0; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      answered = await request(url, { headers }).then(
+        (res) => res.statusCode,
+        () => 0,
+      );
+    }
+    expect(answered).toBe(200);
+  });
+
   it('pads an oversized body (valid JSON) with or without Content-Length', async () => {
     sb = await start({
       faults: [

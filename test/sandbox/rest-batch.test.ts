@@ -96,6 +96,18 @@ describe.each<SandboxProfile>(['compat-6.1', 'spec'])('REST v2 global batch (%s)
     expect((await api.ability('list-sites-v1')).body.total).toBe(4);
   });
 
+  it('serves the controller batch routes under the same limit', async () => {
+    const tags = await api.rest('POST', 'tags/batch', { create: [{ name: 'blue' }], delete: [3] });
+    expect(tags.body.create[0]).toMatchObject({ success: 1, data: { id: 1, name: 'blue' } });
+    const over = await api.rest('POST', 'clients/batch', {
+      create: Array(60).fill({ name: 'c' }),
+      update: Array(41).fill({ id: 1 }),
+    });
+    expect([over.status, over.body.code]).toEqual([413, 'svc_rest_request_entity_too_large']);
+    const sites = await api.rest('PUT', 'sites/batch', { sync: [1] });
+    expect(sites.body).toEqual(compat ? [] : {});
+  });
+
   it('answers [] (compat) or {} (spec) when nothing ran', async () => {
     const res = await api.rest('POST', 'batch', { sites: { sync: [0] } });
     expect(res.body).toEqual(compat ? [] : {});

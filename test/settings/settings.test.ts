@@ -128,6 +128,13 @@ describe('loadSettings', () => {
     expect(fraction.message).toContain('requestTimeout');
   });
 
+  it('rejects a __proto__ key without polluting anything', () => {
+    const error = failure(() => load({ [USER_FILE]: '{"__proto__": {"polluted": true}, "rateLimit": 1}' }));
+    expect(error.code).toBe('SETTINGS_INVALID');
+    expect(error.message).toContain('__proto__');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('allows _comment and rejects a non-object root and invalid JSON', () => {
     expect(load({ [USER_FILE]: JSON.stringify({ _comment: 'ops', rateLimit: 1 }) }).settings.rateLimit).toBe(
       1,

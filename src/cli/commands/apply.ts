@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { checkLiveUnchanged } from '../../apply/guard.js';
+import { checkApprovalParameters, checkLiveUnchanged } from '../../apply/guard.js';
 import { applyPlan, batchPlan } from '../../apply/index.js';
 import { completedUpdates, openJournal, readJournal } from '../../apply/journal.js';
 import { withApplyLock } from '../../apply/session.js';
@@ -92,25 +92,19 @@ export async function runApply(
 }
 
 function checkFlags(planfile: string | undefined, flags: ApplyFlags): void {
-  const conflict = (message: string) =>
-    new SvcError('CONFLICTING_PARAMETERS', message, {
-      hint: 'run `svc-gitops apply --help` for the approval paths',
-    });
   if (!FORMATS.includes(flags.format)) {
     throw new SvcError('USAGE', `unknown --format ${flags.format}`, {
       hint: `use one of ${FORMATS.join(', ')}`,
     });
   }
-  if (flags.autoApprove && flags.dryRun) throw conflict('--auto-approve and --dry-run contradict each other');
-  if (planfile && flags.reviewed)
-    throw conflict('give either a saved PLANFILE or --reviewed PLANFILE, not both');
-  if (flags.resume && (planfile || flags.reviewed))
-    throw conflict('--resume plans again; it takes no plan file');
-  if (flags.target && (planfile || flags.reviewed || flags.resume)) {
-    throw conflict(
-      '--target only narrows a plan made now; a saved, reviewed or resumed plan keeps its own scope',
-    );
-  }
+  checkApprovalParameters({
+    planFile: planfile !== undefined,
+    reviewed: flags.reviewed !== undefined,
+    resume: flags.resume === true,
+    autoApprove: flags.autoApprove === true,
+    dryRun: flags.dryRun === true,
+    targets: flags.target !== undefined,
+  });
 }
 
 function runnableActions(approved: Approved): Action[] {

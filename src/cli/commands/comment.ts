@@ -11,7 +11,9 @@ import {
   diagnosticAnnotation,
   eventCommitSha,
   githubClientFromEnv,
+  githubToken,
   marker,
+  type PlanCommentInput,
   planCommentFrame,
   planOutputs,
   publishToRun,
@@ -21,11 +23,12 @@ import {
   validationComment,
 } from '../../github/index.js';
 import { verifyPlanId } from '../../plan/index.js';
-import { renderPlanJson } from '../../render/plan-json.js';
+import { planJsonChunks } from '../../render/plan-json.js';
 import { renderPlanMarkdown } from '../../render/plan-markdown.js';
 import type { LiveState, Plan } from '../../types.js';
 import type { CliContext } from '../context.js';
 import { planNow } from '../pipeline.js';
+import { writeFileAtomic } from '../write-file.js';
 
 interface CommentFlags {
   config?: string;
@@ -67,10 +70,11 @@ export async function runComment(ctx: CliContext, flags: CommentFlags): Promise<
   const root = run.workspace ?? ctx.cwd;
   const key = configKey(resolve(ctx.cwd, configPath), root);
   const toRepoPath = (file: string) => configKey(resolve(ctx.cwd, file), root);
-  // Where to post is checked before planning, so a missing PR number costs no dashboard reads.
+  // Where to post (and the token) are checked before planning: a mistake there costs no dashboard reads.
   const target = flags.dryRun
     ? undefined
     : { repository: repositoryFromEnv(ctx.env), issueNumber: pullRequestNumber(ctx.env, ctx.fs, flags.pr) };
+  if (target) githubToken(ctx.env);
   const commitSha = eventCommitSha(ctx.env, ctx.fs);
   const common = {
     marker: marker('plan', key),
@@ -85,17 +89,13 @@ export async function runComment(ctx: CliContext, flags: CommentFlags): Promise<
     for (const d of obtained.diagnostics) ctx.stdout.write(diagnosticAnnotation(d, toRepoPath));
     body = validationComment({ ...common, diagnostics: obtained.diagnostics }, toRepoPath).body;
   } else {
-    const { plan, live } = obtained;
-    if (flags.out) writePlan(ctx, flags.out, plan);
-    const artifact = flags.artifactUrl ?? run.runUrl;
-    const artifactRef = artifact ? { name: flags.artifactName, url: artifact } : { name: flags.artifactName };
-    const frame = planCommentFrame({ ...common, plan, artifact: artifactRef });
-    const markdown = renderPlanMarkdown(plan, {
-      maxChars: frame.room,
-      fullPlanHint: artifactHint(artifactRef),
-      ...(live ? { live } : {}),
+    if (flags.out) writeFileAtomic(ctx.fs, ctx.cwd, flags.out, planJsonChunks(obtained.plan));
+    const url = flags.artifactUrl ?? run.runUrl;
+    body = planBody({
+      ...common,
+      ...obtained,
+      artifact: url ? { name: flags.artifactName, url } : { name: flags.artifactName },
     });
-    body = capBody({ head: frame.head, main: markdown.trim(), tail: frame.tail }).body;
   }
 
   const outputs: Record<string, string> = 'plan' in obtained ? planOutputs(obtained.plan) : {};
@@ -154,13 +154,13 @@ async function obtainPlan(ctx: CliContext, flags: CommentFlags, configPath: stri
   }
 }
 
-function writePlan(ctx: CliContext, file: string, plan: Plan): void {
-  const path = resolve(ctx.cwd, file);
-  try {
-    ctx.fs.writeFileSync(path, renderPlanJson(plan), 'utf8');
-  } catch (error) {
-    throw new SvcError('IO_ERROR', `cannot write the plan to ${path}: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
+/** The rendered plan, capped to the room the comment's head and tail leave. */
+function planBody(input: PlanCommentInput & { live?: LiveState }): string {
+  const frame = planCommentFrame(input);
+  const markdown = renderPlanMarkdown(input.plan, {
+    maxChars: frame.room,
+    fullPlanHint: artifactHint(input.artifact),
+    ...(input.live ? { live: input.live } : {}),
+  });
+  return capBody({ head: frame.head, main: markdown.trim(), tail: frame.tail }).body;
 }

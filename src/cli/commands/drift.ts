@@ -9,6 +9,7 @@ import {
   driftResolvedComment,
   driftTitle,
   githubClientFromEnv,
+  githubToken,
   marker,
   planOutputs,
   publishToRun,
@@ -46,8 +47,9 @@ export function registerDrift(program: Command, ctx: CliContext, setExit: (code:
 
 export async function runDrift(ctx: CliContext, flags: DriftFlags): Promise<number> {
   const run = actionsRun(ctx.env);
-  // Checked before planning, so a missing repository costs no dashboard reads.
+  // Checked before planning, so a missing repository or token costs no dashboard reads.
   const repository = flags.issue ? repositoryFromEnv(ctx.env) : undefined;
+  if (repository) githubToken(ctx.env);
   const planned = await planNow(ctx, flags.config === undefined ? {} : { config: flags.config });
   await planned.client.close();
   const { plan, live } = planned;

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { renderImportYaml } from '../../config/index.js';
 import { EXIT, SvcError } from '../../errors.js';
@@ -24,7 +25,8 @@ export function registerImport(program: Command, ctx: CliContext, setExit: (code
 }
 
 export async function importLive(ctx: CliContext, flags: ImportFlags): Promise<number> {
-  if (flags.out && !flags.force && ctx.fs.existsSync(`${ctx.cwd}/${flags.out}`)) {
+  // Checked before any dashboard call; `resolve` so an absolute --out is checked where it is written.
+  if (flags.out && !flags.force && ctx.fs.existsSync(resolve(ctx.cwd, flags.out))) {
     throw new SvcError('USAGE', `${flags.out} exists`, { hint: 'pass --force to overwrite it' });
   }
   const { client } = openDashboard(ctx);

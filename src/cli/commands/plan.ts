@@ -26,7 +26,10 @@ export function registerPlan(program: Command, ctx: CliContext, setExit: (code: 
   program
     .command('plan')
     .description('show what apply would change: ignores, unignores and updates, without changing anything')
-    .option('-c, --config <path>', 'desired-state file or directory (default: svc-gitops.yaml, else svc-gitops/)')
+    .option(
+      '-c, --config <path>',
+      'desired-state file or directory (default: svc-gitops.yaml, else svc-gitops/)',
+    )
     .option('--out <file>', 'also save the plan as JSON, for `svc-gitops apply FILE`')
     .addOption(
       new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'),

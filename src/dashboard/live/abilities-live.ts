@@ -24,17 +24,27 @@ export async function readLiveViaAbilities(
   caller: AbilityCaller,
   dashboardUrl: string,
   capabilities: DashboardCapabilities,
+  /** Page readers per listing: the transport's concurrency. */
+  workers: number,
   options: ReadLiveOptions = {},
 ): Promise<LiveState> {
   const { signal, siteIds } = options;
   const progress = createProgress(options.onProgress);
   const flags = new Map<number, SiteFlags>();
   const [sites, updates, ignored] = await Promise.all([
-    readListing(caller, 'list-sites-v1', {}, signal, progress.track('sites'), (body, where) => {
-      const page = parseSitesPage(body, where);
-      for (const [id, siteFlags] of page.flags) flags.set(id, siteFlags);
-      return { items: page.sites, total: page.total, errors: [] };
-    }),
+    readListing(
+      caller,
+      'list-sites-v1',
+      {},
+      signal,
+      progress.track('sites'),
+      (body, where) => {
+        const page = parseSitesPage(body, where);
+        for (const [id, siteFlags] of page.flags) flags.set(id, siteFlags);
+        return { items: page.sites, total: page.total, errors: [] };
+      },
+      workers,
+    ),
     readListing(
       caller,
       'list-updates-v1',
@@ -47,16 +57,25 @@ export async function readLiveViaAbilities(
         const page = parseUpdatesPage(body, where);
         return { items: page.updates, total: page.total, errors: page.errors };
       },
+      workers,
     ),
     // Always the whole listing: the global-ignore verdict must not depend on the sites asked for.
-    readListing(caller, 'list-ignored-updates-v1', {}, signal, progress.track('ignores'), (body, where) => {
-      const listing = parseIgnoredListing(body, where);
-      return {
-        items: listing.ignored,
-        total: listing.total ?? listing.ignored.length,
-        errors: listing.errors,
-      };
-    }),
+    readListing(
+      caller,
+      'list-ignored-updates-v1',
+      {},
+      signal,
+      progress.track('ignores'),
+      (body, where) => {
+        const listing = parseIgnoredListing(body, where);
+        return {
+          items: listing.ignored,
+          total: listing.total ?? listing.ignored.length,
+          errors: listing.errors,
+        };
+      },
+      workers,
+    ),
   ]);
   return assembleLive({
     dashboardUrl,
@@ -82,6 +101,7 @@ async function readListing<T>(
   signal: AbortSignal | undefined,
   onPage: (done: number, pages: number) => void,
   parse: (body: Awaited<ReturnType<AbilityCaller['call']>>, where: string) => ParsedPage<T>,
+  workers: number,
 ): Promise<{ items: T[]; errors: WireError[] }> {
   const where = `ability ${caller.info(ability)?.name ?? ability}`;
   const paged = caller.declares(ability, 'page') && caller.declares(ability, 'per_page');
@@ -102,6 +122,7 @@ async function readListing<T>(
       return parsed;
     },
     onPage,
+    workers,
   );
   return { items, errors };
 }

@@ -31,8 +31,11 @@ const KIND_ORDER = { core: 0, plugin: 1, theme: 2, translation: 3 } as const;
 export function assembleLive(parts: LiveParts): LiveState {
   const wanted = parts.siteIds ? new Set(parts.siteIds) : undefined;
   const keep = (id: number) => wanted === undefined || wanted.has(id);
-  const sites = parts.sites.filter((s) => keep(s.id)).sort((a, b) => a.id - b.id);
-  const urlOf = new Map(sites.map((s) => [s.id, s.url]));
+  const sites = wanted ? parts.sites.filter((s) => keep(s.id)) : parts.sites.slice();
+  if (sites.some((site, index) => index > 0 && (sites[index - 1] as Site).id > site.id))
+    sites.sort((a, b) => a.id - b.id);
+  const urlOf =
+    parts.errors.length > 0 || wanted ? new Map(sites.map((s) => [s.id, s.url])) : new Map<number, string>();
 
   const unreadable = new Map<number, UnreadableSite>();
   for (const error of parts.errors) {
@@ -55,23 +58,24 @@ export function assembleLive(parts: LiveParts): LiveState {
     }
   }
 
-  // Entries are already PendingUpdate-shaped. After a stable sort, equal neighbours are either
-  // translations (one entry per language: the first is kept) or the trace of a listing that
-  // shifted while it was paged (an item read twice means another was missed).
-  const sorted = parts.updates.filter((u) => keep(u.siteId)).sort(byItem);
+  // Entries are already PendingUpdate-shaped. In (site, kind, slug) order, equal neighbours are
+  // either translations (one entry per language: the first is kept) or the trace of a listing
+  // that shifted while it was paged (an item read twice means another was missed).
+  const sorted = sortBySiteRuns(wanted ? parts.updates.filter((u) => keep(u.siteId)) : parts.updates);
   const pending: PendingUpdate[] = [];
+  let last: PendingUpdate | undefined;
   for (const u of sorted) {
-    const last = pending[pending.length - 1];
-    if (last && byItem(last, u) === 0) {
+    if (last && last.siteId === u.siteId && last.kind === u.kind && last.slug === u.slug) {
       if (u.kind === 'translation') continue;
       throw shifted(`update ${u.kind} ${u.slug} of site ${u.siteId} was listed twice`);
     }
     pending.push(u);
+    last = u;
   }
   sites.forEach((site, index) => {
     if (index > 0 && sites[index - 1]?.id === site.id) throw shifted(`site ${site.id} was listed twice`);
   });
-  const ignores = parts.ignores.filter((i) => keep(i.siteId)).sort(byItem);
+  const ignores = sortBySiteRuns(wanted ? parts.ignores.filter((i) => keep(i.siteId)) : parts.ignores);
   return {
     dashboardUrl: parts.dashboardUrl,
     sites,
@@ -80,6 +84,33 @@ export function assembleLive(parts: LiveParts): LiveState {
     unreadable: [...unreadable.values()].sort((a, b) => a.siteId - b.siteId),
     capabilities: parts.capabilities,
   };
+}
+
+/**
+ * The same order as a full sort by (site, kind, slug), cheaper for the usual input: the
+ * dashboard lists sites in ascending order with each site's items together, so only each site's
+ * short run needs sorting. Any other input gets the full (stable) sort.
+ */
+function sortBySiteRuns<T extends { siteId: number; kind: keyof typeof KIND_ORDER; slug: string }>(
+  items: readonly T[],
+): T[] {
+  const out: T[] = [];
+  let start = 0;
+  let inOrder = true;
+  for (let i = 1; i <= items.length; i++) {
+    const previous = items[i - 1] as T;
+    const current = items[i];
+    if (current !== undefined && current.siteId === previous.siteId) {
+      if (inOrder && byItem(previous, current) > 0) inOrder = false;
+      continue;
+    }
+    if (current !== undefined && current.siteId < previous.siteId) return items.slice().sort(byItem);
+    if (inOrder) for (let j = start; j < i; j++) out.push(items[j] as T);
+    else for (const item of items.slice(start, i).sort(byItem)) out.push(item);
+    start = i;
+    inOrder = true;
+  }
+  return out;
 }
 
 function shifted(what: string): SvcError {

@@ -15,33 +15,30 @@ export function classifyIgnores(
   listed: WireIgnore[],
   flagsBySite: ReadonlyMap<number, SiteFlags>,
 ): LiveIgnore[] {
+  // First drop repeated (site, kind, slug) entries, then count per (kind, slug, versions) how
+  // many sites list it: with duplicates gone, that count is the number of distinct sites.
   const siteIds = new Set<number>();
-  const keys = listed.map((i) => {
-    siteIds.add(i.siteId);
-    return `${i.kind}\u0000${i.slug}\u0000${i.versions === 'all' ? '*' : i.versions.join(',')}`;
-  });
-  const sitesPerKey = new Map<string, Set<number>>();
-  listed.forEach((ignore, index) => {
-    const key = keys[index] as string;
-    const sites = sitesPerKey.get(key) ?? new Set<number>();
-    sites.add(ignore.siteId);
-    sitesPerKey.set(key, sites);
-  });
   const seen = new Set<string>();
-  const out: LiveIgnore[] = [];
-  listed.forEach((ignore, index) => {
-    const unique = `${ignore.siteId}\u0000${ignore.kind}\u0000${ignore.slug}`;
-    if (seen.has(unique)) return;
-    seen.add(unique);
-    const global = siteIds.size >= 2 && sitesPerKey.get(keys[index] as string)?.size === siteIds.size;
-    out.push({
-      siteId: ignore.siteId,
-      kind: ignore.kind,
-      slug: ignore.slug,
-      versions: ignore.versions,
-      origin: global ? 'global' : 'site',
-    });
-  });
+  const unique: WireIgnore[] = [];
+  const keys: string[] = [];
+  const sitesPerKey = new Map<string, number>();
+  for (const ignore of listed) {
+    const id = `${ignore.siteId}\u0000${ignore.kind}\u0000${ignore.slug}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    siteIds.add(ignore.siteId);
+    const key = `${ignore.kind}\u0000${ignore.slug}\u0000${ignore.versions === 'all' ? '*' : ignore.versions.join(',')}`;
+    sitesPerKey.set(key, (sitesPerKey.get(key) ?? 0) + 1);
+    unique.push(ignore);
+    keys.push(key);
+  }
+  const out: LiveIgnore[] = unique.map((ignore, index) => ({
+    siteId: ignore.siteId,
+    kind: ignore.kind,
+    slug: ignore.slug,
+    versions: ignore.versions,
+    origin: siteIds.size >= 2 && sitesPerKey.get(keys[index] as string) === siteIds.size ? 'global' : 'site',
+  }));
   for (const [siteId, flags] of flagsBySite) {
     for (const kind of ['core', 'plugin', 'theme'] as const) {
       if (flags[kind]) out.push({ siteId, kind, slug: '*', versions: 'all', origin: 'site-flag' });

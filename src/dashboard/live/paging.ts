@@ -7,7 +7,8 @@ export interface Page<T> {
 
 /**
  * Reads every page of a listing that reports `total`: page 1 first (it tells how many pages
- * there are), then the rest at once (the transport bounds concurrency). The read is complete or
+ * there are), then the rest by `workers` loops that each take the next page number (measured
+ * faster than queueing every page on the transport at once, and it keeps few promises alive). The read is complete or
  * it throws INCOMPLETE_READ: every page must report the same total, every page but the last must
  * be full, and the items must add up to the total. A missing page never becomes a shorter list.
  */
@@ -16,16 +17,21 @@ export async function readAllPages<T>(
   perPage: number,
   fetchPage: (page: number) => Promise<Page<T>>,
   onPage?: (done: number, pages: number) => void,
+  workers = 4,
 ): Promise<T[]> {
   const first = await fetchPage(1);
   const pages = Math.max(1, Math.ceil(first.total / perPage));
   onPage?.(1, pages);
   let done = 1;
-  const rest = await Promise.all(
-    Array.from({ length: pages - 1 }, async (_, index) => {
-      const page = await fetchPage(index + 2);
-      onPage?.(++done, pages);
-      return page;
+  const rest: Array<Page<T>> = new Array(pages - 1);
+  let next = 2;
+  await Promise.all(
+    Array.from({ length: Math.min(workers, pages - 1) }, async () => {
+      while (next <= pages) {
+        const page = next++;
+        rest[page - 2] = await fetchPage(page);
+        onPage?.(++done, pages);
+      }
     }),
   );
   const all = [first, ...rest];

@@ -37,6 +37,13 @@ export function networkCode(error: unknown): string | undefined {
   return undefined;
 }
 
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** undici's own timers (connect, headers, idle body) fired. */
+export function isTimeoutCode(code: string | undefined): boolean {
+  return code !== undefined && TIMEOUT_CODES.has(code);
+}
+
 export function isRetryableNetworkCode(code: string | undefined): boolean {
   return code !== undefined && RETRYABLE_CODES.has(code);
 }

@@ -1,7 +1,13 @@
 import { Agent, type Dispatcher, request } from 'undici';
 import { SvcError } from '../../errors.js';
 import { type Json, parseJson } from '../wire/json.js';
-import { connectionFailure, isRetryableNetworkCode, timeoutFailure } from './failures.js';
+import {
+  connectionFailure,
+  isRetryableNetworkCode,
+  isTimeoutCode,
+  networkCode,
+  timeoutFailure,
+} from './failures.js';
 import { DataBudget, interrupted, RateLimiter, Semaphore, sleep } from './limits.js';
 import { retryDelay } from './retry.js';
 
@@ -70,7 +76,7 @@ export function createTransport(config: TransportConfig): Transport {
     keepAliveTimeout: 10_000,
     headersTimeout: config.timeoutMs,
     bodyTimeout: config.timeoutMs,
-    connect: { rejectUnauthorized: !config.skipSslVerify },
+    connect: { rejectUnauthorized: !config.skipSslVerify, timeout: config.timeoutMs },
   });
   const slots = new Semaphore(config.concurrency);
   const rate = new RateLimiter(config.rateLimit);
@@ -131,14 +137,6 @@ async function sendOnce(
 ): Promise<HttpResponse> {
   const started = performance.now();
   const where = `${req.method} ${req.path}`;
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, config.timeoutMs);
-  const onAbort = () => controller.abort();
-  req.signal?.addEventListener('abort', onAbort, { once: true });
   let status: number | undefined;
   try {
     const url = config.baseUrl + req.path + (req.query ? `?${req.query}` : '');
@@ -152,40 +150,47 @@ async function sendOnce(
       body = JSON.stringify(req.body);
       headers['content-type'] = 'application/json';
     }
+    // Timeouts: the agent's connect/headers/body timers cover silence; readCapped caps the total
+    // time of a body that keeps trickling. No per-request AbortController or timer is needed.
     const res = await request(url, {
       method: req.method,
       headers,
       dispatcher: agent,
-      signal: controller.signal,
+      ...(req.signal ? { signal: req.signal } : {}),
       ...(body === undefined ? {} : { body }),
     });
     status = res.statusCode;
-    const text = await readCapped(res, config.maxResponseSize, budget, where);
+    const text = await readCapped(res, config, budget, req, started);
     return {
       status: res.statusCode,
       headers: res.headers,
-      body: text.trim() === '' ? undefined : parseJson(text, where),
+      body:
+        text.length === 0 || (text.length < 16 && text.trim() === '') ? undefined : parseJson(text, where),
     };
   } catch (error) {
     if (error instanceof SvcError) throw error;
     if (req.signal?.aborted) throw interrupted();
-    if (timedOut) throw timeoutFailure(req.method, req.path, config.timeoutMs);
+    if (isTimeoutCode(networkCode(error))) throw timeoutFailure(req.method, req.path, config.timeoutMs);
     throw connectionFailure(error, req.method, req.path, origin);
   } finally {
-    clearTimeout(timer);
-    req.signal?.removeEventListener('abort', onAbort);
     const event = { method: req.method, path: req.path, ms: performance.now() - started };
     config.onRequest?.(status === undefined ? event : { ...event, status });
   }
 }
 
-/** Reads the body as UTF-8, refusing it as soon as it grows past `limit` bytes. */
+/**
+ * Reads the body as UTF-8, refusing it as soon as it grows past the size limit or the attempt
+ * outlives the request timeout (a body that trickles in never trips the agent's idle timer).
+ */
 async function readCapped(
   res: Dispatcher.ResponseData,
-  limit: number,
+  config: TransportConfig,
   budget: DataBudget,
-  where: string,
+  req: HttpRequest,
+  started: number,
 ): Promise<string> {
+  const where = `${req.method} ${req.path}`;
+  const limit = config.maxResponseSize;
   const declared = Number(res.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     discard(res.body);
@@ -199,6 +204,10 @@ async function readCapped(
     if (size > limit) {
       discard(res.body);
       throw tooLarge(where, `response body exceeds the ${limit} bytes limit`, limit);
+    }
+    if (performance.now() - started > config.timeoutMs) {
+      discard(res.body);
+      throw timeoutFailure(req.method, req.path, config.timeoutMs);
     }
     try {
       budget.add(buffer.length);

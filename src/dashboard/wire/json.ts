@@ -1,9 +1,11 @@
 import { SvcError } from '../../errors.js';
 
 /**
- * Reading untrusted JSON. `parseJson` drops `__proto__` keys while parsing, and every accessor
- * reads own properties only, so a response can neither pollute prototypes nor make an inherited
- * member (`constructor`, `toString`) look like a field. Every failure names the ability or route
+ * Reading untrusted JSON. JSON.parse itself never sets a prototype (a `__proto__` key becomes an
+ * inert own property); `parseJson` also drops literal `__proto__` keys, every accessor reads own
+ * properties only, and no parsed object is ever merged with `Object.assign` or `obj[key] = …`
+ * into a plain object. So a response can neither pollute prototypes nor make an inherited member
+ * (`constructor`, `toString`) look like a field. Every failure names the ability or route
  * (`where`) and the field path.
  */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -11,8 +13,9 @@ export type JsonObject = { [key: string]: Json };
 
 export function parseJson(text: string, where: string): Json {
   try {
-    // The reviver costs a lot on large pages, so it runs only when the key can be present at all.
-    return (text.includes('"__proto__"') ? JSON.parse(text, dropProtoKeys) : JSON.parse(text)) as Json;
+    // The reviver costs a lot on large pages, so it runs only when the literal key is present;
+    // an escaped spelling slips past this check but stays an inert own property (see above).
+    return (text.indexOf('"__proto__"') === -1 ? JSON.parse(text) : JSON.parse(text, dropProtoKeys)) as Json;
   } catch (error) {
     throw new SvcError(
       'BAD_RESPONSE',

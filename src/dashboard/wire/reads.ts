@@ -1,6 +1,6 @@
 import type { ItemKind, Site, SiteStatus } from '../../types.js';
 import { parseErrors, parseKind, siteUrl, type WireError } from './common.js';
-import { badShape, decodeSlug, isObject, type Json, own, Reader } from './json.js';
+import { badShape, decodeSlug, isObject, type Json, type JsonObject, own, Reader } from './json.js';
 
 /** The per-site "ignore the whole kind" flags, when a site record shows them (§5 of the facts). */
 export interface SiteFlags {
@@ -28,6 +28,25 @@ export function parseSitesPage(body: Json | undefined, where: string): SitesPage
   const r = Reader.of(body, where);
   const flags = new Map<number, SiteFlags>();
   const sites = r.array('items').map((item, index) => {
+    // The usual record inline; flags and anything unusual through the naming reader.
+    if (isObject(item)) {
+      const id = own(item, 'id');
+      const url = own(item, 'url');
+      const name = own(item, 'name');
+      const status = own(item, 'status');
+      const known =
+        typeof status === 'string' && Object.hasOwn(STATUSES, status) ? STATUSES[status] : undefined;
+      if (
+        typeof id === 'number' &&
+        Number.isInteger(id) &&
+        typeof url === 'string' &&
+        typeof name === 'string' &&
+        known &&
+        !hasFlagFields(item)
+      ) {
+        return { id, url: siteUrl(url), name, status: known };
+      }
+    }
     const s = Reader.of(item, where, `items[${index}]`);
     const statusText = s.string('status');
     const status = Object.hasOwn(STATUSES, statusText) ? STATUSES[statusText] : undefined;
@@ -41,9 +60,22 @@ export function parseSitesPage(body: Json | undefined, where: string): SitesPage
   return { sites, flags, total: r.int('total') };
 }
 
+const FLAG_FIELDS = [
+  'ignore_core_updates',
+  'is_ignoreCoreUpdates',
+  'ignore_plugin_updates',
+  'is_ignorePluginUpdates',
+  'ignore_theme_updates',
+  'is_ignoreThemeUpdates',
+];
+
+function hasFlagFields(item: JsonObject): boolean {
+  return FLAG_FIELDS.some((key) => Object.hasOwn(item, key));
+}
+
 /** Flags under either spelling the dashboard uses (`ignore_core_updates`, `is_ignoreCoreUpdates`). */
 function readFlags(s: Reader): SiteFlags | undefined {
-  const read = (a: string, b: string) => {
+  const read = (a: string, b: string): boolean | undefined => {
     for (const key of [a, b]) if (s.has(key)) return isOn(s.raw(key));
     return undefined;
   };

@@ -27,8 +27,7 @@ export function parseRunResponse(body: Json | undefined, where: string): RunResp
   if (isObject(raw) && !Object.keys(raw).every((k) => /^\d+$/.test(k))) {
     // The spec's update-all result: counts per kind instead of entries.
     const counts = r.object('updated');
-    const out: Record<string, number> = {};
-    for (const kind of Object.keys(raw)) out[kind] = counts.int(kind);
+    const out = Object.fromEntries(Object.keys(raw).map((kind) => [kind, counts.int(kind)]));
     return { queued: false, updated: [], errors, counts: out };
   }
   const updated: WireUpdated[] = [];

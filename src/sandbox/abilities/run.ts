@@ -1,7 +1,7 @@
 import { nsCode, type SandboxContext } from '../context.js';
 import { KIND_OF_TYPE, type KindName } from '../entries.js';
 import { type ErrorItem, isConnectorOutdated, runSiteUpdates, type UpdatedEntry } from '../executor.js';
-import type { FleetSite } from '../fleet-types.js';
+import { bareDomain, type FleetSite } from '../fleet-types.js';
 import { errorReply, ok, type Reply } from '../http-util.js';
 import { type AbilityCall, kindsFrom, resolveSites, type SiteCall, slugSet } from './call.js';
 
@@ -44,7 +44,11 @@ function runMany(
   for (const site of sites) {
     const result = runSiteUpdates(ctx, site, { kinds, slugs });
     if (result.siteError) {
-      run.errors.push(withSiteName ? { ...result.siteError, site_name: site.name } : result.siteError);
+      const { site_id, site_url, type, slug, code, message } = result.siteError;
+      const site_name = bareDomain(site.url);
+      run.errors.push(
+        withSiteName ? { site_id, site_url, site_name, type, slug, code, message } : result.siteError,
+      );
     }
     run.updated.push(...result.updated);
     run.errors.push(...result.errors);

@@ -43,7 +43,26 @@ function countItems(ctx: SandboxContext, body: Record<string, unknown>): number 
  * runs. Only `create` (and the site actions) run; `update`/`delete` count but never run.
  */
 export function globalBatch(ctx: SandboxContext, req: SandboxRequest): Reply {
+  return runBatch(ctx, req.body === undefined ? {} : req.body);
+}
+
+/**
+ * `POST|PUT|PATCH /{sites|clients|tags|costs}/batch`: `{create, update, delete}` for one
+ * controller, under the same limit (update/delete count, only create runs). The spec does not
+ * show these payloads; the result is the controller's part of the global batch answer.
+ */
+export function controllerBatch(ctx: SandboxContext, req: SandboxRequest, controller: string): Reply {
   const body = req.body === undefined ? {} : req.body;
+  if (!isRecord(body)) return errorReply(400, 'rest_invalid_param', 'The batch body must be a JSON object.');
+  const picked = Object.fromEntries(
+    COUNTED.filter((action) => action in body).map((action) => [action, body[action]]),
+  );
+  const reply = runBatch(ctx, { [controller]: picked });
+  if (reply.status !== 200 || !isRecord(reply.body)) return reply;
+  return ok(phpMap(ctx, (reply.body[controller] as Record<string, unknown> | undefined) ?? {}));
+}
+
+function runBatch(ctx: SandboxContext, body: unknown): Reply {
   if (!isRecord(body))
     return errorReply(400, 'rest_invalid_param', 'The batch body must be a JSON object keyed by controller.');
   if (countItems(ctx, body) > ctx.batchLimit) {

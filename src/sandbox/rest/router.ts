@@ -2,11 +2,12 @@ import { restAuthError } from '../auth.js';
 import type { SandboxContext } from '../context.js';
 import { errorReply, ok, type Reply, type SandboxRequest } from '../http-util.js';
 import { jobStatusBody } from '../jobs.js';
-import { globalBatch } from './batch.js';
+import { controllerBatch, globalBatch } from './batch.js';
 import { ignoreItems, ignoreWp } from './ignore.js';
 import { listAllUpdates, listIgnoredRest, listSiteUpdates } from './read.js';
 import { updateEverything, updateSite, updateSiteKind, updateSiteWp } from './run.js';
 import { editSite } from './site-edit.js';
+import { listSitesRest } from './sites.js';
 
 type Handler = (ctx: SandboxContext, req: SandboxRequest, match: string[]) => Reply;
 
@@ -31,6 +32,12 @@ function site(match: string[]): string {
 export function restRoutes(ctx: SandboxContext): Route[] {
   const table: Route[] = [
     { name: 'POST /batch', methods: WRITE, pattern: /^batch$/, handler: (c, r) => globalBatch(c, r) },
+    {
+      name: 'POST /:controller/batch',
+      methods: WRITE,
+      pattern: /^(sites|clients|tags|costs)\/batch$/,
+      handler: (c, r, m) => controllerBatch(c, r, m[1] ?? ''),
+    },
     { name: 'GET /updates', methods: ['GET'], pattern: /^updates$/, handler: (c, r) => listAllUpdates(c, r) },
     {
       name: 'GET /updates/ignored',
@@ -86,6 +93,7 @@ export function restRoutes(ctx: SandboxContext): Route[] {
       pattern: new RegExp(`^updates/${SITE}/ignore/${kind}$`),
       handler: (c: SandboxContext, r: SandboxRequest, m: string[]) => ignoreItems(c, r, site(m), kind),
     })),
+    { name: 'GET /sites', methods: ['GET'], pattern: /^sites$/, handler: (c) => listSitesRest(c) },
     {
       name: 'POST /sites/:site/edit',
       methods: WRITE,

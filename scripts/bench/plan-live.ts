@@ -1,0 +1,364 @@
+/**
+ * End-to-end plan benchmark against the sandbox serving a generated fleet (default 10,000 sites,
+ * ~6 pending and 3 ignored updates per site). The sandbox runs in a child process so its CPU is
+ * not charged to the client; each fleet variant is measured in a client process of its own so
+ * the peak RSS it reports is its own. Printed side by side, from one run:
+ *   - requests issued ÷ the minimum the fleet needs (must be 1.00),
+ *   - (createPlan + text, markdown and JSON rendering) ÷ the live read (target ≤ 0.25),
+ *   - peak RSS of the client (target ≤ 512 MB for the 50-pending variant).
+ *
+ *   npx tsx scripts/bench/plan-live.ts [--sites 10000] [--seed 2026] [--repeat 3] [--profile compat-6.1|spec]
+ */
+import { fork, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { loadDesiredState } from '../../src/config/index.js';
+import { createDashboardClient } from '../../src/dashboard/index.js';
+import { createPlan } from '../../src/plan/index.js';
+import { planJsonChunks } from '../../src/render/plan-json.js';
+import { renderPlanMarkdown } from '../../src/render/plan-markdown.js';
+import { planTextChunks } from '../../src/render/plan-text.js';
+import {
+  generateFleet,
+  type RunningSandbox,
+  type SandboxProfile,
+  startSandbox,
+} from '../../src/sandbox/index.js';
+import { loadSettings } from '../../src/settings/index.js';
+
+function argument(name: string, fallback: string): string {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
+}
+
+const self = fileURLToPath(import.meta.url);
+const sites = Number(argument('sites', '10000'));
+const seed = Number(argument('seed', '2026'));
+const profile = argument('profile', 'compat-6.1') as SandboxProfile;
+const role = argument('role', 'main');
+const pending = Number(argument('pending', '6'));
+const repeat = Number(argument('repeat', '3'));
+
+/** Child process: generates the fleet, serves it, and reports what a complete read must fetch. */
+async function serve(): Promise<void> {
+  // 8 installed plugins (the default) cannot carry 50 pending updates: the big variant gets more.
+  const plugins = pending > 8 ? { pluginsPerSite: pending + 10 } : {};
+  const fleet = generateFleet({ sites, pendingPerSite: pending, ignoredPerSite: 3, seed, ...plugins });
+  const sandbox = await startSandbox({ fleet, profile });
+  const served: ServedFleet = await minimumRequests(sandbox, fleet.sites.length);
+  process.send?.({ env: sandbox.env(), served });
+  process.on('message', () => void sandbox.close().then(() => process.exit(0)));
+}
+
+/** Client process for one variant: starts its sandbox child, measures, prints one JSON line. */
+async function client(): Promise<void> {
+  const child = fork(self, [...passThrough(), '--pending', String(pending), '--role', 'serve'], {
+    execArgv: process.execArgv,
+  });
+  const ready = await new Promise<{ env: Record<string, string>; served: ServedFleet }>((resolve, reject) => {
+    child.once('message', (message) => resolve(message as never));
+    child.once('exit', (code) => reject(new Error(`the sandbox process exited with ${code}`)));
+  });
+  try {
+    const result = await measureVariant(ready.env, ready.served, pending);
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  } finally {
+    child.removeAllListeners('exit');
+    child.send('stop');
+  }
+}
+
+/** The options every process shares (`--pending` is per variant, passed separately). */
+function passThrough(): string[] {
+  return ['--sites', String(sites), '--seed', String(seed), '--profile', profile, '--repeat', String(repeat)];
+}
+
+function main(): void {
+  console.log(
+    `plan-live: ${sites} sites, seed ${seed}, sandbox profile ${profile}, medians of ${repeat} rounds (sandbox in a child process; client rateLimit and session budget off)`,
+  );
+  const results: VariantResult[] = [];
+  for (const variant of [6, 50]) {
+    const run = spawnSync(
+      process.execPath,
+      [...process.execArgv, self, ...passThrough(), '--pending', String(variant), '--role', 'client'],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 },
+    );
+    if (run.status !== 0) {
+      console.error(`variant ${variant} pending/site failed (exit ${run.status})`);
+      process.exitCode = 1;
+      continue;
+    }
+    results.push(JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as VariantResult);
+  }
+  printTable(results);
+}
+
+function printTable(results: VariantResult[]): void {
+  const columns: Array<[string, (r: VariantResult) => string]> = [
+    ['pending/site', (r) => String(r.pendingPerSite)],
+    ['pending', (r) => String(r.pending)],
+    ['actions', (r) => String(r.actions)],
+    ['requests', (r) => `${r.requests}/${r.minimum}`],
+    ['req÷min', (r) => (r.requests / r.minimum).toFixed(2)],
+    ['read ms cold/median', (r) => `${r.coldReadMs.toFixed(0)}/${r.readMs.toFixed(0)}`],
+    ['createPlan ms', (r) => r.planMs.toFixed(0)],
+    ['text/md/json ms', (r) => `${r.textMs.toFixed(0)}/${r.markdownMs.toFixed(0)}/${r.jsonMs.toFixed(0)}`],
+    ['(plan+render)÷read', (r) => r.ratio.toFixed(3)],
+    ['peak RSS MB', (r) => r.peakRssMb.toFixed(0)],
+  ];
+  const widths = columns.map(([name], i) =>
+    Math.max(name.length, ...results.map((r) => columns[i]?.[1](r).length ?? 0)),
+  );
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padStart(widths[i] ?? 0)).join('  ');
+  console.log(line(columns.map(([name]) => name)));
+  for (const r of results) console.log(line(columns.map(([, cell]) => cell(r))));
+  for (const r of results) console.log(`  ${r.pendingPerSite}/site requests by listing: ${r.breakdown}`);
+  console.log('targets: req÷min = 1.00; (plan+render)÷read ≤ 0.25 (6/site); peak RSS ≤ 512 MB (50/site)');
+  console.log(
+    'the ratio divides by the median (warm) read; the sandbox serves cached pages, faster than a real dashboard would',
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The minimum a complete read needs, from the served fleet and the catalogue's declared limits
+// (never from the client's own bookkeeping): one catalogue read, plus for each listing one call
+// when its schema declares no paging, else ceil(items / largest per_page allowed).
+
+interface ServedFleet {
+  sites: number;
+  pending: number;
+  ignoreEntries: number | undefined;
+  minimum: number;
+  perListing: Record<string, number>;
+}
+
+interface ListingSchema {
+  paged: boolean;
+  perPage: number;
+}
+
+async function minimumRequests(sandbox: RunningSandbox, sites: number): Promise<ServedFleet> {
+  const auth = `Basic ${Buffer.from(`${sandbox.credentials.username}:${sandbox.credentials.applicationPassword}`).toString('base64')}`;
+  const get = async (path: string) => {
+    const response = await fetch(`${sandbox.url}${path}`, { headers: { authorization: auth } });
+    if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+    return response.json() as Promise<unknown>;
+  };
+  const catalogue = (await get('/wp-json/wp-abilities/v1/abilities')) as Array<{
+    name: string;
+    input_schema?: { properties?: Record<string, { maximum?: number; default?: number }> };
+  }>;
+  const schema = (ability: string): ListingSchema => {
+    const properties = catalogue.find((a) => a.name === `svc/${ability}`)?.input_schema?.properties ?? {};
+    const perPage = properties.per_page;
+    return { paged: Boolean(properties.page && perPage), perPage: perPage?.maximum ?? perPage?.default ?? 1 };
+  };
+  // Visible pending entries, one per (site, item, language), exactly what list-updates-v1 pages over.
+  const state = (await get('/__sandbox/state')) as { sites: Array<{ pending: unknown[] }> };
+  const pending = state.sites.reduce((sum, site) => sum + site.pending.length, 0);
+  const ignored = schema('list-ignored-updates-v1');
+  // A paged ignore listing (spec profile) counts its entries itself; ask it for one item.
+  const ignoreEntries = ignored.paged
+    ? (
+        (await get(
+          '/wp-json/wp-abilities/v1/abilities/svc/list-ignored-updates-v1/run?input[page]=1&input[per_page]=1',
+        )) as {
+          total: number;
+        }
+      ).total
+    : undefined;
+  const pages = (s: ListingSchema, items: number) =>
+    s.paged ? Math.max(1, Math.ceil(items / s.perPage)) : 1;
+  const perListing = {
+    catalogue: 1,
+    'list-sites-v1': pages(schema('list-sites-v1'), sites),
+    'list-updates-v1': pages(schema('list-updates-v1'), pending),
+    'list-ignored-updates-v1': pages(ignored, ignoreEntries ?? 0),
+  };
+  await control(sandbox.url, 'POST', '/__sandbox/stats/reset');
+  const minimum = Object.values(perListing).reduce((sum, n) => sum + n, 0);
+  return { sites, pending, ignoreEntries, minimum, perListing };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The client side: the same steps as `svc-gitops plan`, timed one by one.
+
+/** A realistic desired state for the generated fleet (site-NNNNN.fleet.test). */
+const DESIRED_YAML = `version: 1
+ignores:
+  unmanaged: report
+  rules:
+    - sites: [all]
+      plugins: [woocommerce/woocommerce.php, jetpack/jetpack.php]
+updates:
+  - name: routine
+    sites: [all]
+    kinds: [plugins, themes, translations]
+    max: minor
+  - name: core-patches
+    sites: [all]
+    kinds: [core]
+    max: patch
+holds:
+  - sites: [all]
+    plugin: elementor/elementor.php
+    reason: page templates are being rebuilt
+rollout:
+  waves:
+    - {name: canary, sites: ['site-0000?.fleet.test'], max_failures: 0}
+    - {name: everyone-else, sites: [all], max_failures: 5}
+`;
+
+interface VariantResult {
+  pendingPerSite: number;
+  pending: number;
+  actions: number;
+  requests: number;
+  minimum: number;
+  breakdown: string;
+  /** The first read, while the sandbox still builds its page cache; `readMs` is the median. */
+  coldReadMs: number;
+  readMs: number;
+  planMs: number;
+  textMs: number;
+  markdownMs: number;
+  jsonMs: number;
+  ratio: number;
+  peakRssMb: number;
+}
+
+function countChars(chunks: Iterable<string>): number {
+  let total = 0;
+  for (const chunk of chunks) total += chunk.length;
+  return total;
+}
+
+async function measureVariant(
+  env: Record<string, string>,
+  served: ServedFleet,
+  pendingPerSite: number,
+): Promise<VariantResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'plan-live-'));
+  writeFileSync(join(dir, 'svc-gitops.yaml'), DESIRED_YAML);
+  const { desired, diagnostics } = await loadDesiredState({ path: 'svc-gitops.yaml', fs, cwd: dir });
+  if (!desired) throw new Error(`bench desired state invalid: ${JSON.stringify(diagnostics)}`);
+  // The calls-per-minute limit (default 60) would measure the limiter, not the client, and the
+  // 50 MiB session budget is below what the 50-pending fleet weighs: both lifted here.
+  const benchEnv = { ...env, SVC_RATE_LIMIT: '0', SVC_MAX_SESSION_DATA: String(2 ** 31) };
+  const { settings } = loadSettings({ env: benchEnv, cwd: dir, fs, homeDir: dir });
+
+  // Every step runs `repeat` times, alternating, and the medians are compared: on a shared
+  // machine one slow moment must not decide the ratio. Each read must issue the minimum.
+  const samples = {
+    read: [] as number[],
+    plan: [] as number[],
+    text: [] as number[],
+    md: [] as number[],
+    json: [] as number[],
+  };
+  let stats: SandboxStats | undefined;
+  let actions = 0;
+  let peakRssMb = 0;
+  for (let round = 0; round < repeat; round++) {
+    await control(env.SVC_URL ?? '', 'POST', '/__sandbox/stats/reset');
+    const dashboard = createDashboardClient(settings);
+    let start = performance.now();
+    const live = await dashboard.readLive();
+    samples.read.push(performance.now() - start);
+    await dashboard.close();
+    const roundStats = (await control(env.SVC_URL ?? '', 'GET', '/__sandbox/stats')) as SandboxStats;
+    if (stats && roundStats.requests_total !== stats.requests_total)
+      throw new Error(
+        `read ${round + 1} issued ${roundStats.requests_total} requests, read 1 ${stats.requests_total}`,
+      );
+    stats = roundStats;
+
+    start = performance.now();
+    const plan = createPlan(desired, live, { now: new Date(), lifetimeMinutes: 60 });
+    samples.plan.push(performance.now() - start);
+    actions = plan.actions.length;
+    start = performance.now();
+    countChars(planTextChunks(plan, { groupBy: 'site', colour: false }));
+    samples.text.push(performance.now() - start);
+    start = performance.now();
+    renderPlanMarkdown(plan);
+    samples.md.push(performance.now() - start);
+    start = performance.now();
+    countChars(planJsonChunks(plan));
+    samples.json.push(performance.now() - start);
+    // One plan run's peak (what `svc-gitops plan` needs); later rounds add uncollected garbage.
+    if (round === 0) peakRssMb = process.resourceUsage().maxRSS / 1024;
+  }
+  if (!stats) throw new Error('--repeat must be at least 1');
+  const counted = stats;
+  const issued = (name: string) =>
+    name === 'catalogue'
+      ? (counted.requests['GET /abilities'] ?? 0)
+      : (counted.abilities[`svc/${name}`] ?? 0);
+  const breakdown = Object.entries(served.perListing)
+    .map(([name, min]) => `${name} ${issued(name)}/${min}`)
+    .join(', ');
+  const [readMs, planMs, textMs, markdownMs, jsonMs] = [
+    samples.read,
+    samples.plan,
+    samples.text,
+    samples.md,
+    samples.json,
+  ].map(median) as [number, number, number, number, number];
+  return {
+    pendingPerSite,
+    pending: served.pending,
+    actions,
+    requests: counted.requests_total,
+    minimum: served.minimum,
+    breakdown,
+    coldReadMs: samples.read[0] ?? Number.NaN,
+    readMs,
+    planMs,
+    textMs,
+    markdownMs,
+    jsonMs,
+    ratio: (planMs + textMs + markdownMs + jsonMs) / readMs,
+    peakRssMb,
+  };
+}
+
+/**
+ * A sandbox control call on a connection of its own: between rounds the client is busy longer
+ * than the server's keep-alive timeout, and a pooled socket could be closed under the request.
+ */
+function control(base: string, method: string, path: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(`${base}${path}`, { method, agent: false }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve(JSON.parse(body)));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+interface SandboxStats {
+  requests_total: number;
+  requests: Record<string, number>;
+  abilities: Record<string, number>;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+// Dispatch last: every constant above is initialised by now.
+if (role === 'serve') await serve();
+else if (role === 'client') await client();
+else main();

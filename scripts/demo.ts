@@ -1,0 +1,88 @@
+/**
+ * The README's main job: start the embedded sandbox dashboard with the demo fleet, then run the
+ * real CLI against it as a user would: validate → plan (saved) → apply the saved plan → plan again.
+ *
+ *   npm run demo                      # compat-6.1 profile (the shipped dashboard's behaviour)
+ *   npm run demo -- --profile spec    # the interface as specified
+ *
+ * Everything the run writes (saved plan, apply journal) goes to a temporary directory.
+ */
+import * as fs from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { CliContext } from '../src/cli/context.js';
+import { runCli } from '../src/cli/run.js';
+import { loadFleet, type SandboxProfile, startSandbox } from '../src/sandbox/index.js';
+
+const root = resolve(import.meta.dirname, '..');
+const { values } = parseArgs({
+  options: {
+    profile: { type: 'string', default: 'compat-6.1' },
+    config: { type: 'string', default: join(root, 'examples/agency.yaml') },
+  },
+});
+const profile = values.profile as SandboxProfile;
+const config = resolve(values.config ?? '');
+
+const sandbox = await startSandbox({
+  fleet: await loadFleet(join(root, 'examples/sandbox/demo-fleet.yaml')),
+  profile,
+});
+const workDir = mkdtempSync(join(tmpdir(), 'svc-gitops-demo-'));
+const planFile = join(workDir, 'plan.json');
+// The demo's policies include core updates (high risk): safe mode, on by default, would refuse
+// them. Turning it off here is the explicit, documented way a real run allows them.
+const env: Record<string, string | undefined> = { ...process.env, ...sandbox.env(), SVC_SAFE_MODE: 'false' };
+const ctx: CliContext = {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env,
+  cwd: workDir,
+  fs,
+  signal: new AbortController().signal,
+  now: () => new Date(),
+};
+
+const bold = (s: string) => (process.stdout.isTTY && !env.NO_COLOR ? `\x1b[1m${s}\x1b[22m` : s);
+async function step(title: string, argv: string[], expected: number[]): Promise<number> {
+  process.stdout.write(`\n${bold(`━━ ${title}`)}\n${bold(`$ svc-gitops ${argv.join(' ')}`)}\n\n`);
+  const code = await runCli(argv, ctx);
+  process.stdout.write(`\n(exit code ${code})\n`);
+  if (!expected.includes(code))
+    throw new Error(`step "${title}" exited ${code}, expected ${expected.join(' or ')}`);
+  return code;
+}
+
+process.stdout.write(
+  `Sandbox dashboard (${profile}) with the demo fleet at ${sandbox.url}\nWorking directory: ${workDir}\n`,
+);
+let failed = false;
+try {
+  await step('1. Validate the desired state', ['validate', '-c', config], [0]);
+  await step(
+    '2. Plan: the dry-run preview, saved for review',
+    ['plan', '-c', config, '--out', planFile, '--detailed-exitcode'],
+    [2],
+  );
+  // The demo fleet has one site whose child server does not answer: apply reports that update as
+  // failed (exit 1) and the truthful report is part of the demo.
+  await step('3. Apply exactly the saved (reviewed) plan', ['apply', planFile, '-c', config], [0, 1]);
+  const again = await step(
+    '4. Plan again: only what failed is left',
+    ['plan', '-c', config, '--detailed-exitcode'],
+    [0, 2],
+  );
+  process.stdout.write(
+    again === 0
+      ? '\nDemo finished: the dashboard now matches the desired state.\n'
+      : '\nDemo finished: only what failed during apply is left to do (see the plan above).\n',
+  );
+} catch (error) {
+  failed = true;
+  process.stderr.write(`\ndemo failed: ${(error as Error).message}\n`);
+} finally {
+  await sandbox.close();
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,84 @@
+import type { Action } from '../types.js';
+import type { ApplyCall } from './batch.js';
+import { type ApplyJournal, describeCall, type JournalRecord } from './journal.js';
+import { changeKey } from './keys.js';
+
+/**
+ * Write-ahead for calls: before a call goes out, its `sent` line must be durable. Calls are
+ * announced a window at a time (one fsync per window instead of one per call); a call that was
+ * announced but never started gets a `skipped` result at the end, so after a clean stop only
+ * calls that were really in flight are in doubt. Sequence numbers run across the whole apply.
+ */
+export interface Announcer {
+  /** Makes the `sent` line of `calls[index]` durable (with the rest of its window); returns its seq. */
+  announce(calls: readonly ApplyCall[], index: number): Promise<number>;
+  /** Marks a call as sent for real (it is no longer "announced only"). */
+  started(seq: number): void;
+  /** Journals a `skipped` result for every announced call that never started. */
+  closeUnstarted(code: string): Promise<void>;
+}
+
+export function createAnnouncer(
+  journal: ApplyJournal | undefined,
+  context: { runId: string; now: () => Date; actions: readonly Action[]; window: number },
+): Announcer {
+  let nextSeq = 0;
+  let phaseCalls: readonly ApplyCall[] | undefined;
+  let seqs: number[] = [];
+  let durableUpTo = 0;
+  let pending: Promise<void> | undefined;
+  const unstarted = new Map<number, ApplyCall>();
+
+  const announceWindow = (calls: readonly ApplyCall[]): Promise<void> => {
+    const from = durableUpTo;
+    const to = Math.min(calls.length, from + context.window);
+    const records: JournalRecord[] = [];
+    for (let index = from; index < to; index++) {
+      const call = calls[index]!;
+      seqs[index] = nextSeq++;
+      unstarted.set(seqs[index]!, call);
+      records.push({
+        type: 'sent',
+        run_id: context.runId,
+        seq: seqs[index]!,
+        at: context.now().toISOString(),
+        call: describeCall(call),
+        actions: call.actions.map((i) => changeKey(context.actions[i]!)),
+      });
+    }
+    return (journal ? journal.appendAll(records) : Promise.resolve()).finally(() => {
+      durableUpTo = to;
+      pending = undefined;
+    });
+  };
+
+  return {
+    async announce(calls, index) {
+      if (calls !== phaseCalls) {
+        phaseCalls = calls;
+        seqs = [];
+        durableUpTo = 0;
+      }
+      while (index >= durableUpTo) {
+        pending ??= announceWindow(calls);
+        await pending;
+      }
+      return seqs[index]!;
+    },
+    started(seq) {
+      unstarted.delete(seq);
+    },
+    async closeUnstarted(code) {
+      if (!journal || unstarted.size === 0) return;
+      const records: JournalRecord[] = [...unstarted].map(([seq, call]) => ({
+        type: 'result',
+        run_id: context.runId,
+        seq,
+        at: context.now().toISOString(),
+        outcomes: call.actions.map((i) => ({ key: changeKey(context.actions[i]!), status: 'skipped', code })),
+      }));
+      unstarted.clear();
+      await journal.appendAll(records);
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import {
+  checkApprovalParameters,
+  checkNotExpired,
+  checkSafeMode,
+  checkSameDashboard,
+} from '../../src/apply/guard.js';
+import { planOf, update } from './builders.js';
+
+const none = {
+  planFile: false,
+  reviewed: false,
+  resume: false,
+  autoApprove: false,
+  dryRun: false,
+  targets: false,
+};
+
+describe('guard', () => {
+  it('safe mode lists the high-risk actions and says how to allow them', () => {
+    const actions = Array.from({ length: 12 }, (_, i) =>
+      update(i + 1, 'core', 'wordpress', { from: '6.8', to: '7.0' }),
+    );
+    expect(() => checkSafeMode(actions, false)).not.toThrow();
+    expect(() => checkSafeMode([update(1, 'plugin', 'a/a.php')], true)).not.toThrow();
+    try {
+      checkSafeMode(actions, true);
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toMatchObject({ code: 'SAFE_MODE_BLOCKED' });
+      expect((error as Error).message).toContain(
+        '12 high-risk action(s): https://site1.example.test/ core wordpress 6.8→7.0',
+      );
+      expect((error as Error).message).toContain('and 2 more');
+      expect((error as { hint: string }).hint).toContain('SVC_SAFE_MODE=false');
+    }
+  });
+
+  it('expiry is strict after expires_at; the dashboard must match apart from a trailing slash', () => {
+    const plan = planOf([]);
+    expect(() => checkNotExpired(plan, new Date(plan.expires_at))).not.toThrow();
+    expect(() => checkNotExpired(plan, new Date(Date.parse(plan.expires_at) + 1))).toThrow(/expired/);
+    expect(() => checkSameDashboard(plan, 'https://dashboard.example.test/')).not.toThrow();
+    expect(() => checkSameDashboard(plan, 'https://evil.example.test')).toThrow(/was made for/);
+  });
+
+  it('contradicting parameters are CONFLICTING_PARAMETERS', () => {
+    expect(() => checkApprovalParameters(none)).not.toThrow();
+    for (const bad of [
+      { autoApprove: true, dryRun: true },
+      { planFile: true, reviewed: true },
+      { resume: true, planFile: true },
+      { targets: true, reviewed: true },
+    ]) {
+      expect(() => checkApprovalParameters({ ...none, ...bad })).toThrow(
+        expect.objectContaining({ code: 'CONFLICTING_PARAMETERS' }),
+      );
+    }
+  });
+});
