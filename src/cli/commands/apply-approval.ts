@@ -20,7 +20,7 @@ import type { ApplyReport } from '../../render/apply-report.js';
 import { renderPlanText } from '../../render/plan-text.js';
 import type { Action, DashboardCapabilities, DesiredState, Plan } from '../../types.js';
 import { type CliContext, useColour } from '../context.js';
-import { openDashboard, planNow } from '../pipeline.js';
+import { openDashboard, type Planned, planNow } from '../pipeline.js';
 
 /**
  * The four approval paths of `svc-gitops apply`. Each checks what its approval covers and
@@ -56,6 +56,19 @@ export interface Approved {
   /** Saved plans: re-check the live facts and mark the plan used, under the lock. */
   savedPlan?: boolean;
   warnings: string[];
+}
+
+/** The fields every approval path that planned now shares (the rest say how it was approved). */
+function approvedFrom(planned: Planned, approval: Approved['approval']) {
+  return {
+    client: planned.client,
+    settings: planned.settings,
+    plan: planned.plan,
+    capabilities: planned.live.capabilities,
+    configPath: planned.configPath,
+    approval,
+    maxFailures: waveLimits(planned.desired),
+  };
 }
 
 /** Closes the client when preparing an approval fails, so no socket outlives the command. */
@@ -143,13 +156,7 @@ export async function approveNow(ctx: CliContext, flags: ApplyFlags): Promise<Ap
       return EXIT.error;
     }
     return {
-      client,
-      settings,
-      plan,
-      capabilities: planned.live.capabilities,
-      configPath: planned.configPath,
-      approval,
-      maxFailures: waveLimits(planned.desired),
+      ...approvedFrom(planned, approval),
       warnings: [],
     };
   });
@@ -206,13 +213,7 @@ export async function approveReviewed(
       settings.safeMode,
     );
     return {
-      client,
-      settings,
-      plan,
-      capabilities: planned.live.capabilities,
-      configPath: planned.configPath,
-      approval: 'reviewed',
-      maxFailures: waveLimits(planned.desired),
+      ...approvedFrom(planned, 'reviewed'),
       holdBack: subset.holdBack,
       reviewed: { notNeeded: subset.notNeeded, unreviewed: subset.unapproved },
       warnings: [],
@@ -222,7 +223,7 @@ export async function approveReviewed(
 
 export async function approveResume(ctx: CliContext, flags: ApplyFlags, stateDir: string): Promise<Approved> {
   const planned = await planNow(ctx, flags.config === undefined ? {} : { config: flags.config });
-  const { plan, client, settings } = planned;
+  const { plan, client } = planned;
   return closingOnError(client, async () => {
     const paths = statePaths(stateDir, client.url, resolve(ctx.cwd, planned.configPath));
     const unfinished = lastUnfinishedRun(readJournal(ctx.fs, paths.journal));
@@ -252,13 +253,7 @@ export async function approveResume(ctx: CliContext, flags: ApplyFlags, stateDir
           ]
         : [];
     return {
-      client,
-      settings,
-      plan,
-      capabilities: planned.live.capabilities,
-      configPath: planned.configPath,
-      approval: 'resume',
-      maxFailures: waveLimits(planned.desired),
+      ...approvedFrom(planned, 'resume'),
       holdBack: subset.holdBack,
       warnings,
     };
