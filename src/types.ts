@@ -70,6 +70,8 @@ export interface UnreadableSite {
 export interface DashboardCapabilities {
   surface: 'abilities' | 'rest';
   canUnignore: boolean;
+  /** Per-item plugin and theme ignores (the REST API's per-slug ignore is broken: never used). */
+  canIgnore: boolean;
   canIgnoreCore: boolean;
   /** Sites per run-updates call above which the dashboard queues the work. */
   queueThreshold: number;
@@ -212,8 +214,9 @@ export type PlanNoteKind =
   | 'unreadable-site'
   | 'unmanaged-ignore'
   | 'cannot-unignore'
+  | 'cannot-ignore'
   | 'held'
-  | 'skipped-update'
+  | 'offline-site'
   | 'needs-approval'
   | 'unknown-site';
 

@@ -14,16 +14,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { memfs } from 'memfs';
 import { Agent, request } from 'undici';
 import { type ApplyCall, applyPlan, batchPlan, minimumCalls } from '../../src/apply/index.js';
 import { openJournal } from '../../src/apply/journal.js';
-import { loadDesiredState } from '../../src/config/index.js';
 import { createDashboardClient } from '../../src/dashboard/index.js';
 import { createPlan } from '../../src/plan/index.js';
 import { type Fleet, generateFleet, startSandbox } from '../../src/sandbox/index.js';
-import type { Settings } from '../../src/settings/index.js';
 import type { Plan } from '../../src/types.js';
+import { basicAuth, benchSettings, best, desiredFromText, inParallel, ratioText, timed } from './harness.js';
 
 const { values } = parseArgs({
   options: {
@@ -51,29 +49,9 @@ const WRITE_ABILITIES = /ignore-site-|set-ignored-updates|run-updates/;
 
 const fleet = generateFleet({ sites, pendingPerSite: 3, ignoredPerSite: 0, seed: 42 });
 
-function settingsFor(url: string, env: Record<string, string>): Settings {
-  return {
-    dashboardUrl: url,
-    username: env.SVC_USER ?? '',
-    applicationPassword: env.SVC_APP_PASSWORD ?? '',
-    allowHttp: true,
-    skipSslVerify: false,
-    safeMode: false,
-    requireUserConfirmation: true,
-    rateLimit: 0,
-    requestTimeout: 60_000,
-    maxResponseSize: 50 * 1024 * 1024,
-    maxSessionData: 4 * 1024 * 1024 * 1024,
-    maxRetries: 1,
-    retryBaseDelay: 0,
-    retryMaxDelay: 0,
-    concurrency,
-    namespace: 'svc',
-    planLifetimeMinutes: 60,
-    jobPollInterval: 0,
-    jobTimeout: 60_000,
-  };
-}
+/** Apply runs with safe mode off: the benchmark measures the calls, not the approval gate. */
+const settingsFor = (sandbox: { url: string; env(): Record<string, string> }) =>
+  benchSettings({ url: sandbox.url, env: sandbox.env() }, { safeMode: false, concurrency });
 
 async function writesCounted(url: string): Promise<number> {
   const stats = (await (await fetch(`${url}/__sandbox/stats`)).json()) as {
@@ -87,16 +65,9 @@ async function writesCounted(url: string): Promise<number> {
 
 async function planFor(the: Fleet): Promise<{ plan: Plan; threshold: number }> {
   const sandbox = await startSandbox({ fleet: the, profile: 'spec' });
-  const client = createDashboardClient(settingsFor(sandbox.url, sandbox.env()));
+  const client = createDashboardClient(settingsFor(sandbox));
   const live = await client.readLive();
-  const { fs: memory } = memfs({ '/cfg/svc-gitops.yaml': CONFIG });
-  const loaded = await loadDesiredState({
-    path: 'svc-gitops.yaml',
-    fs: memory as unknown as typeof fs,
-    cwd: '/cfg',
-  });
-  if (!loaded.desired) throw new Error(`bench config invalid: ${JSON.stringify(loaded.diagnostics)}`);
-  const plan = createPlan(loaded.desired, live, { now: new Date(), lifetimeMinutes: 60 });
+  const plan = createPlan(await desiredFromText(CONFIG), live, { now: new Date(), lifetimeMinutes: 60 });
   await client.close();
   await sandbox.close();
   return { plan, threshold: live.capabilities.queueThreshold };
@@ -108,7 +79,7 @@ async function timeApply(
   withJournal: boolean,
 ): Promise<{ ms: number; msCalls: number; writes: number; failed: number }> {
   const sandbox = await startSandbox({ fleet, profile: 'spec' });
-  const client = createDashboardClient(settingsFor(sandbox.url, sandbox.env()));
+  const client = createDashboardClient(settingsFor(sandbox));
   await client.capabilities(); // the catalogue read is not part of applying
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-apply-'));
   const journal = openJournal(fs, join(dir, 'journal.jsonl'));
@@ -120,6 +91,7 @@ async function timeApply(
       capabilities: {
         surface: 'abilities',
         canUnignore: true,
+        canIgnore: true,
         canIgnoreCore: true,
         queueThreshold: threshold,
       },
@@ -147,8 +119,7 @@ async function timeApply(
 /** The same calls as raw ability POSTs at the same concurrency: the floor apply is measured against. */
 async function timeBareLoop(plan: Plan, threshold: number): Promise<{ ms: number; writes: number }> {
   const sandbox = await startSandbox({ fleet, profile: 'spec' });
-  const env = sandbox.env();
-  const auth = `Basic ${Buffer.from(`${env.SVC_USER}:${env.SVC_APP_PASSWORD}`).toString('base64')}`;
+  const auth = basicAuth(sandbox.credentials);
   const agent = new Agent({ connections: concurrency });
   const post = async (ability: string, input: Record<string, unknown>) => {
     const url = `${sandbox.url}/wp-json/wp-abilities/v1/abilities/svc/${ability}/run`;
@@ -172,16 +143,10 @@ async function timeBareLoop(plan: Plan, threshold: number): Promise<{ ms: number
           types: [...new Set(call.items.map((i) => (i.kind === 'core' ? 'core' : `${i.kind}s`)))],
           specific_items: call.items.map((i) => i.slug),
         });
-  const started = performance.now();
-  for (const phase of batchPlan(plan.actions, threshold)) {
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (next < phase.calls.length) await send(phase.calls[next++]!);
-      }),
-    );
-  }
-  const ms = performance.now() - started;
+  const { ms } = await timed(async () => {
+    for (const phase of batchPlan(plan.actions, threshold))
+      await inParallel(phase.calls.length, concurrency, (i) => send(phase.calls[i]!));
+  });
   const writes = await writesCounted(sandbox.url);
   await agent.close();
   await sandbox.close();
@@ -191,22 +156,16 @@ async function timeBareLoop(plan: Plan, threshold: number): Promise<{ ms: number
 /** The same calls through the dashboard client, without apply: separates client cost from apply's. */
 async function timeClientLoop(plan: Plan, threshold: number): Promise<{ ms: number }> {
   const sandbox = await startSandbox({ fleet, profile: 'spec' });
-  const client = createDashboardClient(settingsFor(sandbox.url, sandbox.env()));
+  const client = createDashboardClient(settingsFor(sandbox));
   await client.capabilities();
-  const started = performance.now();
-  for (const phase of batchPlan(plan.actions, threshold)) {
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (next < phase.calls.length) {
-          const call = phase.calls[next++]!;
-          if (call.type === 'set-ignored') await client.setIgnored(call);
-          else await client.runUpdates(call);
-        }
-      }),
-    );
-  }
-  const ms = performance.now() - started;
+  const { ms } = await timed(async () => {
+    for (const phase of batchPlan(plan.actions, threshold)) {
+      await inParallel(phase.calls.length, concurrency, (i) => {
+        const call = phase.calls[i]!;
+        return call.type === 'set-ignored' ? client.setIgnored(call) : client.runUpdates(call);
+      });
+    }
+  });
   await client.close();
   await sandbox.close();
   return { ms };
@@ -224,10 +183,9 @@ for (let round = 0; round < rounds; round++) {
   applyRuns.push(await timeApply(plan, threshold, true));
   unjournalledRuns.push(await timeApply(plan, threshold, false));
 }
-const best = <T>(runs: T[], key: (run: T) => number) => Math.min(...runs.map(key));
-const bare = best(bareRuns, (r) => r.ms);
-const applied = best(applyRuns, (r) => r.ms);
-const calls = best(applyRuns, (r) => r.msCalls);
+const bare = best(bareRuns.map((r) => r.ms));
+const applied = best(applyRuns.map((r) => r.ms));
+const calls = best(applyRuns.map((r) => r.msCalls));
 const writes = applyRuns[0]!.writes;
 console.log(
   `fleet: ${sites} sites; plan: ${plan.summary.ignore} ignores, ${plan.summary.unignore} unignores, ${plan.summary.update} updates on ${plan.summary.sites} sites; concurrency ${concurrency}; best of ${rounds}`,
@@ -235,17 +193,13 @@ console.log(
 console.log(
   `write calls issued / minimum calls: ${writes} / ${minimum} = ${(writes / minimum).toFixed(2)} (bare loop sent ${bareRuns[0]!.writes})`,
 );
-console.log(
-  `apply calls phase ${calls.toFixed(0)} ms / bare loop ${bare.toFixed(0)} ms = ${(calls / bare).toFixed(2)}`,
-);
-console.log(
-  `apply incl. confirming re-read ${applied.toFixed(0)} ms / bare loop ${bare.toFixed(0)} ms = ${(applied / bare).toFixed(2)}`,
-);
-const clientLoop = Math.min(...clientRuns);
+console.log(`apply calls phase / bare loop: ${ratioText(calls, bare)}`);
+console.log(`apply incl. confirming re-read / bare loop: ${ratioText(applied, bare)}`);
+const clientLoop = best(clientRuns);
 console.log(
   `(for reference) the same calls through the dashboard client alone ${clientLoop.toFixed(0)} ms / bare loop = ${(clientLoop / bare).toFixed(2)}`,
 );
-const unjournalled = best(unjournalledRuns, (r) => r.msCalls);
+const unjournalled = best(unjournalledRuns.map((r) => r.msCalls));
 console.log(
   `(for reference) apply calls phase without the journal ${unjournalled.toFixed(0)} ms / bare loop = ${(unjournalled / bare).toFixed(2)}; the rest is the journal's fsyncs`,
 );

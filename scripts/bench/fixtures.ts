@@ -104,7 +104,13 @@ export function generateFleet(options: FleetOptions): LiveState {
     pending,
     ignores,
     unreadable: [],
-    capabilities: { surface: 'abilities', canUnignore: true, canIgnoreCore: true, queueThreshold: 200 },
+    capabilities: {
+      surface: 'abilities',
+      canUnignore: true,
+      canIgnore: true,
+      canIgnoreCore: true,
+      queueThreshold: 200,
+    },
   };
 }
 

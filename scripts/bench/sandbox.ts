@@ -4,11 +4,11 @@
  * ratio of serving time to the time a client needs just to JSON.parse the same pages, measured
  * side by side in one run. Run: npx tsx scripts/bench/sandbox.ts [sites]
  */
-import { fork } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { generateFleet, startSandbox } from '../../src/sandbox/index.js';
+import { basicAuth, forkSandbox, inParallel, serveToParent, timed } from './harness.js';
 
 const sites = Number(process.argv[2] ?? 10_000);
 const perPage = 200;
@@ -19,23 +19,18 @@ const perPage = 200;
  */
 if (process.argv.includes('--serve')) {
   const fleet = generateFleet({ sites, pendingPerSite: 6, ignoredPerSite: 1, seed: 2026 });
-  const served = await startSandbox({ fleet });
-  process.send?.({ url: served.url, credentials: served.credentials });
-  process.on('message', () => void served.close().then(() => process.exit(0)));
+  serveToParent(await startSandbox({ fleet }));
 } else {
   await benchmark();
 }
 
 async function benchmark(): Promise<void> {
-  const t0 = performance.now();
-  const child = fork(fileURLToPath(import.meta.url), [String(sites), '--serve']);
-  const sandbox = await new Promise<{
-    url: string;
-    credentials: { username: string; applicationPassword: string };
-  }>((resolve) => child.once('message', (m) => resolve(m as never)));
-  const generated = performance.now() - t0;
+  const { ms: generated, value: child } = await timed(() =>
+    forkSandbox(fileURLToPath(import.meta.url), [String(sites), '--serve']),
+  );
+  const sandbox = child.served;
   const agent = new Agent({ connections: 8, pipelining: 1 });
-  const auth = `Basic ${Buffer.from(`${sandbox.credentials.username}:${sandbox.credentials.applicationPassword}`).toString('base64')}`;
+  const auth = basicAuth(sandbox.credentials);
 
   async function page(n: number): Promise<string> {
     const url = `${sandbox.url}/wp-json/wp-abilities/v1/abilities/svc/list-updates-v1/run?input[per_page]=${perPage}&input[page]=${n}`;
@@ -51,17 +46,13 @@ async function benchmark(): Promise<void> {
     const pages = Math.ceil(total / perPage);
     const bodies: string[] = new Array(pages);
     bodies[0] = first;
-    const start = performance.now();
-    let next = 2;
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (next <= pages) {
-          const n = next++;
-          bodies[n - 1] = await page(n);
-        }
+    // Pages 2 … pages, stored by page index.
+    const { ms } = await timed(() =>
+      inParallel(pages - 1, concurrency, async (i) => {
+        bodies[i + 1] = await page(i + 2);
       }),
     );
-    return { bodies, ms: performance.now() - start };
+    return { bodies, ms };
   }
 
   const cold = await readAll(1);
@@ -117,5 +108,5 @@ async function benchmark(): Promise<void> {
     `ratio wall time of the warm read (client HTTP + sandbox) / JSON.parse: ${(warm.ms / parseMs).toFixed(2)}`,
   );
   await agent.close();
-  child.send('stop');
+  child.stop();
 }

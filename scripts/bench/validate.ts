@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { memfs } from 'memfs';
 import { parse } from 'yaml';
 import { LIMITS, loadDesiredState } from '../../src/config/index.js';
+import { alternate, median, timed } from './harness.js';
 
 const PLUGINS = [
   'akismet/akismet.php',
@@ -83,11 +84,6 @@ export function generateDesiredYaml(sites: number): string {
   return `${out.join('\n')}\n`;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
 export async function benchValidate(
   sites = 10_000,
   rounds = 7,
@@ -99,34 +95,12 @@ export async function benchValidate(
   const first = await loadDesiredState(options);
   if (!first.desired)
     throw new Error(`generated desired state is invalid: ${JSON.stringify(first.diagnostics.slice(0, 3))}`);
-  const parseTimes: number[] = [];
-  const validateTimes: number[] = [];
-  const timeParse = () => {
-    const start = performance.now();
-    parse(text);
-    return performance.now() - start;
-  };
-  const timeValidate = async () => {
-    const start = performance.now();
-    await loadDesiredState(options);
-    return performance.now() - start;
-  };
-  // Warm up both paths, then alternate which goes first so drift and GC hit both alike.
-  for (let i = 0; i < 2; i++) {
-    timeParse();
-    await timeValidate();
-  }
-  for (let round = 0; round < rounds; round++) {
-    if (round % 2 === 0) {
-      parseTimes.push(timeParse());
-      validateTimes.push(await timeValidate());
-    } else {
-      validateTimes.push(await timeValidate());
-      parseTimes.push(timeParse());
-    }
-  }
-  const parseMs = median(parseTimes);
-  const validateMs = median(validateTimes);
+  const timeParse = async () => (await timed(() => parse(text))).ms;
+  const timeValidate = async () => (await timed(() => loadDesiredState(options))).ms;
+  // Two warm-up runs of each, then alternating order so drift and GC hit both alike.
+  const times = await alternate(rounds, timeParse, timeValidate, 2);
+  const parseMs = median(times.a);
+  const validateMs = median(times.b);
   console.log(
     `validate: ${sites} sites, ${(Buffer.byteLength(text) / 1024).toFixed(0)} KiB, ${first.desired.ignores.length} ignore rules; ` +
       `parse ${parseMs.toFixed(1)} ms, validate ${validateMs.toFixed(1)} ms, ratio ${(validateMs / parseMs).toFixed(2)}× (target ≤ 2×)`,

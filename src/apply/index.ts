@@ -120,6 +120,13 @@ function unsupported(action: Action, live: Pick<LiveState, 'capabilities'>): Hel
       message: `the ${live.capabilities.surface} surface cannot unignore`,
     };
   }
+  if (action.op === 'ignore' && action.kind !== 'core' && !live.capabilities.canIgnore) {
+    return {
+      status: 'blocked',
+      code: 'UNSUPPORTED',
+      message: `the ${live.capabilities.surface} surface cannot ignore single items`,
+    };
+  }
   if (action.op !== 'update' && action.kind === 'core' && !live.capabilities.canIgnoreCore) {
     return {
       status: 'blocked',

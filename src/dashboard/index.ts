@@ -9,6 +9,7 @@ import type { DashboardClient } from './client.js';
 import { type Connection, openConnection } from './connection.js';
 import { readLiveViaAbilities } from './live/abilities-live.js';
 import { readLiveViaRest } from './live/rest-live.js';
+import { runUpdatesViaRest } from './rest/run-updates.js';
 import { syncSites } from './rest/sync.js';
 
 export type * from './client.js';
@@ -78,9 +79,10 @@ export function createDashboardClient(
       await setIgnored(await abilities('ignoring updates', callOptions.signal), request, callOptions.signal);
     },
     async runUpdates(request, callOptions = {}) {
-      const caller = await abilities('running selected updates', callOptions.signal);
+      const s = await resolveSurface(callOptions.signal);
+      if (s.kind === 'rest') return runUpdatesViaRest(conn, request, callOptions.signal);
       return runUpdates(
-        caller,
+        s.caller,
         request,
         { interval: conn.jobPollInterval, timeout: conn.jobTimeout },
         callOptions.signal,
@@ -107,6 +109,7 @@ async function detectSurface(
       capabilities: {
         surface: 'abilities',
         canUnignore: perItem || (has('ignore-site-plugins-v1') && has('ignore-site-themes-v1')),
+        canIgnore: perItem || (has('ignore-site-plugins-v1') && has('ignore-site-themes-v1')),
         canIgnoreCore: perItem || has('ignore-site-core-v1'),
         queueThreshold: QUEUE_THRESHOLD,
       },
@@ -125,6 +128,7 @@ async function detectSurface(
     capabilities: {
       surface: 'rest',
       canUnignore: false,
+      canIgnore: false,
       canIgnoreCore: false,
       queueThreshold: QUEUE_THRESHOLD,
     },

@@ -14,21 +14,25 @@ export interface ApprovalVerdict {
 const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 export function judgeApproval(actions: readonly Action[], rules: ApprovalRules): ApprovalVerdict {
-  const updates = actions.filter((action) => action.op === 'update');
+  const sitesUpdated = new Set<number>();
+  let core = 0;
+  let major = 0;
+  for (const action of actions) {
+    if (action.op !== 'update') continue;
+    sitesUpdated.add(action.site_id);
+    if (action.kind === 'core') core++;
+    if (versionLevel(action.from ?? '', action.to ?? '') === 'major') major++;
+  }
   const notes: PlanNote[] = [];
-  const sites = new Set(updates.map((action) => action.site_id)).size;
+  const sites = sitesUpdated.size;
   const max = rules.maxSitesWithoutApproval;
   if (max !== undefined && sites > max) {
     const message = `updates ${plural(sites, 'site')}, more than maxSitesWithoutApproval (${max})`;
     notes.push({ kind: 'needs-approval', message });
   }
-  const core = updates.filter((action) => action.kind === 'core').length;
   if (rules.coreNeedsApproval && core > 0) {
     notes.push({ kind: 'needs-approval', message: `${plural(core, 'core update')} (coreNeedsApproval)` });
   }
-  const major = updates.filter(
-    (action) => versionLevel(action.from ?? '', action.to ?? '') === 'major',
-  ).length;
   if (rules.majorNeedsApproval && major > 0) {
     notes.push({ kind: 'needs-approval', message: `${plural(major, 'major update')} (majorNeedsApproval)` });
   }

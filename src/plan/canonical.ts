@@ -10,69 +10,160 @@ import type { Plan } from '../types.js';
 
 type Sink = (chunk: string) => void;
 
-function sortedKeys(record: Record<string, unknown>): string[] {
-  return Object.keys(record)
-    .filter((key) => record[key] !== undefined)
-    .sort();
+interface Shape {
+  keys: string[];
+  sorted: string[];
+  /**
+   * True when a key is an array index ("0", "17"): engines enumerate those first in numeric
+   * order whatever the insertion order, so such a record cannot be written natively.
+   */
+  indexKeys: boolean;
 }
 
-function collectKeys(value: unknown, keys: Set<string>): void {
-  if (value === null || typeof value !== 'object') return;
-  if (Array.isArray(value)) {
-    for (const entry of value) collectKeys(entry, keys);
-    return;
-  }
-  for (const [key, member] of Object.entries(value)) {
-    keys.add(key);
-    collectKeys(member, keys);
-  }
+type ShapeOf = (record: Record<string, unknown>) => Shape;
+
+const ARRAY_INDEX = /^(?:0|[1-9]\d{0,9})$/;
+
+/**
+ * The shape of records (their keys, sorted by code unit), remembered per key sequence: a plan
+ * holds tens of thousands of records of a handful of shapes, and sorting each one's keys again
+ * dominated hashing. A hit is confirmed key by key, so two key lists never share an entry.
+ */
+function shapes(): ShapeOf {
+  const byKeys = new Map<string, Shape>();
+  return (record) => {
+    const keys = Object.keys(record);
+    const joined = keys.join('\u0000');
+    const known = byKeys.get(joined);
+    if (known && known.keys.length === keys.length && known.keys.every((key, i) => key === keys[i])) {
+      return known;
+    }
+    const shape = { keys, sorted: [...keys].sort(), indexKeys: keys.some((key) => ARRAY_INDEX.test(key)) };
+    byKeys.set(joined, shape);
+    return shape;
+  };
+}
+
+/** The value as JSON.stringify sees it: dates and other toJSON holders converted first. */
+function jsonValue(value: unknown): unknown {
+  if (typeof (value as { toJSON?: unknown } | null)?.toJSON !== 'function') return value;
+  const text = JSON.stringify(value) as string | undefined;
+  return text === undefined ? undefined : JSON.parse(text);
 }
 
 /**
- * The canonical text of one (small) value as a string. JSON.stringify with a property list
- * writes every object's keys in the list's order, so the sorted union of the value's keys
- * gives code-unit key order at every depth, natively (integer-like keys included).
+ * A copy of `value` with every record's keys inserted in code-unit order, so JSON.stringify
+ * (which keeps insertion order) writes canonical text natively; undefined when some record has
+ * array-index keys and must be written by hand.
  */
-function serialise(value: unknown): string {
-  if (value === null || typeof value !== 'object')
-    return value === undefined ? 'null' : JSON.stringify(value);
-  const keys = new Set<string>();
-  collectKeys(value, keys);
-  return JSON.stringify(value, [...keys].sort());
+function sortedCopy(value: unknown, shapeOf: ShapeOf): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  const plain = jsonValue(value);
+  if (plain === null || typeof plain !== 'object') return plain;
+  if (Array.isArray(plain)) {
+    const copy: unknown[] = new Array(plain.length);
+    for (let i = 0; i < plain.length; i++) {
+      const entry = plain[i];
+      const copied = sortedCopy(entry, shapeOf);
+      if (copied === undefined && entry !== undefined) return undefined;
+      copy[i] = copied;
+    }
+    return copy;
+  }
+  const record = plain as Record<string, unknown>;
+  const shape = shapeOf(record);
+  if (shape.indexKeys) return undefined;
+  const copy: Record<string, unknown> = {};
+  for (const key of shape.sorted) {
+    const member = record[key];
+    const copied = sortedCopy(member, shapeOf);
+    if (copied === undefined && member !== undefined) return undefined;
+    copy[key] = copied;
+  }
+  return copy;
+}
+
+/** The canonical text of `value` as one string (used below the streamed levels). */
+function serialise(value: unknown, shapeOf: ShapeOf): string {
+  if (value === null || typeof value !== 'object') {
+    // As JSON.stringify: undefined, functions and symbols have no JSON form; null stands in.
+    return (JSON.stringify(value) as string | undefined) ?? 'null';
+  }
+  const copy = sortedCopy(value, shapeOf);
+  if (copy !== undefined) return JSON.stringify(copy);
+  // The slow path, for values holding index-keyed records: written member by member.
+  const plain = jsonValue(value);
+  if (plain === null || typeof plain !== 'object') return serialise(plain, shapeOf);
+  if (Array.isArray(plain)) return `[${plain.map((entry) => serialise(entry, shapeOf)).join(',')}]`;
+  const record = plain as Record<string, unknown>;
+  const members = shapeOf(record)
+    .sorted.filter((key) => !omitted(record[key]))
+    .map((key) => `${JSON.stringify(key)}:${serialise(record[key], shapeOf)}`);
+  return `{${members.join(',')}}`;
+}
+
+/** Members JSON.stringify leaves out of a record. */
+function omitted(member: unknown): boolean {
+  return member === undefined || typeof member === 'function' || typeof member === 'symbol';
 }
 
 /**
  * Streams the top `depth` levels structurally and serialises deeper values whole: a plan's
  * size is in its top-level arrays, whose elements are small.
  */
-function writeCanonical(value: unknown, sink: Sink, depth: number): void {
-  if (depth === 0 || value === null || typeof value !== 'object') {
-    sink(serialise(value));
+function writeCanonical(value: unknown, sink: Sink, depth: number, shapeOf: ShapeOf): void {
+  const plain = jsonValue(value);
+  if (depth === 0 || plain === null || typeof plain !== 'object') {
+    sink(serialise(plain, shapeOf));
     return;
   }
-  if (Array.isArray(value)) {
+  if (Array.isArray(plain)) {
     sink('[');
-    value.forEach((entry, index) => {
-      if (index > 0) sink(',');
-      writeCanonical(entry, sink, depth - 1);
-    });
+    if (depth === 1) writeElements(plain, sink, shapeOf);
+    else {
+      for (let i = 0; i < plain.length; i++) {
+        if (i > 0) sink(',');
+        writeCanonical(plain[i], sink, depth - 1, shapeOf);
+      }
+    }
     sink(']');
     return;
   }
-  const record = value as Record<string, unknown>;
+  const record = plain as Record<string, unknown>;
+  let first = true;
   sink('{');
-  sortedKeys(record).forEach((key, index) => {
-    sink(`${index > 0 ? ',' : ''}${JSON.stringify(key)}:`);
-    writeCanonical(record[key], sink, depth - 1);
-  });
+  for (const key of shapeOf(record).sorted) {
+    if (omitted(record[key])) continue;
+    sink(`${first ? '' : ','}${JSON.stringify(key)}:`);
+    first = false;
+    writeCanonical(record[key], sink, depth - 1, shapeOf);
+  }
   sink('}');
+}
+
+const BATCH = 1024;
+
+/**
+ * The elements of a streamed array, comma-separated: one native JSON.stringify per batch of
+ * sorted copies (one call per element cost as much again as the writing itself).
+ */
+function writeElements(elements: readonly unknown[], sink: Sink, shapeOf: ShapeOf): void {
+  for (let start = 0; start < elements.length; start += BATCH) {
+    const batch = elements.slice(start, start + BATCH);
+    const copy = sortedCopy(batch, shapeOf);
+    const text =
+      copy === undefined
+        ? batch.map((element) => serialise(element, shapeOf)).join(',')
+        : JSON.stringify(copy).slice(1, -1);
+    sink(start > 0 ? `,${text}` : text);
+  }
 }
 
 const STREAMED_LEVELS = 2;
 
 export function canonicalJson(value: unknown): string {
   const parts: string[] = [];
-  writeCanonical(value, (chunk) => parts.push(chunk), STREAMED_LEVELS);
+  writeCanonical(value, (chunk) => parts.push(chunk), STREAMED_LEVELS, shapes());
   return parts.join('');
 }
 
@@ -90,6 +181,7 @@ export function canonicalSha256(value: unknown): string {
       }
     },
     STREAMED_LEVELS,
+    shapes(),
   );
   return hash.update(buffer, 'utf8').digest('hex');
 }

@@ -3,7 +3,8 @@
  * caller passes `now`), no randomness; the same inputs give the same bytes and the same id.
  *
  * Only sites selected by `desired.sites` (and by `targetSiteIds` when given) get actions.
- * Sites the dashboard could not read get a note and nothing else: an unknown state never
+ * Sites the dashboard could not read, and sites it reports offline (disconnected or suspended,
+ * whose stored state may be stale), get one note and nothing else: an unknown state never
  * becomes an unignore. Ordering is stated in order.ts.
  */
 import { SvcError } from '../errors.js';
@@ -44,6 +45,16 @@ export function publicDashboardUrl(url: string): string {
   }
 }
 
+/** One note per offline site in scope, saying how many changes wait for it to come back. */
+function offlineSiteNote(site: Site, withheld: number): PlanNote {
+  const waiting =
+    withheld === 0
+      ? 'nothing would change'
+      : `${withheld === 1 ? '1 change was' : `${withheld} changes were`} not planned`;
+  const message = `the site is ${site.status}: ${waiting}; plan again once it is connected`;
+  return { kind: 'offline-site', site_id: site.id, site_url: site.url, message };
+}
+
 function checkOptions(options: PlanOptions): void {
   if (Number.isNaN(options.now.getTime())) throw new SvcError('USAGE', 'plan time is not a valid date');
   if (!Number.isFinite(options.lifetimeMinutes) || options.lifetimeMinutes <= 0) {
@@ -76,6 +87,10 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     if (!inScope(facts.site) || index.unreadable.has(facts.site.id)) continue;
     const ignores = planSiteIgnores(facts, desiredIgnoresOf(facts.site), context);
     const updates = planSiteUpdates(facts, rules, ignores.ignoredAfter, waves.waveOf, memo);
+    if (facts.site.status !== 'connected') {
+      notes.push(offlineSiteNote(facts.site, ignores.actions.length + updates.actions.length));
+      continue;
+    }
     actions.push(...ignores.actions, ...updates.actions);
     notes.push(...ignores.notes, ...updates.notes);
     unmanagedGlobal.push(...ignores.unmanagedGlobal);

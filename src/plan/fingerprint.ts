@@ -6,7 +6,7 @@
  * must not invalidate a reviewed plan.
  */
 import type { ItemRef, LiveState } from '../types.js';
-import { canonicalJson, sha256Hex } from './canonical.js';
+import { sha256Hex } from './canonical.js';
 import { indexLiveState, itemKey, type LiveIndex } from './live-index.js';
 import { compareText } from './order.js';
 
@@ -26,7 +26,9 @@ export function fingerprintIndexed(index: LiveIndex, siteId: number, items: read
     })
     .sort(compareText);
   const url = facts?.site.url ?? '';
-  return `sha256:${sha256Hex(canonicalJson({ ignores, pending, status, url }))}`;
+  // Keys in code-unit order and only strings inside: JSON.stringify writes the canonical JSON
+  // without the general machinery (the golden plans pin these bytes).
+  return `sha256:${sha256Hex(JSON.stringify({ ignores, pending, status, url }))}`;
 }
 
 /**

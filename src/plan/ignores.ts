@@ -61,6 +61,15 @@ function undesired(ignore: LiveIgnore, context: IgnoreContext): 'global' | 'unig
   return context.capabilities.canUnignore ? 'unignore' : 'cannot-unignore';
 }
 
+function canIgnore(capabilities: DashboardCapabilities, kind: IgnorableKind): boolean {
+  return kind === 'core' ? capabilities.canIgnoreCore : capabilities.canIgnore;
+}
+
+function cannotIgnoreMessage(want: DesiredIgnore, context: IgnoreContext): string {
+  const surface = SURFACE_NAMES[context.capabilities.surface];
+  return `${describeItem(want)} is ignored by the desired state (${sourceLabel(want.source)}), but the dashboard's ${surface} cannot ignore it; it is not updated, and ignoring it needs the abilities API or the dashboard UI`;
+}
+
 function undesiredMessage(ignore: LiveIgnore, context: IgnoreContext): string {
   const item = describeItem(ignore);
   if (ignore.origin === 'site-flag') {
@@ -103,6 +112,13 @@ export function planSiteIgnores(
   for (const [key, want] of desired) {
     const have = live.get(key) ?? [];
     if (have.some((ignore) => ignore.versions === 'all')) continue;
+    if (!canIgnore(context.capabilities, want.kind)) {
+      // No action apply could not perform; the item still counts as ignored for updates below.
+      const item = { kind: want.kind, slug: want.slug };
+      const message = cannotIgnoreMessage(want, context);
+      outcome.notes.push({ kind: 'cannot-ignore', site_id: site.id, site_url: site.url, item, message });
+      continue;
+    }
     outcome.actions.push(action('ignore', want.kind, want.slug, ignoreReason(want, have, context.memo)));
   }
 

@@ -12,8 +12,9 @@ const NOTE_ORDER: readonly PlanNoteKind[] = [
   'needs-approval',
   'unknown-site',
   'unreadable-site',
-  'skipped-update',
+  'offline-site',
   'held',
+  'cannot-ignore',
   'cannot-unignore',
   'unmanaged-ignore',
 ];

@@ -43,9 +43,21 @@ export function compileRules(policies: readonly UpdatePolicy[], holds: readonly 
     slug: compileGlob(hold.slug),
   }));
 
+  // A fleet repeats the same few version moves thousands of times: each is measured once.
+  const levels = new Map<string, VersionLevel>();
+  const levelOf = (from: string, to: string): VersionLevel => {
+    const key = `${from}\u0000${to}`;
+    let level = levels.get(key);
+    if (level === undefined) {
+      level = versionLevel(from, to);
+      levels.set(key, level);
+    }
+    return level;
+  };
+
   return {
     allowingPolicy(site, update) {
-      const level = versionLevel(update.from, update.to);
+      const level = levelOf(update.from, update.to);
       if (level === 'none') return undefined;
       for (const entry of compiledPolicies) {
         if (!entry.kind(update.kind) || !entry.include(update.slug) || entry.exclude(update.slug)) continue;

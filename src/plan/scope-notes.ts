@@ -25,11 +25,14 @@ export function scopeNotes(
     notes.push({ kind: 'unreadable-site', site_id: entry.siteId, site_url: entry.url, message });
   }
   const knownIds = new Set([...index.sites.keys(), ...index.unreadable.keys()]);
-  const knownAddresses = new Set(
-    [...live.sites.map((site) => site.url), ...live.unreadable.map((entry) => entry.url)].map(
-      normaliseAddress,
-    ),
-  );
+  // Only a domain matcher needs the addresses; most selections have none.
+  const knownAddresses = desired.sites.include.some((matcher) => matcher.type === 'domain')
+    ? new Set(
+        [...live.sites.map((site) => site.url), ...live.unreadable.map((entry) => entry.url)].map(
+          normaliseAddress,
+        ),
+      )
+    : new Set<string>();
   for (const matcher of desired.sites.include) {
     if (matcher.type === 'id' && !knownIds.has(matcher.id)) {
       notes.push({
@@ -61,7 +64,7 @@ export function globalIgnoreNotes(unmanaged: readonly LiveIgnore[]): PlanNote[] 
   return [...sitesByItem.values()].map(({ ignore, sites }) => {
     const item = { kind: ignore.kind, slug: ignore.slug };
     const count = `${sites.size} managed site${sites.size === 1 ? '' : 's'}`;
-    const message = `global ignore of ${describeItem(item)} (on ${count}) is not in the desired state; it is set in the dashboard UI and svc-gitops never removes it`;
+    const message = `global ignore of ${describeItem(item)} (on ${count}) is not in the desired state; it is listed alike on every site, so it is taken for the dashboard's global list, which svc-gitops never changes`;
     return { kind: 'unmanaged-ignore' as const, item, message };
   });
 }

@@ -42,8 +42,12 @@ export type SiteFilter = (site: Site) => boolean;
 export function compileSelection(selection: SiteSelection): SiteFilter {
   const include = selection.include.map(compileMatcher);
   const exclude = selection.exclude.map(compileMatcher);
+  // Most selections are `all` or ids: only domains and globs need the (costly) address.
+  const byAddress = [...selection.include, ...selection.exclude].some(
+    (matcher) => matcher.type === 'domain' || matcher.type === 'glob',
+  );
   return (site) => {
-    const address = normaliseAddress(site.url);
+    const address = byAddress ? normaliseAddress(site.url) : '';
     return (
       include.some((matches) => matches(site, address)) && !exclude.some((matches) => matches(site, address))
     );

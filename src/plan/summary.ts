@@ -2,11 +2,13 @@
 import type { Action, PlanSummary } from '../types.js';
 
 export function summarise(actions: readonly Action[]): PlanSummary {
-  return {
-    ignore: actions.filter((action) => action.op === 'ignore').length,
-    unignore: actions.filter((action) => action.op === 'unignore').length,
-    update: actions.filter((action) => action.op === 'update').length,
-    sites: new Set(actions.map((action) => action.site_id)).size,
-    high_risk: actions.filter((action) => action.risk === 'high').length,
-  };
+  const summary: PlanSummary = { ignore: 0, unignore: 0, update: 0, sites: 0, high_risk: 0 };
+  const sites = new Set<number>();
+  for (const action of actions) {
+    summary[action.op]++;
+    if (action.risk === 'high') summary.high_risk++;
+    sites.add(action.site_id);
+  }
+  summary.sites = sites.size;
+  return summary;
 }

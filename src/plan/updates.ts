@@ -1,9 +1,8 @@
 /**
  * Update decisions for one selected, readable site. In this order: an item that stays ignored
  * after the plan is never updated (silently: the dashboard hides it anyway); an update no
- * policy allows is left alone; a blocking hold gives a `held` note; on a disconnected or
- * suspended site the allowed updates become one `skipped-update` note for the site (not one
- * per item: a fleet has thousands of such sites); everything else becomes an `update` action.
+ * policy allows is left alone; a blocking hold gives a `held` note; everything else becomes an
+ * `update` action. (Offline sites are withheld as a whole by createPlan.)
  * Translations share slugs across languages: one action per (kind, slug), the lowest move first.
  */
 import type { Action, PendingUpdate, PlanNote, Site } from '../types.js';
@@ -32,7 +31,6 @@ export function planSiteUpdates(
   const actions: Action[] = [];
   const notes: PlanNote[] = [];
   const seen = new Set<string>();
-  let skipped = 0;
   const pending = [...facts.pending].sort(
     (a, b) => compareText(a.from, b.from) || compareText(a.to, b.to) || compareText(a.name, b.name),
   );
@@ -52,10 +50,6 @@ export function planSiteUpdates(
       notes.push({ kind: 'held', ...where, message });
       continue;
     }
-    if (site.status !== 'connected') {
-      skipped++;
-      continue;
-    }
     const wave = waveOf(site);
     actions.push({
       op: 'update',
@@ -67,19 +61,15 @@ export function planSiteUpdates(
       from: update.from,
       to: update.to,
       risk: update.kind === 'core' || verdict.level === 'major' ? 'high' : 'medium',
+      // Keys in the saved plan's order (render/plan-json.ts), so it can write actions as built.
+      ...(wave === undefined ? {} : { wave }),
       // One string per (policy, level), shared by every action it explains.
       reason: memo(
         `policy\u0000${verdict.policy.name}\u0000${verdict.level}`,
         () =>
           `policy "${verdict.policy.name}" allows ${verdict.level} updates (${sourceLabel(verdict.policy.source)})`,
       ),
-      ...(wave === undefined ? {} : { wave }),
     });
-  }
-  if (skipped > 0) {
-    const count = skipped === 1 ? '1 allowed update was' : `${skipped} allowed updates were`;
-    const message = `${count} not planned: the site is ${site.status}`;
-    notes.push({ kind: 'skipped-update', site_id: site.id, site_url: site.url, message });
   }
   return { actions, notes };
 }

@@ -56,10 +56,17 @@ function specialRank(form: string): number {
 
 /** Numeric comparison of digit strings of any length (no float rounding). */
 function compareDigits(a: string, b: string): number {
-  const x = a.replace(/^0+(?=.)/, '');
-  const y = b.replace(/^0+(?=.)/, '');
+  const x = a.slice(leadingZeros(a));
+  const y = b.slice(leadingZeros(b));
   if (x.length !== y.length) return Math.sign(x.length - y.length);
   return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** How many leading zeros to drop from a digit string, keeping its last digit. */
+function leadingZeros(digits: string): number {
+  let count = 0;
+  while (count < digits.length - 1 && digits.charCodeAt(count) === 48) count++;
+  return count;
 }
 
 function compareSegments(a: string, b: string): number {

@@ -17,10 +17,17 @@ export interface WaveAssignment {
 export function assignWaves(waves: readonly Wave[]): WaveAssignment {
   const compiled = waves.map((wave) => ({ name: wave.name, selects: compileSelection(wave.selection) }));
   const order = [...waves.map((wave) => wave.name), REMAINING_WAVE];
+  // Asked once per update: a site's wave is worked out once (matching globs is not free).
+  const bySite = new Map<number, string>();
   return {
     waveOf(site) {
       if (compiled.length === 0) return undefined;
-      return compiled.find((wave) => wave.selects(site))?.name ?? REMAINING_WAVE;
+      let wave = bySite.get(site.id);
+      if (wave === undefined) {
+        wave = compiled.find((candidate) => candidate.selects(site))?.name ?? REMAINING_WAVE;
+        bySite.set(site.id, wave);
+      }
+      return wave;
     },
     rank(wave) {
       return wave === undefined ? 0 : order.indexOf(wave);

@@ -1,9 +1,9 @@
 /**
- * The saved plan format: pretty JSON (two-space indent) with a fixed, readable key order
- * (identity and summary first, then actions, fingerprints, notes; unknown keys sorted after the
- * known ones) and a newline at the end. Key order never affects the id, which is computed over
- * the canonical key-sorted form. `planJsonChunks` yields the same bytes piece by piece (one
- * action at a time), so a fleet-sized plan can be written without one giant string.
+ * The saved plan format: JSON with a two-space indent, except that each action and each note is
+ * one compact line, with a fixed, readable key order (identity and summary first, then actions,
+ * fingerprints, notes; unknown keys sorted after the known ones) and a newline at the end. Key order never affects the id, which is computed over
+ * the canonical key-sorted form. `planJsonChunks` yields the same bytes piece by piece (a
+ * batch of actions at a time), so a fleet-sized plan can be written without one giant string.
  */
 import type { Plan } from '../types.js';
 
@@ -43,6 +43,54 @@ function ordered(value: unknown, preferred: readonly string[] = []): unknown {
 
 const indent = (json: string, by: string): string => json.replace(/\n/g, `\n${by}`);
 
+/**
+ * Whether `value` already has the key order `ordered` would give it (the planner builds its
+ * records that way), so it can be written as it is. The answer is remembered for the last key
+ * list seen, compared key by key: consecutive records nearly always share their shape.
+ */
+function alreadyOrdered(): (value: unknown, preferred: readonly string[]) => boolean {
+  let last: { keys: string[]; preferred: readonly string[]; inOrder: boolean } | undefined;
+  const check = (value: unknown, preferred: readonly string[]): boolean => {
+    if (value === null || typeof value !== 'object') return true;
+    if (Array.isArray(value)) return value.every((entry) => check(entry, NO_ORDER));
+    const keys = Object.keys(value);
+    if (!(last && last.preferred === preferred && sameKeys(last.keys, keys))) {
+      const wanted = orderKeys(keys, preferred);
+      last = { keys, preferred, inOrder: sameKeys(wanted, keys) };
+    }
+    if (!last.inOrder) return false;
+    for (const member of Object.values(value)) {
+      if (member !== null && typeof member === 'object' && !check(member, NO_ORDER)) return false;
+    }
+    return true;
+  };
+  return check;
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+const NO_ORDER: readonly string[] = [];
+const BATCH = 1024;
+
+/**
+ * The elements of a top-level array, one compact element per line (a fleet's plan holds tens
+ * of thousands: one line each keeps the file small and line diffs readable), comma-separated.
+ */
+function* elementChunks(elements: readonly unknown[], order: readonly string[]): Generator<string> {
+  const inOrder = alreadyOrdered();
+  for (let start = 0; start < elements.length; start += BATCH) {
+    const lines = elements.slice(start, start + BATCH).map((element) => {
+      const written = inOrder(element, order) ? element : ordered(element, order);
+      return `    ${JSON.stringify(written)}`;
+    });
+    yield `${start > 0 ? ',\n' : ''}${lines.join(',\n')}`;
+  }
+}
+
 export function* planJsonChunks(plan: Plan): Generator<string> {
   const record = plan as unknown as Record<string, unknown>;
   const keys = orderKeys(Object.keys(record), ORDER.plan!).filter((key) => record[key] !== undefined);
@@ -53,11 +101,8 @@ export function* planJsonChunks(plan: Plan): Generator<string> {
     const elementOrder = ORDER[key];
     if (Array.isArray(value) && value.length > 0 && elementOrder) {
       yield `  ${JSON.stringify(key)}: [\n`;
-      for (const [index, element] of value.entries()) {
-        const separator = index < value.length - 1 ? ',' : '';
-        yield `    ${indent(JSON.stringify(ordered(element, elementOrder), null, 2), '    ')}${separator}\n`;
-      }
-      yield `  ]${comma}\n`;
+      yield* elementChunks(value, elementOrder);
+      yield `\n  ]${comma}\n`;
     } else {
       yield `  ${JSON.stringify(key)}: ${indent(JSON.stringify(ordered(value, elementOrder), null, 2), '  ')}${comma}\n`;
     }

@@ -10,8 +10,12 @@ const MAX_FIELD = 300;
 // C0 and C1 controls, DEL, line/paragraph separators, bidi embeddings/overrides/isolates,
 // zero-width and byte-order marks that can hide text.
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\ufeff]/gu;
+const HAS_UNSAFE = new RegExp(UNSAFE.source, 'u');
 
 export function safeText(value: string, max = MAX_FIELD): string {
+  // The common case, checked without copying: nothing to neutralise and short enough (a
+  // string of at most `max` code units has at most `max` characters).
+  if (value.length <= max && !HAS_UNSAFE.test(value)) return value;
   const cleaned = value.replace(UNSAFE, (c) => (c === '\t' || c === '\n' || c === '\r' ? ' ' : '\ufffd'));
   const chars = [...cleaned];
   return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : cleaned;

@@ -1,3 +1,4 @@
+import { displayName } from './fleet-names.js';
 import { isObject, onlyKeys, type Reader } from './fleet-parse-items.js';
 import type {
   FleetApiKey,
@@ -21,20 +22,29 @@ function readVersions(reader: Reader, raw: unknown, path: Array<string | number>
   return reader.fail(path, 'an ignore must be `true` (all versions) or a non-empty list of versions');
 }
 
-/** A list of slugs (all versions) or a map `slug: true | [versions]`. */
-function readIgnoreList(reader: Reader, raw: unknown, path: Array<string | number>): FleetIgnore[] {
+/**
+ * A list of slugs (all versions) or a map `slug: true | [versions]`. `nameOf` gives the stored
+ * Name: the slug for per-site ignores (as the abilities store them), the display name for the
+ * global lists (only the dashboard UI writes those, and it stores the plugin's own name).
+ */
+function readIgnoreList(
+  reader: Reader,
+  raw: unknown,
+  path: Array<string | number>,
+  nameOf: (slug: string) => string = (slug) => slug,
+): FleetIgnore[] {
   if (raw === undefined || raw === null) return [];
   if (Array.isArray(raw)) {
     return raw.map((slug, index) => {
       if (typeof slug !== 'string') return reader.fail([...path, index], 'an ignored slug must be a string');
-      return { slug, name: slug, versions: 'all' as const };
+      return { slug, name: nameOf(slug), versions: 'all' as const };
     });
   }
   if (!isObject(raw))
     return reader.fail(path, 'ignores must be a list of slugs or a map of slug to versions');
   return Object.entries(raw).map(([slug, value]) => ({
     slug,
-    name: slug,
+    name: nameOf(slug),
     versions: readVersions(reader, value, [...path, slug]),
   }));
 }
@@ -87,8 +97,8 @@ export function readGlobalIgnores(reader: Reader, raw: unknown): GlobalIgnores {
   onlyKeys(reader, raw, ['global_ignores'], ['core', 'plugins', 'themes']);
   if (raw.core !== undefined && raw.core !== false)
     result.core = readVersions(reader, raw.core, ['global_ignores', 'core']);
-  result.plugins = readIgnoreList(reader, raw.plugins, ['global_ignores', 'plugins']);
-  result.themes = readIgnoreList(reader, raw.themes, ['global_ignores', 'themes']);
+  result.plugins = readIgnoreList(reader, raw.plugins, ['global_ignores', 'plugins'], displayName);
+  result.themes = readIgnoreList(reader, raw.themes, ['global_ignores', 'themes'], displayName);
   return result;
 }
 

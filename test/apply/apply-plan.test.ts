@@ -6,7 +6,13 @@ import { ignore, planOf, update } from './builders.js';
 import { MemoryDashboard } from './memory-client.js';
 
 const live = {
-  capabilities: { surface: 'abilities' as const, canUnignore: true, canIgnoreCore: true, queueThreshold: 2 },
+  capabilities: {
+    surface: 'abilities' as const,
+    canUnignore: true,
+    canIgnore: true,
+    canIgnoreCore: true,
+    queueThreshold: 2,
+  },
 };
 
 function withPending(dashboard: MemoryDashboard, actions: Action[]): void {
@@ -43,6 +49,17 @@ describe('applyPlan', () => {
     expect(dashboard.maxInFlight).toBe(2);
     expect('slugs' in dashboard.calls[0]!).toBe(true);
     expect(events.at(-1)?.type).toBe('finished');
+  });
+
+  it('blocks, without calling the dashboard, an ignore the connected surface cannot make', async () => {
+    const dashboard = new MemoryDashboard();
+    const result = await applyPlan(planOf([ignore(1, 'plugin', 'i/i.php')]), {
+      client: dashboard,
+      live: { capabilities: { ...live.capabilities, surface: 'rest', canIgnore: false } },
+      settings: { safeMode: true, concurrency: 1 },
+    });
+    expect(result.outcomes).toMatchObject([{ status: 'blocked', code: 'UNSUPPORTED' }]);
+    expect(dashboard.calls).toEqual([]);
   });
 
   it('stops the rollout when a wave crosses its failure threshold; later actions are skipped', async () => {

@@ -1,22 +1,14 @@
 import { hostname } from 'node:os';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { statePaths } from '../../src/apply/state-dir.js';
 import type { SandboxProfile } from '../../src/sandbox/index.js';
+import { closedAfterEach } from '../helpers/lifecycle.js';
 import { run, writesSent } from './cli-helpers.js';
-import { CONFIG, maxRunsPerUpdate, startWorld, type World, type WorldOptions } from './world.js';
+import { CONFIG, maxRunsPerUpdate, startWorld } from './world.js';
 
 /** End-to-end approval paths and refusals through the CLI against the sandbox. */
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
-
-async function open(options: WorldOptions = {}): Promise<World> {
-  world = await startWorld(options);
-  return world;
-}
+const open = closedAfterEach(startWorld);
 
 describe.each(['spec', 'compat-6.1'] as SandboxProfile[])('svc-gitops apply, plan now (%s)', (profile) => {
   it('without a terminal needs --auto-approve; with it applies everything and a re-run has nothing to do', async () => {

@@ -1,20 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lastUnfinishedRun, readJournal } from '../../src/apply/journal.js';
 import { statePaths } from '../../src/apply/state-dir.js';
+import { closedAfterEach } from '../helpers/lifecycle.js';
 import { run, writesSent } from './cli-helpers.js';
-import { maxRunsPerUpdate, startWorld, type World } from './world.js';
+import { maxRunsPerUpdate, startWorld } from './world.js';
 
 /** SIGINT (ctx.signal) during apply: in-flight calls finish, the journal is written, exit 130. */
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const openWorld = closedAfterEach(startWorld);
 
 describe('svc-gitops apply interrupted', () => {
   it('exits 130 with the rest skipped; --resume finishes it without repeating an update', async () => {
-    world = await startWorld();
+    const world = await openWorld();
     const controller = new AbortController();
     const memory = world.fs;
     let results = 0;

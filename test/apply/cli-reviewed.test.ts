@@ -1,19 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SandboxProfile } from '../../src/sandbox/index.js';
+import { closedAfterEach } from '../helpers/lifecycle.js';
 import { run, savePlan, writesSent } from './cli-helpers.js';
-import { CONFIG, startWorld, type World } from './world.js';
+import { CONFIG, startWorld } from './world.js';
 
 /** `apply --reviewed PLANFILE`: the merge flow runs the reviewed subset of a fresh plan. */
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const openWorld = closedAfterEach(startWorld);
 
 describe.each(['spec', 'compat-6.1'] as SandboxProfile[])('svc-gitops apply --reviewed (%s)', (profile) => {
   it('runs only reviewed actions still needed; reports vanished and new unreviewed ones', async () => {
-    world = await startWorld({ profile });
+    const world = await openWorld({ profile });
     savePlan(world, (await world.plan()).plan, '/work/reviewed.json');
     // After the review: one reviewed update was done by hand, one new update appeared.
     await world.control('DELETE', 'pending', { site: 2, kind: 'plugin', slug: 'akismet/akismet.php' });
@@ -46,7 +43,7 @@ describe.each(['spec', 'compat-6.1'] as SandboxProfile[])('svc-gitops apply --re
 
 describe('svc-gitops apply --reviewed refusals', () => {
   it('refuses when the merged config is not the reviewed one, with nothing sent', async () => {
-    world = await startWorld();
+    const world = await openWorld();
     savePlan(world, (await world.plan()).plan, '/work/reviewed.json');
     world.writeConfig(CONFIG.replace('max: minor', 'max: patch'));
     const result = await run(world, ['apply', '--reviewed', 'reviewed.json']);

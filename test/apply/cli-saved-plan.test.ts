@@ -1,19 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SandboxProfile } from '../../src/sandbox/index.js';
+import { closedAfterEach } from '../helpers/lifecycle.js';
 import { reId, run, savePlan, writesSent } from './cli-helpers.js';
-import { maxRunsPerUpdate, startWorld, type World } from './world.js';
+import { changeTouchedSite, maxRunsPerUpdate, startWorld } from './world.js';
 
 /** `apply PLANFILE`: the guard's checks, each refusal with nothing sent. */
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const openWorld = closedAfterEach(startWorld);
 
 describe.each(['spec', 'compat-6.1'] as SandboxProfile[])('svc-gitops apply PLANFILE (%s)', (profile) => {
   it('applies a saved plan once; applying the same file again is refused', async () => {
-    world = await startWorld({ profile });
+    const world = await openWorld({ profile });
     savePlan(world, (await world.plan()).plan);
     const first = await run(world, ['apply', 'plan.json']);
     expect(first.code).toBe(0);
@@ -26,15 +23,9 @@ describe.each(['spec', 'compat-6.1'] as SandboxProfile[])('svc-gitops apply PLAN
   });
 
   it('refuses a stale plan (the sandbox changed a touched site) with nothing sent', async () => {
-    world = await startWorld({ profile });
+    const world = await openWorld({ profile });
     savePlan(world, (await world.plan()).plan);
-    await world.control('POST', 'pending', {
-      site: 2,
-      kind: 'plugin',
-      slug: 'akismet/akismet.php',
-      to: '5.4.0',
-    });
-    await world.control('POST', 'stats/reset');
+    await changeTouchedSite(world);
     const result = await run(world, ['apply', 'plan.json']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('[PREVIEW_REQUIRED]');
@@ -48,7 +39,7 @@ describe.each(['spec', 'compat-6.1'] as SandboxProfile[])('svc-gitops apply PLAN
 
 describe('svc-gitops apply PLANFILE refusals', () => {
   it('refuses an edited plan, another dashboard, an expired plan and a file that is no plan', async () => {
-    world = await startWorld();
+    const world = await openWorld();
     const { plan } = await world.plan();
     const edited = structuredClone(plan);
     edited.actions[0]!.slug = 'evil/evil.php';

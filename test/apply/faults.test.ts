@@ -1,14 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/apply/index.js';
 import type { FaultRule } from '../../src/sandbox/index.js';
 import type { ApplyResult, LiveState } from '../../src/types.js';
-import { maxRunsPerUpdate, startWorld, type World } from './world.js';
+import { closedAfterEach } from '../helpers/lifecycle.js';
+import { maxRunsPerUpdate, startWorld } from './world.js';
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const openWorld = closedAfterEach(startWorld);
 
 /** Every outcome agrees with what the dashboard now holds: the report never lies. */
 function expectTruthful(result: ApplyResult, live: LiveState): void {
@@ -68,7 +65,7 @@ describe('apply under faults (seed 7)', () => {
   it.each(FAULTS)(
     '%s: outcomes are truthful, a re-run completes, no update runs twice',
     async (_name, faults, expectFirst) => {
-      world = await startWorld({ profile: 'compat-6.1', seed: 7, faults });
+      const world = await openWorld({ profile: 'compat-6.1', seed: 7, faults });
       const first = await world.plan();
       const result = await applyPlan(first.plan, {
         client: world.client(),

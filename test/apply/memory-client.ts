@@ -74,7 +74,13 @@ export class MemoryDashboard {
       pending: [...this.pending],
       ignores: [...this.ignores],
       unreadable: [],
-      capabilities: { surface: 'abilities', canUnignore: true, canIgnoreCore: true, queueThreshold: 200 },
+      capabilities: {
+        surface: 'abilities',
+        canUnignore: true,
+        canIgnore: true,
+        canIgnoreCore: true,
+        queueThreshold: 200,
+      },
     };
   }
 

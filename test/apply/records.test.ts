@@ -1,23 +1,45 @@
-import type * as nodeFs from 'node:fs';
-import { memfs } from 'memfs';
 import { describe, expect, it } from 'vitest';
-import { completedUpdates, lastUnfinishedRun, openJournal, readJournal } from '../../src/apply/journal.js';
+import {
+  completedUpdates,
+  type JournalRecord,
+  lastUnfinishedRun,
+  openJournal,
+  readJournal,
+} from '../../src/apply/journal.js';
 import { changeKey } from '../../src/apply/keys.js';
 import { acquireLock } from '../../src/apply/lock.js';
 import { isPlanUsed, markPlanUsed } from '../../src/apply/used-plans.js';
 import { isSvcError } from '../../src/errors.js';
+import type { Action } from '../../src/types.js';
+import { memoryFs } from '../helpers/memory-fs.js';
 import { update } from './builders.js';
 
-function memoryFs(): typeof nodeFs {
-  const { fs } = memfs({ '/state/used-plans': null });
-  return fs as unknown as typeof nodeFs;
-}
+const stateFs = () => memoryFs({ '/state/used-plans': null });
+
+/** Journal records of run r1 with fixed stamps: a test gives only what it varies. */
+const runStart = (actions: Action[]): JournalRecord => ({
+  type: 'run-start',
+  run_id: 'r1',
+  at: 't',
+  plan_id: 'p',
+  dashboard: 'd',
+  desired_digest: 'g',
+  actions,
+});
+const sent = (seq: number, siteId: number, key: string): JournalRecord => ({
+  type: 'sent',
+  run_id: 'r1',
+  seq,
+  at: 't',
+  call: { type: 'run-updates', site_ids: [siteId], items: [] },
+  actions: [key],
+});
 
 describe('apply lock', () => {
   const holder = (pid: number) => ({ pid, host: 'h1', started_at: `2026-01-01T00:00:0${pid % 10}Z` });
 
   it('refuses a second apply and names the holder', () => {
-    const fs = memoryFs();
+    const fs = stateFs();
     acquireLock({ fs, path: '/state/a.lock', holder: holder(11), isAlive: () => true });
     let error: unknown;
     try {
@@ -30,7 +52,7 @@ describe('apply lock', () => {
   });
 
   it('takes over the lock of a dead process with a warning, and releases only its own', () => {
-    const fs = memoryFs();
+    const fs = stateFs();
     acquireLock({ fs, path: '/state/a.lock', holder: holder(11), isAlive: () => true });
     const warnings: string[] = [];
     const lock = acquireLock({
@@ -47,7 +69,7 @@ describe('apply lock', () => {
   });
 
   it('never takes over a lock held on another host', () => {
-    const fs = memoryFs();
+    const fs = stateFs();
     acquireLock({ fs, path: '/state/a.lock', holder: { ...holder(11), host: 'other' }, isAlive: () => true });
     expect(() =>
       acquireLock({ fs, path: '/state/a.lock', holder: holder(12), isAlive: () => false }),
@@ -57,7 +79,7 @@ describe('apply lock', () => {
 
 describe('used plans', () => {
   it('marks a plan used once; the second mark is PREVIEW_REQUIRED', () => {
-    const fs = memoryFs();
+    const fs = stateFs();
     const id = 'c'.repeat(64);
     expect(isPlanUsed(fs, '/state/used-plans', id)).toBe(false);
     markPlanUsed(fs, '/state/used-plans', id, new Date(0));
@@ -68,27 +90,12 @@ describe('used plans', () => {
 
 describe('journal', () => {
   it('appends records, survives a torn last line, and finds the unfinished run and completed updates', async () => {
-    const fs = memoryFs();
+    const fs = stateFs();
     const journal = openJournal(fs, '/state/j.jsonl');
     const a = update(1, 'plugin', 'a/a.php');
     const b = update(2, 'plugin', 'a/a.php');
-    await journal.append({
-      type: 'run-start',
-      run_id: 'r1',
-      at: 't',
-      plan_id: 'p',
-      dashboard: 'd',
-      desired_digest: 'g',
-      actions: [a, b],
-    });
-    await journal.append({
-      type: 'sent',
-      run_id: 'r1',
-      seq: 0,
-      at: 't',
-      call: { type: 'run-updates', site_ids: [1], items: [] },
-      actions: [changeKey(a)],
-    });
+    await journal.append(runStart([a, b]));
+    await journal.append(sent(0, 1, changeKey(a)));
     await journal.append({
       type: 'result',
       run_id: 'r1',
@@ -96,14 +103,7 @@ describe('journal', () => {
       at: 't',
       outcomes: [{ key: changeKey(a), status: 'done' }],
     });
-    await journal.append({
-      type: 'sent',
-      run_id: 'r1',
-      seq: 1,
-      at: 't',
-      call: { type: 'run-updates', site_ids: [2], items: [] },
-      actions: [changeKey(b)],
-    });
+    await journal.append(sent(1, 2, changeKey(b)));
     journal.close();
     fs.appendFileSync('/state/j.jsonl', '{"type":"result","run_id":"r1","se');
     const records = readJournal(fs, '/state/j.jsonl');
@@ -115,17 +115,9 @@ describe('journal', () => {
   });
 
   it('a run that recorded a clean end is not unfinished', async () => {
-    const fs = memoryFs();
+    const fs = stateFs();
     const journal = openJournal(fs, '/state/j.jsonl');
-    await journal.append({
-      type: 'run-start',
-      run_id: 'r1',
-      at: 't',
-      plan_id: 'p',
-      dashboard: 'd',
-      desired_digest: 'g',
-      actions: [],
-    });
+    await journal.append(runStart([]));
     await journal.append({ type: 'run-end', run_id: 'r1', at: 't', interrupted: false, failed: 0 });
     journal.close();
     expect(lastUnfinishedRun(readJournal(fs, '/state/j.jsonl'))).toBeUndefined();

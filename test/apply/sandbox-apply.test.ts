@@ -1,18 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkLiveUnchanged } from '../../src/apply/guard.js';
 import { applyPlan, minimumCalls } from '../../src/apply/index.js';
 import type { SandboxProfile } from '../../src/sandbox/index.js';
-import { maxRunsPerUpdate, startWorld, type World } from './world.js';
+import { closedAfterEach } from '../helpers/lifecycle.js';
+import { changeTouchedSite, maxRunsPerUpdate, startWorld } from './world.js';
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const openWorld = closedAfterEach(startWorld);
 
 describe.each(['spec', 'compat-6.1'] as SandboxProfile[])('applyPlan against the sandbox (%s)', (profile) => {
   it('applies a plan with the minimum calls, verifies it, and a new plan is empty', async () => {
-    world = await startWorld({ profile });
+    const world = await openWorld({ profile });
     const { plan, live } = await world.plan();
     expect(plan.actions.length).toBeGreaterThan(0);
     const client = world.client();
@@ -26,15 +23,9 @@ describe.each(['spec', 'compat-6.1'] as SandboxProfile[])('applyPlan against the
   });
 
   it('a saved plan whose touched sites changed is refused with nothing sent', async () => {
-    world = await startWorld({ profile });
+    const world = await openWorld({ profile });
     const { plan } = await world.plan();
-    await world.control('POST', 'pending', {
-      site: 2,
-      kind: 'plugin',
-      slug: 'akismet/akismet.php',
-      to: '5.4.0',
-    });
-    await world.control('POST', 'stats/reset');
+    await changeTouchedSite(world);
     await expect(checkLiveUnchanged(plan, world.client())).rejects.toMatchObject({
       code: 'PREVIEW_REQUIRED',
     });

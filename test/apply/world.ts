@@ -1,5 +1,4 @@
 import type * as nodeFs from 'node:fs';
-import { memfs } from 'memfs';
 import { loadDesiredState } from '../../src/config/index.js';
 import type { DashboardClient } from '../../src/dashboard/client.js';
 import { createDashboardClient } from '../../src/dashboard/index.js';
@@ -13,6 +12,8 @@ import {
 } from '../../src/sandbox/index.js';
 import { loadSettings, type Settings } from '../../src/settings/index.js';
 import type { DesiredState, LiveState, Plan } from '../../src/types.js';
+import { memoryFs } from '../helpers/memory-fs.js';
+import { fastClientEnv, sandboxControl } from '../helpers/sandbox.js';
 
 /**
  * A sandbox dashboard plus a desired-state config in memfs, for apply tests through the real
@@ -110,15 +111,9 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     ...(options.faults ? { faults: options.faults } : {}),
     ...(options.queueThreshold ? { queueThreshold: options.queueThreshold } : {}),
   });
-  const env = {
-    ...sandbox.env(),
-    SVC_RATE_LIMIT: '0',
-    SVC_RETRY_BASE_DELAY: '1',
-    SVC_RETRY_MAX_DELAY: '5',
-  };
+  const env = fastClientEnv(sandbox);
   const cwd = '/work';
-  const { fs: memory } = memfs({ [`${cwd}/svc-gitops.yaml`]: options.config ?? CONFIG });
-  const fs = memory as unknown as typeof nodeFs;
+  const fs = memoryFs({ [`${cwd}/svc-gitops.yaml`]: options.config ?? CONFIG });
   const clients: DashboardClient[] = [];
   const settings = (overrides: Partial<Settings> = {}) =>
     loadSettings({ env, cwd, fs, homeDir: '/home/nobody', overrides }).settings;
@@ -132,17 +127,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     if (!loaded.desired) throw new Error(`config invalid: ${JSON.stringify(loaded.diagnostics)}`);
     return loaded.desired;
   };
-  const control = async (method: string, route: string, body?: unknown) => {
-    const response = await fetch(`${sandbox.url}/__sandbox/${route}`, {
-      method,
-      ...(body === undefined
-        ? {}
-        : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-    });
-    const value = await response.json();
-    if (!response.ok) throw new Error(`sandbox control ${method} ${route}: ${JSON.stringify(value)}`);
-    return value;
-  };
+  const control = sandboxControl(sandbox);
   return {
     sandbox,
     env,
@@ -171,4 +156,18 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
 /** Every update the sandbox ran, by how often: no entry may exceed 1. */
 export function maxRunsPerUpdate(stats: { updates_run: Array<{ count: number }> }): number {
   return Math.max(0, ...stats.updates_run.map((u) => u.count));
+}
+
+/**
+ * Moves the world behind a saved plan's back: site 2 (touched by every plan of the default
+ * config) gets a newer akismet, and the sandbox's stats restart so "nothing sent" can be checked.
+ */
+export async function changeTouchedSite(world: World): Promise<void> {
+  await world.control('POST', 'pending', {
+    site: 2,
+    kind: 'plugin',
+    slug: 'akismet/akismet.php',
+    to: '5.4.0',
+  });
+  await world.control('POST', 'stats/reset');
 }

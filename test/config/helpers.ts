@@ -1,7 +1,7 @@
 import type * as nodeFs from 'node:fs';
-import { memfs } from 'memfs';
 import { loadDesiredState } from '../../src/config/index.js';
 import type { Diagnostic } from '../../src/errors.js';
+import { memoryFs as anyMemoryFs } from '../helpers/memory-fs.js';
 
 export const CWD = '/repo';
 
@@ -9,8 +9,7 @@ export const CWD = '/repo';
 export function memoryFs(files: Record<string, string | Buffer>): typeof nodeFs {
   const json: Record<string, string | Buffer | null> = { [`${CWD}/.keep`]: '' };
   for (const [name, content] of Object.entries(files)) json[`${CWD}/${name}`] = content;
-  const { fs } = memfs(json as Record<string, string>);
-  return fs as unknown as typeof nodeFs;
+  return anyMemoryFs(json);
 }
 
 /** Loads `path` from a memory file system holding `files`. */

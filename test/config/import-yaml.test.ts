@@ -47,7 +47,13 @@ function liveState(): LiveState {
       ignore(4, 'plugin', '*', { origin: 'site-flag' }),
     ],
     unreadable: [{ siteId: 9, url: 'https://down.demo.test/', code: 'site_offline', message: 'offline' }],
-    capabilities: { surface: 'abilities', canUnignore: true, canIgnoreCore: true, queueThreshold: 20 },
+    capabilities: {
+      surface: 'abilities',
+      canUnignore: true,
+      canIgnore: true,
+      canIgnoreCore: true,
+      queueThreshold: 20,
+    },
   };
 }
 

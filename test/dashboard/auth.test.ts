@@ -1,22 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SvcError } from '../../src/errors.js';
+import { svcError as failure } from '../helpers/errors.js';
 import { type Harness, openHarness } from './helpers/sandbox.js';
 
 let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
-
-async function failure(promise: Promise<unknown>): Promise<SvcError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof SvcError) return error;
-    throw error;
-  }
-  throw new Error('expected an SvcError');
-}
+afterEach(() => h?.close());
 
 describe.each(['compat-6.1', 'spec'] as const)('authentication against the %s sandbox', (profile) => {
   it('explains a rejected application password (401)', async () => {

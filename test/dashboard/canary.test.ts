@@ -8,10 +8,7 @@ const TOKEN = 'cs_canarysecret0123456789==ck_canarykey0123456789';
 const WRONG_TOKEN = 'cs_canarywrongsecret0000==ck_canarywrongkey0000';
 
 let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+afterEach(() => h?.close());
 
 /** Everything a person or a log could ever see of an error. */
 function visible(error: unknown): string {

@@ -2,23 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SvcError } from '../../src/errors.js';
 import type { FaultRule } from '../../src/sandbox/index.js';
 import type { LiveState } from '../../src/types.js';
+import { svcError as failure } from '../helpers/errors.js';
 import { type Harness, openHarness } from './helpers/sandbox.js';
 
 let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
-
-async function failure(promise: Promise<unknown>): Promise<SvcError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof SvcError) return error;
-    throw error;
-  }
-  throw new Error('expected the read to fail');
-}
+afterEach(() => h?.close());
 
 /** A read under faults either equals the clean read or fails: never a smaller state. */
 async function cleanAndFaulty(

@@ -7,10 +7,7 @@ import { generateFleet } from '../../src/sandbox/index.js';
 import { type Harness, openHarness } from './helpers/sandbox.js';
 
 let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+afterEach(() => h?.close());
 
 describe.each(['compat-6.1', 'spec'] as const)('readLive against the %s sandbox', (profile) => {
   it('reads sites, pending updates and ignores completely', async () => {
@@ -44,6 +41,7 @@ describe.each(['compat-6.1', 'spec'] as const)('readLive against the %s sandbox'
     expect(live.capabilities).toEqual({
       surface: 'abilities',
       canUnignore: true,
+      canIgnore: true,
       canIgnoreCore: true,
       queueThreshold: 200,
     });

@@ -3,10 +3,7 @@ import { createDashboardClient } from '../../src/dashboard/index.js';
 import { json, startServer, type TestServer, testSettings } from './helpers/server.js';
 
 let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+afterEach(() => server?.close());
 
 const TOKEN = 'cs_secret==ck_key';
 
@@ -84,6 +81,7 @@ describe('REST v2 fallback', () => {
     expect(live.capabilities).toEqual({
       surface: 'rest',
       canUnignore: false,
+      canIgnore: false,
       canIgnoreCore: false,
       queueThreshold: 200,
     });
@@ -109,6 +107,18 @@ describe('REST v2 fallback', () => {
     });
     // Catalogue probe, then sites, updates, global ignores and one ignored listing per site.
     expect(client.stats().requests).toBe(6);
+    await client.close();
+  });
+
+  it('runUpdates: a REST API without the per-site run routes is a clear UNSUPPORTED', async () => {
+    server = await restOnlyDashboard();
+    const client = createDashboardClient(testSettings(server.url, { token: TOKEN }));
+    await expect(
+      client.runUpdates({ siteIds: [1], items: [{ kind: 'plugin', slug: 'akismet/akismet.php' }] }),
+    ).rejects.toMatchObject({ code: 'UNSUPPORTED', message: expect.stringContaining('/update/plugins') });
+    const run = server.requests.find((r) => r.method === 'POST');
+    expect(run?.url).toBe('/wp-json/svc/v2/updates/1/update/plugins');
+    expect(JSON.parse(run?.body ?? '{}')).toEqual({ slug: 'akismet/akismet.php' });
     await client.close();
   });
 

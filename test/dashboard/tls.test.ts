@@ -4,10 +4,7 @@ import { SvcError } from '../../src/errors.js';
 import { type Harness, openHarness } from './helpers/sandbox.js';
 
 let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+afterEach(() => h?.close());
 
 describe('certificates', () => {
   it('refuses a self-signed certificate by name, and skipSslVerify works per client only', async () => {

@@ -1,13 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTransport, type TransportConfig } from '../../src/dashboard/transport/http.js';
-import { SvcError } from '../../src/errors.js';
+import { svcError as failure } from '../helpers/errors.js';
 import { json, startServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+afterEach(() => server?.close());
 
 function transportFor(url: string, overrides: Partial<TransportConfig> = {}) {
   return createTransport({
@@ -23,16 +20,6 @@ function transportFor(url: string, overrides: Partial<TransportConfig> = {}) {
     skipSslVerify: false,
     ...overrides,
   });
-}
-
-async function failure(promise: Promise<unknown>): Promise<SvcError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof SvcError) return error;
-    throw error;
-  }
-  throw new Error('expected an SvcError');
 }
 
 describe('transport', () => {

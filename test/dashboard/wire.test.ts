@@ -296,6 +296,7 @@ describe('assembling the live state', () => {
     capabilities: {
       surface: 'abilities' as const,
       canUnignore: true,
+      canIgnore: true,
       canIgnoreCore: true,
       queueThreshold: 200,
     },

@@ -2,10 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type Harness, openHarness } from './helpers/sandbox.js';
 
 let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+afterEach(() => h?.close());
 
 const ignoreKeys = (
   live: { ignores: Array<{ siteId: number; kind: string; slug: string; origin: string }> },

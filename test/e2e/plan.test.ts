@@ -177,10 +177,7 @@ describe.each(PROFILES)('plan against the %s sandbox', (profile) => {
     expect(result.stdout.match(/^plugin akismet\/akismet\.php/gm)).toHaveLength(1);
   });
 
-  // KNOWN BUG (planner, src/plan/create.ts): a disconnected (offline) site still gets ignore
-  // actions (here `+ ignore woocommerce` on legacy-1); only its updates are skipped. Issue 5 says
-  // offline sites get no actions. Un-skip once createPlan skips disconnected sites entirely.
-  it.skip('the offline demo site gets no actions and the plan says why', async () => {
+  it('the offline demo site gets no actions and the plan says why', async () => {
     const result = await run('-c', 'examples/minimal.yaml', '--format', 'json');
     expect(result.code, result.stderr).toBe(0);
     const plan = JSON.parse(result.stdout) as Plan;

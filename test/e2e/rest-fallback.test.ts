@@ -17,30 +17,21 @@ describe.each(PROFILES)('plan and import through REST v2 only (%s sandbox)', (pr
     env = sandboxEnv(sandbox, tempDir());
   });
   afterAll(() => sandbox.close());
-  // KNOWN BUG (sandbox, src/sandbox/rest/read.ts listIgnoredRest): compat-6.1 answers the REST
-  // ignored listing with the 500 `scope is not a valid property` even when the abilities API is
-  // absent; dashboard-facts §6.2 says that listing works there. Un-skip once the quirk checks
-  // `ctx.surfaces.abilities`.
-  const knownSandboxBug = profile === 'compat-6.1';
+  it('plan reads through REST, warns that unignore is unavailable, and plans a valid plan', async () => {
+    const result = await cli(['plan', '-c', 'examples/agency.yaml', '--format', 'json'], {
+      env,
+      cwd: REPO,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('(rest)');
+    expect(result.stderr).toMatch(/cannot unignore/);
+    const plan = JSON.parse(result.stdout) as Plan;
+    expect(planSchemaErrors(plan)).toBe('');
+    expect(plan.summary.unignore).toBe(0);
+    expect(plan.summary.update).toBeGreaterThan(0);
+  });
 
-  it.skipIf(knownSandboxBug)(
-    'plan reads through REST, warns that unignore is unavailable, and plans a valid plan',
-    async () => {
-      const result = await cli(['plan', '-c', 'examples/agency.yaml', '--format', 'json'], {
-        env,
-        cwd: REPO,
-      });
-      expect(result.code, result.stderr).toBe(0);
-      expect(result.stderr).toContain('(rest)');
-      expect(result.stderr).toMatch(/cannot unignore/);
-      const plan = JSON.parse(result.stdout) as Plan;
-      expect(planSchemaErrors(plan)).toBe('');
-      expect(plan.summary.unignore).toBe(0);
-      expect(plan.summary.update).toBeGreaterThan(0);
-    },
-  );
-
-  it.skipIf(knownSandboxBug)('import then plan: no ignore changes', async () => {
+  it('import then plan: no ignore changes', async () => {
     const cwd = tempDir();
     const imported = await cli(['import', '--out', 'svc-gitops.yaml'], { env, cwd });
     expect(imported.code, imported.stderr).toBe(0);

@@ -68,12 +68,14 @@ export function ignored(
 export const ABILITIES: DashboardCapabilities = {
   surface: 'abilities',
   canUnignore: true,
+  canIgnore: true,
   canIgnoreCore: true,
   queueThreshold: 200,
 };
 export const REST: DashboardCapabilities = {
   surface: 'rest',
   canUnignore: false,
+  canIgnore: false,
   canIgnoreCore: false,
   queueThreshold: 200,
 };

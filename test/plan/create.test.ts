@@ -3,6 +3,7 @@ import { isSvcError } from '../../src/errors.js';
 import { createPlan, REMAINING_WAVE } from '../../src/plan/index.js';
 import type { Action, DesiredState, LiveState } from '../../src/types.js';
 import {
+  ABILITIES,
   desiredState,
   hold,
   ignored,
@@ -70,6 +71,30 @@ describe('ignores: pair, then diff', () => {
     expect(report.actions).toEqual([]);
     expect(report.notes.map((n) => n.kind)).toEqual(['unmanaged-ignore', 'unmanaged-ignore']);
     expect(plan(desiredState({ ignoreScope: 'keep' }), live).notes).toEqual([]);
+  });
+
+  it('notes, instead of planning, ignores the dashboard cannot make, and keeps those items from updates', () => {
+    const live = liveState({
+      sites: [site(1)],
+      pending: [
+        update(1, 'plugin', 'x/x.php', '1.0', '1.0.1'),
+        update(1, 'core', 'wordpress', '6.4', '6.4.1'),
+      ],
+    });
+    const desired = desiredState({
+      ignores: [ignoreRule({ plugins: ['x/x.php'], core: true })],
+      policies: [pluginsMinor, policy({ name: 'core', kinds: ['core'], maxLevel: 'patch' })],
+    });
+    const rest = plan(desired, { ...live, capabilities: REST });
+    expect(rest.actions).toEqual([]);
+    expect(rest.notes.map((n) => `${n.kind} ${n.item?.kind}`)).toEqual([
+      'cannot-ignore core',
+      'cannot-ignore plugin',
+    ]);
+    expect(rest.notes[1]?.message).toContain('REST API cannot ignore it');
+    const noCore = plan(desired, { ...live, capabilities: { ...ABILITIES, canIgnoreCore: false } });
+    expect(brief(noCore.actions)).toEqual(['ignore 1 plugin x/x.php']);
+    expect(noCore.notes.map((n) => n.kind)).toEqual(['cannot-ignore']);
   });
 
   it('never touches unselected or unreadable sites, and notes the unreadable ones', () => {
@@ -235,7 +260,19 @@ describe('updates', () => {
       ),
     );
     expect(result.actions).toEqual([]);
-    expect(result.notes.map((n) => n.kind)).toEqual(['skipped-update', 'skipped-update']);
+    expect(result.notes.map((n) => n.kind)).toEqual(['offline-site', 'offline-site']);
+  });
+
+  it('gives an offline site no ignore or unignore actions either, only its note', () => {
+    const sites = [site(1, { status: 'disconnected' }), site(2)];
+    const desired = desiredState({
+      ignores: [ignoreRule({ plugins: ['hello.php'] })],
+      ignoreScope: 'remove',
+    });
+    const result = plan(desired, live([], [ignored(1, 'plugin', 'old.php')], sites));
+    expect(result.actions.map((a) => `${a.op} ${a.site_id} ${a.slug}`)).toEqual(['ignore 2 hello.php']);
+    expect(result.notes.map((n) => `${n.kind} ${n.site_id}`)).toEqual(['offline-site 1']);
+    expect(result.notes[0]?.message).toContain('2 changes were not planned');
   });
 
   it('assigns waves by first match, with an implicit last wave, and orders updates by wave', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createPlan } from '../../src/plan/index.js';
 import { renderPlanJson } from '../../src/render/plan-json.js';
 import { renderPlanText } from '../../src/render/plan-text.js';
+import type { Action, Plan } from '../../src/types.js';
 import { GOLDEN_CASES } from '../golden/cases.js';
 import { desiredState, liveState, PLAN_OPTIONS } from '../plan/builders.js';
 
@@ -11,7 +12,7 @@ const plan = createPlan(mixed.desired, mixed.live, PLAN_OPTIONS);
 describe('renderPlanText', () => {
   it('starts with the summary line', () => {
     expect(renderPlanText(plan).split('\n')[0]).toBe(
-      '9 to ignore, 1 to unignore, 8 to update on 5 sites, 3 high risk',
+      '5 to ignore, 1 to unignore, 8 to update on 3 sites, 3 high risk',
     );
   });
 
@@ -38,11 +39,27 @@ describe('renderPlanText', () => {
 });
 
 describe('renderPlanJson', () => {
-  it('is the saved plan: pretty, ordered keys, newline at the end, round-trips', () => {
+  it('is the saved plan: indented, one action per line, ordered keys, newline at the end, round-trips', () => {
     const json = renderPlanJson(plan);
     expect(json.endsWith('}\n')).toBe(true);
     expect(Object.keys(JSON.parse(json)).slice(0, 3)).toEqual(['format_version', 'id', 'created_at']);
     expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(plan)));
-    expect(json).toContain('\n  "actions": [\n    {\n      "op": ');
+    expect(json).toContain('\n  "actions": [\n    {"op":"');
+    const actionLines = json.split('\n').filter((line) => line.startsWith('    {"op":'));
+    expect(actionLines).toHaveLength(plan.actions.length);
+  });
+
+  it('writes records built in another key order in the readable order all the same', () => {
+    const reversed = plan.actions.map(
+      (action) => Object.fromEntries(Object.entries(action).reverse()) as unknown as Action,
+    );
+    const json = renderPlanJson({ ...plan, actions: reversed });
+    expect(json).toBe(renderPlanJson(plan));
+  });
+
+  it('writes more actions than one batch, each once and in order', () => {
+    const many = Array.from({ length: 2_500 }, (_, i) => ({ ...plan.actions[0]!, site_id: i + 1 }));
+    const parsed = JSON.parse(renderPlanJson({ ...plan, actions: many })) as Plan;
+    expect(parsed.actions.map((action) => action.site_id)).toEqual(many.map((action) => action.site_id));
   });
 });

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox, SandboxProfile } from '../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
+import type { SandboxProfile } from '../../src/sandbox/index.js';
+import { sandboxPer } from '../helpers/sandbox.js';
 import { basic, client, start } from './helpers.js';
 
 describe.each<SandboxProfile>(['compat-6.1', 'spec'])('abilities API auth and catalogue (%s)', (profile) => {
-  let sb: RunningSandbox;
-  let api: ReturnType<typeof client>;
-  beforeAll(async () => {
-    sb = await start({ profile });
-    api = client(sb);
-  });
-  afterAll(() => sb.close());
+  const sb = sandboxPer('suite', () => start({ profile }));
+  const api = client(sb);
 
   it('accepts the admin application password with or without its display spaces', async () => {
     const spaced = await api.ability('list-sites-v1');

@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox, SandboxProfile } from '../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
+import type { SandboxProfile } from '../../src/sandbox/index.js';
+import { sandboxPer } from '../helpers/sandbox.js';
 import { client, start } from './helpers.js';
 
 describe.each<SandboxProfile>(['compat-6.1', 'spec'])('read abilities (%s)', (profile) => {
   const compat = profile === 'compat-6.1';
-  let sb: RunningSandbox;
-  let api: ReturnType<typeof client>;
-  beforeAll(async () => {
-    sb = await start({ profile });
-    api = client(sb);
-  });
-  afterAll(() => sb.close());
+  const sb = sandboxPer('suite', () => start({ profile }));
+  const api = client(sb);
 
   it('list-updates-v1 pages over the flattened list; summary and total count every item', async () => {
     const first = await api.ability('list-updates-v1', { per_page: 3 });

@@ -1,18 +1,17 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fetch } from 'undici';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CliContext } from '../../src/cli/context.js';
 import { runCli } from '../../src/cli/run.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { cli } from '../helpers/cli.js';
+import { tempDirForSuite } from '../helpers/temp-dir.js';
 import { smallFleet } from './helpers.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'svc-sandbox-cli-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDirForSuite('svc-sandbox-cli-');
 
 /** Runs `svc-gitops sandbox …` in-process with live access to its output. */
 function launch(argv: string[]) {

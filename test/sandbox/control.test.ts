@@ -1,13 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent, fetch } from 'undici';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { tempDirForSuite } from '../helpers/temp-dir.js';
 import { basic, client, smallFleet, start } from './helpers.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'svc-sandbox-test-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDirForSuite('svc-sandbox-test-');
 
 describe('sandbox control routes', () => {
   it('reports the state with all four ignore mechanisms and changes pending updates by hand', async () => {
@@ -15,7 +14,7 @@ describe('sandbox control routes', () => {
     const api = client(sb);
     try {
       const state = (await api.control('GET', 'state')).body;
-      expect(state.global_ignores.themes).toEqual([{ slug: 'astra', name: 'astra', versions: 'all' }]);
+      expect(state.global_ignores.themes).toEqual([{ slug: 'astra', name: 'Astra', versions: 'all' }]);
       expect(state.sites[1].ignores.plugins[0].slug).toBe('elementor/elementor.php');
       expect(state.sites[0].ignore_flags).toEqual({ core: false, plugins: false, themes: false });
       expect(state.sites[0].pending).toHaveLength(5);

@@ -95,13 +95,20 @@ async function json(response: Awaited<ReturnType<typeof fetch>>): Promise<JsonRe
   };
 }
 
-/** Calls against one sandbox, with its admin credentials unless `auth` says otherwise. */
-export function client(sb: RunningSandbox, ns = 'svc') {
-  const admin = basic(sb.credentials.username, sb.credentials.applicationPassword);
-  const bearer = `Bearer ${sb.credentials.token}`;
+/**
+ * Calls against one sandbox, with its admin credentials unless `auth` says otherwise. The
+ * credentials are read at call time: `sb` may be a handle whose sandbox starts later (sandboxPer).
+ */
+export function client(sb: Pick<RunningSandbox, 'url' | 'credentials'>, ns = 'svc') {
+  const admin = () => basic(sb.credentials.username, sb.credentials.applicationPassword);
+  const bearer = () => `Bearer ${sb.credentials.token}`;
   return {
-    admin,
-    bearer,
+    get admin() {
+      return admin();
+    },
+    get bearer() {
+      return bearer();
+    },
     async ability(
       name: string,
       input?: Record<string, unknown>,
@@ -111,12 +118,12 @@ export function client(sb: RunningSandbox, ns = 'svc') {
       const base = `${sb.url}/wp-json/wp-abilities/v1/abilities/${ns}/${name}/run`;
       const query = method === 'POST' || !input ? '' : `?${bracketQuery(input)}`;
       const headers: Record<string, string> = { 'content-type': 'application/json' };
-      const auth = init.auth === undefined ? admin : init.auth;
+      const auth = init.auth === undefined ? admin() : init.auth;
       if (auth) headers.authorization = auth;
       const body = method === 'POST' ? JSON.stringify(input === undefined ? {} : { input }) : undefined;
       return json(await fetch(base + query, { method, headers, ...(body ? { body } : {}) }));
     },
-    async rest(method: string, path: string, body?: unknown, auth: string | null = bearer) {
+    async rest(method: string, path: string, body?: unknown, auth: string | null = bearer()) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (auth) headers.authorization = auth;
       return json(

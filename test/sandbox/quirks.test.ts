@@ -27,6 +27,41 @@ describe('profiles and quirk switches', () => {
     }
   });
 
+  // dashboard-facts §6.2: the 500 and the flat capped list come from REST wrappers over the
+  // abilities; on a WordPress without the abilities API the shipped dashboard serves the maps.
+  it('compat-6.1 REST listings quirk only while the abilities API exists', async () => {
+    const withAbilities = await start({ profile: 'compat-6.1' });
+    try {
+      const api = client(withAbilities);
+      for (const path of ['updates/ignored', 'updates/1/ignored']) {
+        const res = await api.rest('GET', path);
+        expect([res.status, res.body.code]).toEqual([500, 'ability_invalid_input']);
+        expect(res.body.message).toContain('scope is not a valid property');
+      }
+      expect(Array.isArray((await api.rest('GET', 'updates')).body.data)).toBe(true);
+    } finally {
+      await withAbilities.close();
+    }
+    const restOnly = await start({ profile: 'compat-6.1', surfaces: { abilities: false } });
+    try {
+      const api = client(restOnly);
+      const global = await api.rest('GET', 'updates/ignored');
+      expect(global.status).toBe(200);
+      expect(global.body).toEqual({
+        success: 1,
+        data: { themes: { astra: { Name: 'Astra', ignored_versions: ['all_versions'] } } },
+      });
+      const site2 = await api.rest('GET', 'updates/2/ignored');
+      expect(Object.keys(site2.body.data.plugins)).toEqual(['elementor/elementor.php']);
+      expect(Object.keys(site2.body.data.themes)).toEqual(['astra']);
+      const map = await api.rest('GET', 'updates');
+      expect(Object.keys(map.body.data)).toEqual(['1', '2', '3']);
+      expect(map.body.data['1'].plugins['akismet/akismet.php'].update.new_version).toBe('5.3.7');
+    } finally {
+      await restOnly.close();
+    }
+  });
+
   it('a spec sandbox with getSiteUpdatesIsGet on reads get-site-updates with GET', async () => {
     const sb = await start({ profile: 'spec', quirks: { getSiteUpdatesIsGet: true } });
     try {

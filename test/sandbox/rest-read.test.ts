@@ -1,21 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  generateFleet,
-  type RunningSandbox,
-  type SandboxProfile,
-  startSandbox,
-} from '../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
+import { generateFleet, type SandboxProfile, startSandbox } from '../../src/sandbox/index.js';
+import { sandboxPer } from '../helpers/sandbox.js';
 import { client, start } from './helpers.js';
 
 describe.each<SandboxProfile>(['compat-6.1', 'spec'])('REST v2 auth and listings (%s)', (profile) => {
   const compat = profile === 'compat-6.1';
-  let sb: RunningSandbox;
-  let api: ReturnType<typeof client>;
-  beforeAll(async () => {
-    sb = await start({ profile });
-    api = client(sb);
-  });
-  afterAll(() => sb.close());
+  const sb = sandboxPer('suite', () => start({ profile }));
+  const api = client(sb);
 
   it('authenticates the bearer token <secret>==<key> and its variants', async () => {
     expect((await api.rest('GET', 'updates/1')).status).toBe(200);
@@ -127,7 +118,7 @@ describe.each<SandboxProfile>(['compat-6.1', 'spec'])('REST v2 auth and listings
       expect([global.status, global.body.code, site.status]).toEqual([500, 'ability_invalid_input', 500]);
     } else {
       expect(global.body.data).toEqual({
-        themes: { astra: { Name: 'astra', ignored_versions: ['all_versions'] } },
+        themes: { astra: { Name: 'Astra', ignored_versions: ['all_versions'] } },
       });
       expect(Object.keys(site.body.data.plugins)).toEqual(['elementor/elementor.php']);
       expect(Object.keys(site.body.data.themes)).toEqual(['astra']);

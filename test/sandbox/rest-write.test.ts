@@ -1,16 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSandbox, SandboxProfile } from '../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
+import type { SandboxProfile } from '../../src/sandbox/index.js';
+import { sandboxPer } from '../helpers/sandbox.js';
 import { client, start } from './helpers.js';
 
 describe.each<SandboxProfile>(['compat-6.1', 'spec'])('REST v2 run and ignore routes (%s)', (profile) => {
   const compat = profile === 'compat-6.1';
-  let sb: RunningSandbox;
-  let api: ReturnType<typeof client>;
-  beforeEach(async () => {
-    sb = await start({ profile });
-    api = client(sb);
-  });
-  afterEach(() => sb.close());
+  const sb = sandboxPer('test', () => start({ profile }));
+  const api = client(sb);
 
   const pending = async (site: number) =>
     (await api.ability('list-updates-v1', { site_ids_or_domains: [site] })).body.updates.map(

@@ -1,8 +1,8 @@
 import * as realFs from 'node:fs';
-import { createFsFromVolume, Volume } from 'memfs';
 import { describe, expect, it } from 'vitest';
-import { SvcError } from '../../src/errors.js';
 import { loadSettings, SETTING_ENV } from '../../src/settings/index.js';
+import { svcErrorSync as failure } from '../helpers/errors.js';
+import { memoryFs } from '../helpers/memory-fs.js';
 
 const CWD = '/work/project';
 const HOME = '/home/ops';
@@ -10,22 +10,11 @@ const USER_FILE = `${HOME}/.config/svc-mcp/settings.json`;
 const CWD_FILE = `${CWD}/settings.json`;
 
 function fsWith(files: Record<string, string>) {
-  const vol = Volume.fromJSON({ [`${CWD}/.keep`]: '', [`${HOME}/.keep`]: '', ...files });
-  return createFsFromVolume(vol) as unknown as typeof realFs;
+  return memoryFs({ [`${CWD}/.keep`]: '', [`${HOME}/.keep`]: '', ...files });
 }
 
 function load(files: Record<string, string>, env: Record<string, string | undefined> = {}) {
   return loadSettings({ env, cwd: CWD, fs: fsWith(files), homeDir: HOME });
-}
-
-function failure(run: () => unknown): SvcError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof SvcError) return error;
-    throw error;
-  }
-  throw new Error('expected an SvcError');
 }
 
 describe('loadSettings', () => {

@@ -2,47 +2,74 @@ import type { LiveIgnore } from '../../types.js';
 import type { SiteFlags, WireIgnore } from '../wire/reads.js';
 
 /**
- * Decides where each listed ignore is stored. The ignored-updates listing merges the user's
- * global ignores into every site and carries no origin field, so the only evidence is shape: an
- * ignore (same kind, slug and versions) listed for every site of the listing, when the listing
- * covers at least two sites, is taken as global. What this cannot tell apart: the same item
- * ignored per site on every listed site looks global (svc-gitops then reports it instead of
- * unignoring it, the safe side). The whole listing is always read, so the verdict does not depend
- * on which sites a caller asked for. Site-wide "ignore this kind" flags are not in the listing;
- * they come from site records that show them (`flags`), as slug `*`.
+ * Decides where each ignore listed by `list-ignored-updates-v1` is stored. That listing merges
+ * the user's global lists into every site and has no field that says which list an entry is on
+ * (spec §2 "Ignored entry"; dashboard-facts §3.5, §5), and the one listing that does name the
+ * global lists, REST `GET /updates/ignored`, answers 500 on every dashboard that has the
+ * abilities API (facts §6.2), so it serves only the REST surface (rest-live.ts). Here the
+ * verdict rests on evidence, strongest first:
+ *
+ * 1. `name` equal to the slug marks a plugin/theme ignored through an ability (facts §3.5, §5:
+ *    the abilities store Name = slug), and abilities write only per-site lists: `site`. This is
+ *    how every ignore svc-gitops itself sets looks, so those stay removable on any number of sites.
+ * 2. An entry (same name and versions) listed on every site of the listing, when the listing
+ *    covers at least two sites, is `global`; a site that also holds the item in its own list
+ *    lists it a second time, and that second entry is `site`.
+ * 3. Everything else is `site`.
+ *
+ * What remains ambiguous: an item ignored per site through the dashboard UI (with its real name)
+ * on every site looks global; svc-gitops then reports it instead of unignoring it (the safe
+ * side). The whole listing is always read, so the verdict never depends on the sites asked for.
+ * Site-wide "ignore this kind" flags are not in the listing; they come from site records
+ * (`flags`), as slug `*`.
  */
 export function classifyIgnores(
   listed: WireIgnore[],
   flagsBySite: ReadonlyMap<number, SiteFlags>,
 ): LiveIgnore[] {
-  // First drop repeated (site, kind, slug) entries, then count per (kind, slug, versions) how
-  // many sites list it: with duplicates gone, that count is the number of distinct sites.
-  const siteIds = new Set<number>();
-  const seen = new Set<string>();
-  const unique: WireIgnore[] = [];
-  const keys: string[] = [];
-  const sitesPerKey = new Map<string, number>();
+  const siteIds = new Set(listed.map((ignore) => ignore.siteId));
+  // Per item, how many distinct sites list each (name, versions) signature.
+  const sitesPerSignature = new Map<string, Set<number>>();
   for (const ignore of listed) {
-    const id = `${ignore.siteId}\u0000${ignore.kind}\u0000${ignore.slug}`;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    siteIds.add(ignore.siteId);
-    const key = `${ignore.kind}\u0000${ignore.slug}\u0000${ignore.versions === 'all' ? '*' : ignore.versions.join(',')}`;
-    sitesPerKey.set(key, (sitesPerKey.get(key) ?? 0) + 1);
-    unique.push(ignore);
-    keys.push(key);
+    if (setThroughAbility(ignore)) continue;
+    const key = signature(ignore);
+    const sites = sitesPerSignature.get(key) ?? new Set<number>();
+    sites.add(ignore.siteId);
+    sitesPerSignature.set(key, sites);
   }
-  const out: LiveIgnore[] = unique.map((ignore, index) => ({
-    siteId: ignore.siteId,
-    kind: ignore.kind,
-    slug: ignore.slug,
-    versions: ignore.versions,
-    origin: siteIds.size >= 2 && sitesPerKey.get(keys[index] as string) === siteIds.size ? 'global' : 'site',
-  }));
+  const onEverySite = (ignore: WireIgnore) =>
+    siteIds.size >= 2 && sitesPerSignature.get(signature(ignore))?.size === siteIds.size;
+
+  const out: LiveIgnore[] = [];
+  const emitted = new Set<string>();
+  for (const ignore of listed) {
+    const origin = !setThroughAbility(ignore) && onEverySite(ignore) ? 'global' : 'site';
+    // One entry per (site, item, origin): a repeat of the same entry adds nothing.
+    const id = `${ignore.siteId}\u0000${ignore.kind}\u0000${ignore.slug}\u0000${origin}`;
+    if (emitted.has(id)) continue;
+    emitted.add(id);
+    out.push({
+      siteId: ignore.siteId,
+      kind: ignore.kind,
+      slug: ignore.slug,
+      versions: ignore.versions,
+      origin,
+    });
+  }
   for (const [siteId, flags] of flagsBySite) {
     for (const kind of ['core', 'plugin', 'theme'] as const) {
       if (flags[kind]) out.push({ siteId, kind, slug: '*', versions: 'all', origin: 'site-flag' });
     }
   }
   return out;
+}
+
+/** The abilities store a plugin/theme ignore with Name = slug; the dashboard UI stores the real name. */
+function setThroughAbility(ignore: WireIgnore): boolean {
+  return ignore.kind !== 'core' && ignore.name !== undefined && ignore.name === ignore.slug;
+}
+
+function signature(ignore: WireIgnore): string {
+  const versions = ignore.versions === 'all' ? '*' : ignore.versions.join(',');
+  return [ignore.kind, ignore.slug, versions, ignore.name ?? ''].join('\u0000');
 }

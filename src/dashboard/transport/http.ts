@@ -1,6 +1,7 @@
 import { Agent, type Dispatcher, request } from 'undici';
 import { SvcError } from '../../errors.js';
 import { type Json, parseJson } from '../wire/json.js';
+import { AbortFanout } from './abort.js';
 import {
   connectionFailure,
   isRetryableNetworkCode,
@@ -79,6 +80,7 @@ export function createTransport(config: TransportConfig): Transport {
     connect: { rejectUnauthorized: !config.skipSslVerify, timeout: config.timeoutMs },
   });
   const slots = new Semaphore(config.concurrency);
+  const aborts = new AbortFanout();
   const rate = new RateLimiter(config.rateLimit);
   const budget = new DataBudget(config.maxSessionData);
   const counters = { requests: 0, retries: 0 };
@@ -97,28 +99,40 @@ export function createTransport(config: TransportConfig): Transport {
   }
 
   return {
-    async send(req) {
-      for (let n = 1; ; n++) {
-        const last = !req.retry || n >= config.maxAttempts;
-        let response: HttpResponse;
-        try {
-          response = await attempt(req);
-        } catch (error) {
-          if (last || !isRetryableFailure(error)) throw error;
-          counters.retries++;
-          await sleep(retryDelay(n, undefined, config, random) ?? config.retryMaxDelay, req.signal);
-          continue;
-        }
-        if (last || (response.status < 500 && response.status !== 429)) return response;
-        const delay = retryDelay(n, response.headers['retry-after'], config, random);
-        if (delay === undefined) return response;
-        counters.retries++;
-        await sleep(delay, req.signal);
+    async send(original) {
+      // Everything below (slot wait, rate wait, undici, backoff sleeps) listens on a per-request
+      // child signal, so concurrent requests add one listener in all to a shared caller signal.
+      const { signal, unlink } = aborts.link(original.signal);
+      const req = { ...original, signal };
+      try {
+        return await sendWithRetries(req);
+      } finally {
+        unlink();
       }
     },
     stats: () => ({ requests: counters.requests, responseBytes: budget.used, retries: counters.retries }),
     close: () => agent.close(),
   };
+
+  async function sendWithRetries(req: HttpRequest): Promise<HttpResponse> {
+    for (let n = 1; ; n++) {
+      const last = !req.retry || n >= config.maxAttempts;
+      let response: HttpResponse;
+      try {
+        response = await attempt(req);
+      } catch (error) {
+        if (last || !isRetryableFailure(error)) throw error;
+        counters.retries++;
+        await sleep(retryDelay(n, undefined, config, random) ?? config.retryMaxDelay, req.signal);
+        continue;
+      }
+      if (last || (response.status < 500 && response.status !== 429)) return response;
+      const delay = retryDelay(n, response.headers['retry-after'], config, random);
+      if (delay === undefined) return response;
+      counters.retries++;
+      await sleep(delay, req.signal);
+    }
+  }
 }
 
 /** Timeouts and dropped or refused connections; never TLS failures, size caps or the budget. */

@@ -1,4 +1,5 @@
 import { SvcError } from '../../errors.js';
+import { AbortFanout } from './abort.js';
 
 /** Resolves after `ms`, or rejects with INTERRUPTED when `signal` aborts first. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -21,10 +22,14 @@ export function interrupted(): SvcError {
   return new SvcError('INTERRUPTED', 'interrupted before the dashboard answered');
 }
 
-/** Bounds the requests in flight. FIFO, so no caller starves. */
+/**
+ * Bounds the requests in flight. FIFO, so no caller starves. Waiters that share an abort signal
+ * share one listener on it (AbortFanout), however many of them queue up.
+ */
 export class Semaphore {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
+  private readonly aborts = new AbortFanout();
 
   constructor(private readonly limit: number) {}
 
@@ -35,20 +40,27 @@ export class Semaphore {
       return this.releaser();
     }
     await new Promise<void>((resolve, reject) => {
+      let unsubscribe = () => {};
       const wake = () => {
-        signal?.removeEventListener('abort', onAbort);
+        unsubscribe();
         resolve();
       };
-      const onAbort = () => {
-        const index = this.waiting.indexOf(wake);
-        if (index >= 0) this.waiting.splice(index, 1);
-        reject(interrupted());
-      };
       this.waiting.push(wake);
-      signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal) {
+        unsubscribe = this.aborts.subscribe(signal, () => {
+          const index = this.waiting.indexOf(wake);
+          if (index >= 0) this.waiting.splice(index, 1);
+          reject(interrupted());
+        });
+      }
     });
     // The releasing caller handed its slot over without decrementing `active`.
     return this.releaser();
+  }
+
+  /** Callers waiting for a slot. */
+  get queued(): number {
+    return this.waiting.length;
   }
 
   private releaser(): () => void {

@@ -172,6 +172,8 @@ export interface WireIgnore {
   kind: 'core' | 'plugin' | 'theme';
   slug: string;
   versions: 'all' | string[];
+  /** The stored display name; the abilities store the slug here (evidence of a per-site ignore). */
+  name?: string;
 }
 
 export interface IgnoredListing {
@@ -194,6 +196,7 @@ function parseIgnoredEntry(item: Json, where: string, index: number): WireIgnore
     const type = own(item, 'type');
     const slug = own(item, 'slug');
     const version = own(item, 'ignored_version');
+    const name = own(item, 'name');
     const kind = typeof type === 'string' ? KIND_OF.get(type) : undefined;
     if (
       typeof siteId === 'number' &&
@@ -203,13 +206,23 @@ function parseIgnoredEntry(item: Json, where: string, index: number): WireIgnore
       typeof slug === 'string' &&
       version === 'all_versions'
     ) {
-      return { siteId, kind, slug: decodeSlug(slug), versions: 'all' };
+      const out: WireIgnore = { siteId, kind, slug: decodeSlug(slug), versions: 'all' };
+      if (typeof name === 'string') out.name = name;
+      return out;
     }
   }
   const e = Reader.of(item, where, `ignored[${index}]`);
   const kind = parseKind(e.string('type'), where, e.field('type'));
   if (kind === 'translation') throw badShape(where, e.field('type'), 'core/plugin/theme', 'translation');
-  return { siteId: e.int('site_id'), kind, slug: decodeSlug(e.string('slug')), versions: parseVersions(e) };
+  const out: WireIgnore = {
+    siteId: e.int('site_id'),
+    kind,
+    slug: decodeSlug(e.string('slug')),
+    versions: parseVersions(e),
+  };
+  const name = e.optionalString('name');
+  if (name !== undefined) out.name = name;
+  return out;
 }
 
 function parseVersions(e: Reader): 'all' | string[] {

@@ -20,7 +20,9 @@ export function listAllUpdates(ctx: SandboxContext, req: SandboxRequest): Reply 
   const include = idListParam(param(req, 'include'));
   const exclude = idListParam(param(req, 'exclude'));
   const sites = selectSites(ctx, include, status === undefined ? 'any' : String(status));
-  return ctx.quirks.restListFlatCapped
+  // The flat, capped list is the wrapper over list-updates-v1, which exists only with the
+  // abilities API; without it the shipped dashboard serves the spec's map (facts §6.2).
+  return ctx.quirks.restListFlatCapped && ctx.surfaces.abilities
     ? flatList(ctx, req, sites, exclude)
     : mapList(ctx, req, sites, exclude);
 }
@@ -111,7 +113,9 @@ export function listIgnoredRest(ctx: SandboxContext, req: SandboxRequest, idOrDo
     if (!isSite(found)) return found;
     site = found;
   }
-  if (ctx.quirks.restIgnoredListing500) {
+  // The 500 comes from the wrapper over list-ignored-updates-v1 (it sends a `scope` key the
+  // ability's schema rejects); without the abilities API the dashboard serves the plain listing.
+  if (ctx.quirks.restIgnoredListing500 && ctx.surfaces.abilities) {
     return errorReply(
       500,
       'ability_invalid_input',

@@ -1,5 +1,4 @@
 import * as fs from 'node:fs';
-import { request } from 'undici';
 import { createDashboardClient, type DashboardClientOptions } from '../../../src/dashboard/index.js';
 import {
   parseFleet,
@@ -8,6 +7,7 @@ import {
   startSandbox,
 } from '../../../src/sandbox/index.js';
 import { loadSettings, type Settings } from '../../../src/settings/index.js';
+import { fastClientEnv, sandboxControl } from '../../helpers/sandbox.js';
 
 /** A small fleet covering every state the reader must handle. */
 export const FLEET_YAML = `
@@ -67,29 +67,14 @@ export async function openHarness(
 ): Promise<Harness> {
   const sandbox = await startSandbox({ fleet: parseFleet(FLEET_YAML, 'test-fleet.yaml'), ...options });
   const { settings } = loadSettings({
-    env: {
-      ...sandbox.env(),
-      SVC_RATE_LIMIT: '0',
-      SVC_RETRY_BASE_DELAY: '1',
-      SVC_RETRY_MAX_DELAY: '5',
-      SVC_REQUEST_TIMEOUT: '3000',
-      SVC_JOB_POLL_INTERVAL: '0',
-      ...env,
-    },
+    env: fastClientEnv(sandbox, { SVC_REQUEST_TIMEOUT: '3000', SVC_JOB_POLL_INTERVAL: '0', ...env }),
     cwd: '/nonexistent-cwd',
     fs,
     homeDir: '/nonexistent-home',
   });
   const clients: Array<ReturnType<typeof createDashboardClient>> = [];
-  const control = async (method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown) => {
-    const res = await request(`${sandbox.url}/__sandbox/${path}`, {
-      method,
-      ...(body === undefined
-        ? {}
-        : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-    });
-    return res.body.json();
-  };
+  const control = sandboxControl(sandbox);
+  let closing: Promise<void> | undefined;
   return {
     sandbox,
     settings,
@@ -100,9 +85,10 @@ export async function openHarness(
     },
     stats: async () => (await control('GET', 'stats')) as Awaited<ReturnType<Harness['stats']>>,
     control,
-    async close() {
-      await Promise.all(clients.map((c) => c.close()));
-      await sandbox.close();
+    // Idempotent: a file's afterEach may meet a harness an earlier test already closed.
+    close() {
+      closing ??= Promise.all(clients.map((c) => c.close())).then(() => sandbox.close());
+      return closing;
     },
   };
 }

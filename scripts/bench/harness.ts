@@ -1,0 +1,160 @@
+/**
+ * Pieces every benchmark script shares: a sandbox served from a child process (so its CPU is
+ * not charged to the client being measured), client settings without throttles, a bounded
+ * concurrency loop, and side-by-side timing with the ratio printed from one run.
+ */
+import { fork } from 'node:child_process';
+import type * as nodeFs from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { memfs } from 'memfs';
+import { loadDesiredState } from '../../src/config/index.js';
+import type { RunningSandbox, SandboxCredentials } from '../../src/sandbox/index.js';
+import type { Settings } from '../../src/settings/index.js';
+import type { DesiredState } from '../../src/types.js';
+
+/** What a served sandbox tells the parent: where it listens and how to log in. */
+export interface ServedSandbox {
+  url: string;
+  env: Record<string, string>;
+  credentials: SandboxCredentials;
+}
+
+/**
+ * Child side: reports the sandbox (plus `extra`) to the parent, then serves until the parent
+ * says stop or goes away.
+ */
+export function serveToParent(sandbox: RunningSandbox, extra: Record<string, unknown> = {}): void {
+  const served: ServedSandbox = { url: sandbox.url, env: sandbox.env(), credentials: sandbox.credentials };
+  process.send?.({ ...served, ...extra });
+  const stop = () => void sandbox.close().then(() => process.exit(0));
+  process.once('message', stop);
+  process.once('disconnect', stop);
+}
+
+/**
+ * Parent side: forks `script` with `args` (the script calls serveToParent when it sees them)
+ * and waits for the sandbox it serves. `stop()` ends the child.
+ */
+export async function forkSandbox<T extends ServedSandbox = ServedSandbox>(
+  script: string,
+  args: string[],
+): Promise<{ served: T; stop(): void }> {
+  const child = fork(script, args, { execArgv: process.execArgv });
+  const served = await new Promise<T>((resolve, reject) => {
+    child.once('message', (message) => resolve(message as T));
+    child.once('exit', (code) => reject(new Error(`the sandbox process exited with ${code}`)));
+  });
+  child.removeAllListeners('exit');
+  return { served, stop: () => void child.send('stop') };
+}
+
+/**
+ * Client settings for a benchmark: the sandbox's login, and no rate limit, retry waits or
+ * small budgets, so the client is measured rather than its throttles.
+ */
+export function benchSettings(
+  served: Pick<ServedSandbox, 'url' | 'env'>,
+  overrides: Partial<Settings> = {},
+): Settings {
+  return {
+    dashboardUrl: served.url,
+    username: served.env.SVC_USER ?? '',
+    applicationPassword: served.env.SVC_APP_PASSWORD ?? '',
+    allowHttp: true,
+    skipSslVerify: false,
+    safeMode: true,
+    requireUserConfirmation: true,
+    rateLimit: 0,
+    requestTimeout: 60_000,
+    maxResponseSize: 50 * 1024 * 1024,
+    maxSessionData: 4 * 1024 * 1024 * 1024,
+    maxRetries: 1,
+    retryBaseDelay: 0,
+    retryMaxDelay: 0,
+    concurrency: 4,
+    namespace: served.env.SVC_NAMESPACE ?? 'svc',
+    planLifetimeMinutes: 60,
+    jobPollInterval: 0,
+    jobTimeout: 60_000,
+    ...overrides,
+  };
+}
+
+/** The `authorization` header for the sandbox's admin application password. */
+export function basicAuth(credentials: Pick<SandboxCredentials, 'username' | 'applicationPassword'>): string {
+  return `Basic ${Buffer.from(`${credentials.username}:${credentials.applicationPassword}`).toString('base64')}`;
+}
+
+/** A desired state parsed from YAML text through the real loader (in memory); throws if invalid. */
+export async function desiredFromText(text: string): Promise<DesiredState> {
+  const { fs } = memfs({ '/bench/svc-gitops.yaml': text });
+  const loaded = await loadDesiredState({
+    path: 'svc-gitops.yaml',
+    fs: fs as unknown as typeof nodeFs,
+    cwd: '/bench',
+  });
+  if (!loaded.desired) throw new Error(`bench config invalid: ${JSON.stringify(loaded.diagnostics)}`);
+  return loaded.desired;
+}
+
+/** Runs `task(0 … count-1)`, started in index order, with at most `concurrency` in flight. */
+export async function inParallel(
+  count: number,
+  concurrency: number,
+  task: (index: number) => Promise<unknown>,
+): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
+}
+
+/** Wall time of one run of `run`, with its result. */
+export async function timed<T>(run: () => T | Promise<T>): Promise<{ ms: number; value: T }> {
+  const started = performance.now();
+  const value = await run();
+  return { ms: performance.now() - started, value };
+}
+
+/**
+ * `rounds` runs of `a` and of `b`, after `warmup` unmeasured runs of each (JIT, connections).
+ * The order alternates every round (`a` first in even rounds) so drift and GC hit both alike.
+ */
+export async function alternate<A, B>(
+  rounds: number,
+  a: () => Promise<A>,
+  b: () => Promise<B>,
+  warmup = 1,
+): Promise<{ a: A[]; b: B[] }> {
+  for (let i = 0; i < warmup; i++) {
+    await a();
+    await b();
+  }
+  const results = { a: [] as A[], b: [] as B[] };
+  for (let round = 0; round < rounds; round++) {
+    if (round % 2 === 0) {
+      results.a.push(await a());
+      results.b.push(await b());
+    } else {
+      results.b.push(await b());
+      results.a.push(await a());
+    }
+  }
+  return results;
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+export function best(values: readonly number[]): number {
+  return Math.min(...values);
+}
+
+/** `12 ms / 10 ms = 1.20`: two timings and their ratio, as the benchmarks print them. */
+export function ratioText(ms: number, baseMs: number): string {
+  return `${ms.toFixed(0)} ms / ${baseMs.toFixed(0)} ms = ${(ms / baseMs).toFixed(2)}`;
+}

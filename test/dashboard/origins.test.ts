@@ -1,0 +1,132 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { classifyIgnores } from '../../src/dashboard/live/origins.js';
+import { parseIgnoredListing, type WireIgnore } from '../../src/dashboard/wire/reads.js';
+import { createPlan } from '../../src/plan/create.js';
+import { desiredState, PLAN_OPTIONS } from '../plan/builders.js';
+import { type Harness, openHarness } from './helpers/sandbox.js';
+
+const SITES = [1, 2, 3];
+
+function onEverySite(entry: Omit<WireIgnore, 'siteId'>): WireIgnore[] {
+  return SITES.map((siteId) => ({ siteId, ...entry }));
+}
+
+const origins = (listed: WireIgnore[]) =>
+  classifyIgnores(listed, new Map()).map((i) => `${i.siteId}:${i.kind}:${i.slug}:${i.origin}`);
+
+describe('classifyIgnores: where a listed ignore is stored', () => {
+  it('takes an ignore set through an ability (name = slug) as per-site, even on every site', () => {
+    const listed = onEverySite({
+      kind: 'plugin',
+      slug: 'akismet/akismet.php',
+      versions: 'all',
+      name: 'akismet/akismet.php',
+    });
+    expect(origins(listed)).toEqual([
+      '1:plugin:akismet/akismet.php:site',
+      '2:plugin:akismet/akismet.php:site',
+      '3:plugin:akismet/akismet.php:site',
+    ]);
+  });
+
+  it('takes an entry with its real name on every site as global, and a second entry on one site as per-site', () => {
+    const global = onEverySite({
+      kind: 'plugin',
+      slug: 'jetpack/jetpack.php',
+      versions: 'all',
+      name: 'Jetpack',
+    });
+    const ownCopy: WireIgnore = {
+      siteId: 2,
+      kind: 'plugin',
+      slug: 'jetpack/jetpack.php',
+      versions: 'all',
+      name: 'jetpack/jetpack.php',
+    };
+    expect(origins([...global.slice(0, 2), ownCopy, ...global.slice(2)])).toEqual([
+      '1:plugin:jetpack/jetpack.php:global',
+      '2:plugin:jetpack/jetpack.php:global',
+      '2:plugin:jetpack/jetpack.php:site',
+      '3:plugin:jetpack/jetpack.php:global',
+    ]);
+  });
+
+  it('keeps a real-name entry present on some sites only, or with other versions, per-site', () => {
+    const listed: WireIgnore[] = [
+      { siteId: 1, kind: 'theme', slug: 'astra', versions: 'all', name: 'Astra' },
+      { siteId: 2, kind: 'theme', slug: 'astra', versions: ['4.7.0'], name: 'Astra' },
+      { siteId: 3, kind: 'theme', slug: 'astra', versions: 'all', name: 'Astra' },
+      { siteId: 3, kind: 'plugin', slug: 'hello/hello.php', versions: 'all', name: 'Hello Dolly' },
+    ];
+    expect(new Set(classifyIgnores(listed, new Map()).map((i) => i.origin))).toEqual(new Set(['site']));
+  });
+
+  it('drops an exact repeat of an entry and never calls a one-site listing global', () => {
+    const entry: WireIgnore = {
+      siteId: 1,
+      kind: 'core',
+      slug: 'wordpress',
+      versions: ['6.9'],
+      name: 'WordPress',
+    };
+    expect(origins([entry, entry])).toEqual(['1:core:wordpress:site']);
+  });
+
+  it('reads the stored name from the shipped listing', () => {
+    const listing = parseIgnoredListing(
+      {
+        ignored: [
+          {
+            site_id: 1,
+            site_url: 'https://a.test/',
+            site_name: 'a.test',
+            type: 'plugin',
+            slug: 'a/a.php',
+            name: 'a/a.php',
+            ignored_version: 'all_versions',
+          },
+          { site_id: 1, type: 'theme', slug: 'astra', name: 'Astra', ignored_version: '4.7.0' },
+        ],
+        total: 2,
+      },
+      'w',
+    );
+    expect(listing.ignored.map((i) => i.name)).toEqual(['a/a.php', 'Astra']);
+  });
+});
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe.each(['compat-6.1', 'spec'] as const)('a per-site ignore on every site (%s sandbox)', (profile) => {
+  it('reads as per-site, and `unmanaged: remove` plans its unignore on every site', async () => {
+    h = await openHarness({ profile });
+    const client = h.client();
+    const before = await client.readLive();
+    for (const site of before.sites)
+      await client.setIgnored({
+        siteId: site.id,
+        kind: 'plugin',
+        direction: 'ignore',
+        slugs: ['akismet/akismet.php'],
+      });
+    const live = await client.readLive();
+    const akismet = live.ignores.filter((i) => i.slug === 'akismet/akismet.php');
+    expect(akismet.map((i) => `${i.siteId}:${i.origin}`)).toEqual(['1:site', '2:site', '3:site', '4:site']);
+    // The fleet's global ignore (set in the dashboard UI) is still told apart.
+    expect(
+      new Set(live.ignores.filter((i) => i.slug === 'hello-dolly/hello.php').map((i) => i.origin)),
+    ).toEqual(new Set(['global']));
+
+    const plan = createPlan(desiredState({ ignoreScope: 'remove' }), live, PLAN_OPTIONS);
+    const unignores = plan.actions.filter((a) => a.op === 'unignore' && a.slug === 'akismet/akismet.php');
+    // Sites 3 (offline) and 4 (suspended) get no actions; every connected site gets its unignore.
+    expect(unignores.map((a) => a.site_id)).toEqual([1, 2]);
+    expect(
+      plan.notes.some((n) => n.message.includes('global ignore of') && n.message.includes('akismet')),
+    ).toBe(false);
+  });
+});
