@@ -13,13 +13,6 @@ export {
   repositoryFromEnv,
 } from './actions-env.js';
 export {
-  type AnnotationLevel,
-  diagnosticAnnotation,
-  escapeData,
-  escapeProperty,
-  formatAnnotation,
-} from './annotations.js';
-export {
   type BodyParts,
   type CappedBody,
   capBody,

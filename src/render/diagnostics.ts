@@ -1,6 +1,9 @@
 import type { Diagnostic } from '../errors.js';
 import { styles } from './ansi.js';
 import { safeText } from './safe-text.js';
+import { formatAnnotation } from './workflow-command.js';
+
+export { escapeData, escapeProperty } from './workflow-command.js';
 
 /**
  * Diagnostic[] → text for people, GitHub workflow annotations, or JSON. Pure. Messages quote
@@ -53,11 +56,6 @@ export function renderDiagnosticsText(
 export function renderDiagnosticsGithub(diagnostics: readonly Diagnostic[]): string {
   return sortDiagnostics(diagnostics)
     .map((d) => {
-      const props: string[] = [];
-      if (d.file) props.push(`file=${escapeProperty(d.file)}`);
-      if (d.line !== undefined) props.push(`line=${d.line}`);
-      if (d.col !== undefined) props.push(`col=${d.col}`);
-      props.push(`title=${escapeProperty(`svc-gitops ${d.rule}`)}`);
       const body = [
         `${d.message}${d.path ? ` (at ${d.path})` : ''}`,
         ...(d.hint ? [`hint: ${d.hint}`] : []),
@@ -65,7 +63,8 @@ export function renderDiagnosticsGithub(diagnostics: readonly Diagnostic[]): str
           (r) => `see: ${r.file}:${r.line}:${r.col}${r.message ? ` ${r.message}` : ''}`,
         ),
       ].join('\n');
-      return `::${d.severity} ${props.join(',')}::${escapeData(body)}\n`;
+      const title = `svc-gitops ${d.rule}`;
+      return formatAnnotation(d.severity, body, { file: d.file, line: d.line, col: d.col, title });
     })
     .join('');
 }
@@ -83,14 +82,4 @@ function location(d: Diagnostic): string {
   if (!d.file) return '';
   if (d.line === undefined) return d.file;
   return `${d.file}:${d.line}:${d.col ?? 1}`;
-}
-
-/** Workflow-command escaping (as @actions/core does it): data escapes %, CR, LF. */
-export function escapeData(value: string): string {
-  return value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
-
-/** Properties additionally escape `:` and `,`, which delimit them. */
-export function escapeProperty(value: string): string {
-  return escapeData(value).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }

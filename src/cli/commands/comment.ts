@@ -8,7 +8,6 @@ import {
   artifactHint,
   capBody,
   configKey,
-  diagnosticAnnotation,
   eventCommitSha,
   githubClientFromEnv,
   githubToken,
@@ -23,6 +22,7 @@ import {
   validationComment,
 } from '../../github/index.js';
 import { verifyPlanId } from '../../plan/index.js';
+import { renderDiagnosticsGithub } from '../../render/diagnostics.js';
 import { planJsonChunks } from '../../render/plan-json.js';
 import { renderPlanMarkdown } from '../../render/plan-markdown.js';
 import type { LiveState, Plan } from '../../types.js';
@@ -86,7 +86,7 @@ export async function runComment(ctx: CliContext, flags: CommentFlags): Promise<
   const obtained = await obtainPlan(ctx, flags, configPath);
   let body: string;
   if ('diagnostics' in obtained) {
-    for (const d of obtained.diagnostics) ctx.stdout.write(diagnosticAnnotation(d, toRepoPath));
+    ctx.stdout.write(renderDiagnosticsGithub(obtained.diagnostics.map((d) => inRepository(d, toRepoPath))));
     body = validationComment({ ...common, diagnostics: obtained.diagnostics }, toRepoPath).body;
   } else {
     if (flags.out) writeFileAtomic(ctx.fs, ctx.cwd, flags.out, planJsonChunks(obtained.plan));
@@ -152,6 +152,12 @@ async function obtainPlan(ctx: CliContext, flags: CommentFlags, configPath: stri
     if (!diagnostics.some((d) => d.severity === 'error')) throw error;
     return { diagnostics };
   }
+}
+
+/** The diagnostic with repository-relative files: GitHub attaches annotations to files by that path. */
+function inRepository(d: Diagnostic, toRepoPath: (file: string) => string): Diagnostic {
+  const related = d.related?.map((r) => ({ ...r, file: toRepoPath(r.file) }));
+  return { ...d, ...(d.file ? { file: toRepoPath(d.file) } : {}), ...(related ? { related } : {}) };
 }
 
 /** The rendered plan, capped to the room the comment's head and tail leave. */

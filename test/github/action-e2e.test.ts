@@ -1,0 +1,193 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseFleet, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { type FakeGitHub, startFakeGitHub } from './fake-github.js';
+import { actionRunScript } from './workflow-lint.js';
+
+/**
+ * action.yml's run script end to end: real bash runs it as the runner would, with the real CLI
+ * (the TypeScript source through tsx, in place of the built dist/cli/main.js), against the
+ * sandbox dashboard with the demo fleet and the fake GitHub, all on 127.0.0.1. The steps run in
+ * order as a pull request and its merge would: validate, plan, comment, apply the plan.
+ */
+const ROOT = join(import.meta.dirname, '..', '..');
+const FLEET = parseFleet(
+  readFileSync(join(ROOT, 'examples/sandbox/demo-fleet.yaml'), 'utf8'),
+  'demo-fleet.yaml',
+);
+
+/**
+ * examples/minimal.yaml plus a hold on the one update the demo fleet makes fail, so the apply
+ * can finish clean (the project CI's action job uses the same desired state).
+ */
+const DESIRED = `${readFileSync(join(ROOT, 'examples/minimal.yaml'), 'utf8')}holds:
+  - sites: [tyrell.demo.test]
+    plugin: wordfence/wordfence.php
+    reason: its update fails on this sandbox site
+`;
+
+let sandbox: RunningSandbox;
+let github: FakeGitHub;
+let dir: string;
+let runnerTemp: string;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ fleet: FLEET });
+  github = await startFakeGitHub();
+  dir = mkdtempSync(join(tmpdir(), 'svc-gitops-action-e2e-'));
+  runnerTemp = join(dir, '_temp');
+  mkdirSync(runnerTemp);
+  writeFileSync(join(dir, 'svc-gitops.yaml'), DESIRED);
+  writeFileSync(join(dir, 'event.json'), JSON.stringify({ pull_request: { number: 12 } }));
+  writeFileSync(join(dir, 'run.sh'), actionRunScript());
+  // Stands in for dist/cli/main.js: the same entry point, loaded from source through tsx.
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const main = pathToFileURL(join(ROOT, 'src/cli/main.ts')).href;
+  writeFileSync(
+    join(dir, 'cli.mjs'),
+    `import { register } from ${JSON.stringify(tsx)};\nregister();\nawait import(${JSON.stringify(main)});\n`,
+  );
+});
+afterAll(async () => {
+  await Promise.all([sandbox.close(), github.close()]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * Runs the step with these inputs; returns exit status, output and the step outputs written.
+ * Asynchronously: the sandbox and the fake GitHub answer from this process's event loop.
+ */
+async function step(inputs: { command: string; config?: string; planFile?: string }) {
+  for (const file of ['output.txt', 'summary.md']) writeFileSync(join(dir, file), '');
+  const dashboard = sandbox.env();
+  const result = await runBash(join(dir, 'run.sh'), {
+    PATH: process.env.PATH,
+    HOME: dir,
+    NO_COLOR: '1',
+    // The runner's environment.
+    RUNNER_TEMP: runnerTemp,
+    GITHUB_ACTIONS: 'true',
+    GITHUB_WORKSPACE: dir,
+    GITHUB_OUTPUT: join(dir, 'output.txt'),
+    GITHUB_STEP_SUMMARY: join(dir, 'summary.md'),
+    GITHUB_REPOSITORY: 'acme/sites',
+    GITHUB_RUN_ID: '77',
+    GITHUB_EVENT_PATH: join(dir, 'event.json'),
+    GITHUB_API_URL: github.url,
+    // The job's environment: plain HTTP is allowed for the sandbox only.
+    SVC_ALLOW_HTTP: 'true',
+    SVC_GITOPS_STATE_DIR: join(dir, '.svc-gitops'),
+    // The step's env: as action.yml maps the inputs.
+    COMMAND: inputs.command,
+    CONFIG: inputs.config ?? '',
+    PLAN_FILE: inputs.planFile ?? '',
+    ARTIFACT_NAME: 'svc-gitops-plan',
+    INPUT_DASHBOARD_URL: dashboard.SVC_URL ?? '',
+    INPUT_DASHBOARD_USER: dashboard.SVC_USER ?? '',
+    INPUT_DASHBOARD_APP_PASSWORD: dashboard.SVC_APP_PASSWORD ?? '',
+    INPUT_DASHBOARD_TOKEN: '',
+    INPUT_GITHUB_TOKEN: github.token,
+    CLI: join(dir, 'cli.mjs'),
+  });
+  const all = result.stdout + result.stderr;
+  const outputs = parseOutputs(readFileSync(join(dir, 'output.txt'), 'utf8'));
+  const summary = readFileSync(join(dir, 'summary.md'), 'utf8');
+  for (const secret of [sandbox.credentials.applicationPassword, github.token])
+    expect(all + JSON.stringify(outputs) + summary).not.toContain(secret);
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, outputs, summary };
+}
+
+/** As the runner runs a `shell: bash` step: `bash --noprofile --norc -eo pipefail FILE`, in the workspace. */
+function runBash(
+  file: string,
+  env: Record<string, string | undefined>,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', file], { cwd: dir, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/** `$GITHUB_OUTPUT` in the heredoc form `name<<DELIM\nvalue\nDELIM\n`, as the runner reads it. */
+function parseOutputs(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  for (const [, name, delimiter, value] of text.matchAll(/^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2$/gm)) {
+    if (name && delimiter) outputs[name] = value ?? '';
+  }
+  return outputs;
+}
+
+describe('action.yml run script with the real CLI', () => {
+  it('validate: annotations on the file, exit 1 for an invalid config, 0 for a valid one', async () => {
+    writeFileSync(join(dir, 'broken.yaml'), 'version: 1\nignores: [\n');
+    const bad = await step({ command: 'validate', config: 'broken.yaml' });
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toMatch(/^::error file=broken\.yaml,line=\d+,col=\d+,title=svc-gitops /m);
+    const good = await step({ command: 'validate' });
+    expect(good.stderr).toBe('');
+    expect(good.status).toBe(0);
+    expect(good.stdout).toContain('svc-gitops: svc-gitops.yaml: valid');
+  });
+
+  it('plan: writes the plan and the outputs plan-id, counts, has-changes and plan-file', async () => {
+    const run = await step({ command: 'plan' });
+    expect(run.stderr).not.toMatch(/error/i);
+    expect(run.status).toBe(0);
+    const planFile = join(runnerTemp, 'svc-gitops-plan.json');
+    const plan = JSON.parse(readFileSync(planFile, 'utf8')) as {
+      id: string;
+      actions: unknown[];
+      summary: Record<string, number>;
+    };
+    expect(plan.actions.length).toBeGreaterThan(0);
+    expect(run.outputs).toEqual({
+      'plan-id': plan.id,
+      counts: JSON.stringify(plan.summary),
+      'has-changes': 'true',
+      'plan-file': planFile,
+    });
+    expect(run.summary).toContain('## svc-gitops plan');
+    expect(run.stdout).toContain(plan.id);
+    expect(github.requests).toEqual([]);
+  });
+
+  it('comment: posts the saved plan as the sticky comment and sets comment-url', async () => {
+    const planFile = join(runnerTemp, 'svc-gitops-plan.json');
+    const run = await step({ command: 'comment', planFile });
+    expect(run.stderr).not.toMatch(/error/i);
+    expect(run.status).toBe(0);
+    expect(github.comments.map((c) => c.issue)).toEqual([12]);
+    expect(run.outputs['comment-url']).toMatch(/\/acme\/sites\/pull\/12#issuecomment-\d+$/);
+    expect(run.outputs['plan-file']).toBe(planFile);
+  });
+
+  it('apply without plan-file: a clear error and exit 1, nothing applied', async () => {
+    const run = await step({ command: 'apply' });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain('::error title=svc-gitops::command apply needs plan-file');
+    expect(run.outputs).toEqual({});
+    expect(existsSync(join(dir, '.svc-gitops'))).toBe(false);
+  });
+
+  it('apply with the reviewed plan: applies it, reports to the summary, and the next plan is empty', async () => {
+    const planFile = join(runnerTemp, 'svc-gitops-plan.json');
+    const run = await step({ command: 'apply', planFile });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.outputs['plan-id']).toBe(JSON.parse(readFileSync(planFile, 'utf8')).id);
+    expect(run.summary).toContain('## svc-gitops plan');
+    expect(run.summary).toMatch(/^### .*svc-gitops apply$/m);
+    expect(existsSync(join(runnerTemp, 'svc-gitops-apply-report.md'))).toBe(true);
+    const after = await step({ command: 'plan', planFile: join(runnerTemp, 'after.json') });
+    expect(after.status).toBe(0);
+    expect(after.outputs['has-changes']).toBe('false');
+  });
+});
