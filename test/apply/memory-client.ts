@@ -1,6 +1,7 @@
 import type { IgnoreRequest, RunUpdatesRequest, RunUpdatesResult } from '../../src/dashboard/client.js';
 import { SvcError } from '../../src/errors.js';
 import type { LiveState, PendingUpdate } from '../../src/types.js';
+import { ABILITIES } from '../plan/builders.js';
 
 /**
  * An in-memory dashboard behind the DashboardClient methods apply uses, for unit tests of the
@@ -74,13 +75,7 @@ export class MemoryDashboard {
       pending: [...this.pending],
       ignores: [...this.ignores],
       unreadable: [],
-      capabilities: {
-        surface: 'abilities',
-        canUnignore: true,
-        canIgnore: true,
-        canIgnoreCore: true,
-        queueThreshold: 200,
-      },
+      capabilities: ABILITIES,
     };
   }
 
