@@ -1,6 +1,7 @@
 /**
  * The desired ignores of a site: the union of the items of every ignore rule whose selection
- * matches it. The first rule naming an item (in file order) is the one a reason cites.
+ * matches it. The first rule naming an item (in file order) is the one a reason cites. Sites
+ * matched by the same rules share one (read-only) map: a fleet has a few such groups.
  */
 import { CORE_SLUG, type IgnoreRule, type Site } from '../types.js';
 import type { DesiredIgnore } from './ignores.js';
@@ -9,7 +10,7 @@ import { compileSelection } from './select.js';
 
 export function compileDesiredIgnores(
   rules: readonly IgnoreRule[],
-): (site: Site) => Map<string, DesiredIgnore> {
+): (site: Site) => ReadonlyMap<string, DesiredIgnore> {
   const compiled = rules.map((rule) => {
     const items: DesiredIgnore[] = [
       ...(rule.core ? [{ kind: 'core' as const, slug: CORE_SLUG, source: rule.source }] : []),
@@ -18,14 +19,20 @@ export function compileDesiredIgnores(
     ];
     return { selects: compileSelection(rule.selection), items };
   });
+  const byMatchedRules = new Map<string, Map<string, DesiredIgnore>>();
   return (site) => {
-    const desired = new Map<string, DesiredIgnore>();
-    for (const rule of compiled) {
-      if (!rule.selects(site)) continue;
-      for (const item of rule.items) {
-        const key = itemKey(item.kind, item.slug);
-        if (!desired.has(key)) desired.set(key, item);
+    const matched = compiled.filter((rule) => rule.selects(site));
+    const signature = matched.map((rule) => compiled.indexOf(rule)).join(',');
+    let desired = byMatchedRules.get(signature);
+    if (!desired) {
+      desired = new Map<string, DesiredIgnore>();
+      for (const rule of matched) {
+        for (const item of rule.items) {
+          const key = itemKey(item.kind, item.slug);
+          if (!desired.has(key)) desired.set(key, item);
+        }
       }
+      byMatchedRules.set(signature, desired);
     }
     return desired;
   };

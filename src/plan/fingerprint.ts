@@ -7,19 +7,21 @@
  */
 import type { ItemRef, LiveState } from '../types.js';
 import { sha256Hex } from './canonical.js';
-import { indexLiveState, itemKey, type LiveIndex } from './live-index.js';
+import { indexLiveState, type LiveIndex } from './live-index.js';
 import { compareText } from './order.js';
 
 export function fingerprintIndexed(index: LiveIndex, siteId: number, items: readonly ItemRef[]): string {
   const facts = index.sites.get(siteId);
-  const wanted = new Set(items.map((item) => itemKey(item.kind, item.slug)));
+  // A site's touched items are few: a scan beats building keys for a set.
+  const touched = (kind: string, slug: string): boolean =>
+    items.some((item) => item.kind === kind && item.slug === slug);
   const status = index.unreadable.has(siteId) ? 'unreadable' : (facts?.site.status ?? 'missing');
   const pending = (facts?.pending ?? [])
-    .filter((update) => wanted.has(itemKey(update.kind, update.slug)))
+    .filter((update) => touched(update.kind, update.slug))
     .map((update) => [update.kind, update.slug, update.from, update.to].join('\u0000'))
     .sort(compareText);
   const ignores = (facts?.ignores ?? [])
-    .filter((ignore) => wanted.has(itemKey(ignore.kind, ignore.slug)) || ignore.origin === 'site-flag')
+    .filter((ignore) => touched(ignore.kind, ignore.slug) || ignore.origin === 'site-flag')
     .map((ignore) => {
       const versions = ignore.versions === 'all' ? 'all' : [...ignore.versions].sort(compareText).join(',');
       return [ignore.kind, ignore.slug, ignore.origin, versions].join('\u0000');

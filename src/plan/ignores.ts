@@ -90,7 +90,9 @@ export function planSiteIgnores(
   const live = new Map<string, LiveIgnore[]>();
   for (const ignore of facts.ignores) {
     const key = itemKey(ignore.kind, ignore.slug);
-    live.set(key, [...(live.get(key) ?? []), ignore]);
+    const entries = live.get(key);
+    if (entries) entries.push(ignore);
+    else live.set(key, [ignore]);
   }
   const outcome: SiteIgnoreOutcome = {
     actions: [],
@@ -148,8 +150,12 @@ export function planSiteIgnores(
     const key = itemKey(update.kind, update.slug);
     if (desired.has(key) || flaggedKinds.has(update.kind)) return true;
     // An unignored per-site entry is gone after the plan; every other live ignore stays.
-    const kept = (live.get(key) ?? []).filter((ignore) => !(unignored.has(key) && ignore.origin === 'site'));
-    return kept.some((ignore) => ignore.versions === 'all' || ignore.versions.includes(update.to));
+    const gone = unignored.has(key);
+    return (live.get(key) ?? []).some(
+      (ignore) =>
+        !(gone && ignore.origin === 'site') &&
+        (ignore.versions === 'all' || ignore.versions.includes(update.to)),
+    );
   };
   return outcome;
 }
