@@ -86,7 +86,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   for (const facts of [...index.sites.values()].sort((a, b) => a.site.id - b.site.id)) {
     if (!inScope(facts.site) || index.unreadable.has(facts.site.id)) continue;
     const ignores = planSiteIgnores(facts, desiredIgnoresOf(facts.site), context);
-    const updates = planSiteUpdates(facts, rules, ignores.ignoredAfter, waves.waveOf, memo);
+    const updates = planSiteUpdates(facts, rules, ignores.ignoredAfter, waves.waveOf);
     if (facts.site.status !== 'connected') {
       notes.push(offlineSiteNote(facts.site, ignores.actions.length + updates.actions.length));
       continue;

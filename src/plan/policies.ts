@@ -5,12 +5,16 @@
  */
 import type { Hold, ItemKind, PendingUpdate, Site, UpdatePolicy, VersionLevel } from '../types.js';
 import { compileGlob, compileGlobs } from './glob.js';
+import { sourceLabel } from './reasons.js';
 import { compileSelection } from './select.js';
 import { levelWithin, versionLevel, withinPin } from './versions.js';
 
+/** One per (policy, level) and shared by every update it allows, reason included. */
 export interface PolicyVerdict {
   policy: UpdatePolicy;
   level: VersionLevel;
+  /** For people: which policy allows the update, and where it is written. */
+  reason: string;
 }
 
 export interface HoldVerdict {
@@ -36,7 +40,18 @@ export function compileRules(policies: readonly UpdatePolicy[], holds: readonly 
     kind: kindFilter(policy.kinds),
     include: policy.include.length === 0 ? () => true : compileGlobs(policy.include),
     exclude: compileGlobs(policy.exclude),
+    verdicts: new Map<VersionLevel, PolicyVerdict>(),
   }));
+  const verdictOf = (entry: (typeof compiledPolicies)[number], level: VersionLevel): PolicyVerdict => {
+    let verdict = entry.verdicts.get(level);
+    if (!verdict) {
+      const { policy } = entry;
+      const reason = `policy "${policy.name}" allows ${level} updates (${sourceLabel(policy.source)})`;
+      verdict = { policy, level, reason };
+      entry.verdicts.set(level, verdict);
+    }
+    return verdict;
+  };
   const compiledHolds = holds.map((hold) => ({
     hold,
     selects: compileSelection(hold.selection),
@@ -44,13 +59,17 @@ export function compileRules(policies: readonly UpdatePolicy[], holds: readonly 
   }));
 
   // A fleet repeats the same few version moves thousands of times: each is measured once.
-  const levels = new Map<string, VersionLevel>();
+  const levels = new Map<string, Map<string, VersionLevel>>();
   const levelOf = (from: string, to: string): VersionLevel => {
-    const key = `${from}\u0000${to}`;
-    let level = levels.get(key);
+    let byTarget = levels.get(from);
+    if (!byTarget) {
+      byTarget = new Map();
+      levels.set(from, byTarget);
+    }
+    let level = byTarget.get(to);
     if (level === undefined) {
       level = versionLevel(from, to);
-      levels.set(key, level);
+      byTarget.set(to, level);
     }
     return level;
   };
@@ -62,7 +81,7 @@ export function compileRules(policies: readonly UpdatePolicy[], holds: readonly 
       for (const entry of compiledPolicies) {
         if (!entry.kind(update.kind) || !entry.include(update.slug) || entry.exclude(update.slug)) continue;
         if (!levelWithin(level, entry.policy.maxLevel) || !entry.selects(site)) continue;
-        return { policy: entry.policy, level };
+        return verdictOf(entry, level);
       }
       return undefined;
     },

@@ -9,7 +9,7 @@ import type { Action, PendingUpdate, PlanNote, Site } from '../types.js';
 import { itemKey, type LiveSiteFacts } from './live-index.js';
 import { compareText } from './order.js';
 import type { CompiledRules } from './policies.js';
-import { describeItem, type Memo, sourceLabel } from './reasons.js';
+import { describeItem, sourceLabel } from './reasons.js';
 
 export interface SiteUpdateOutcome {
   actions: Action[];
@@ -20,24 +20,34 @@ function move(update: PendingUpdate): string {
   return `${update.from} → ${update.to === '' ? '(new translation)' : update.to}`;
 }
 
+/**
+ * One pending update per (kind, slug): the lowest move (from, then to, then name), so the
+ * choice does not depend on the order the dashboard listed translations in.
+ */
+function lowestMoves(pending: readonly PendingUpdate[]): Iterable<PendingUpdate> {
+  const lowest = new Map<string, PendingUpdate>();
+  for (const update of pending) {
+    const key = itemKey(update.kind, update.slug);
+    const known = lowest.get(key);
+    if (!known || compareMoves(update, known) < 0) lowest.set(key, update);
+  }
+  return lowest.values();
+}
+
+function compareMoves(a: PendingUpdate, b: PendingUpdate): number {
+  return compareText(a.from, b.from) || compareText(a.to, b.to) || compareText(a.name, b.name);
+}
+
 export function planSiteUpdates(
   facts: LiveSiteFacts,
   rules: CompiledRules,
   ignoredAfter: (update: PendingUpdate) => boolean,
   waveOf: (site: Site) => string | undefined,
-  memo: Memo,
 ): SiteUpdateOutcome {
   const { site } = facts;
   const actions: Action[] = [];
   const notes: PlanNote[] = [];
-  const seen = new Set<string>();
-  const pending = [...facts.pending].sort(
-    (a, b) => compareText(a.from, b.from) || compareText(a.to, b.to) || compareText(a.name, b.name),
-  );
-  for (const update of pending) {
-    const key = itemKey(update.kind, update.slug);
-    if (seen.has(key)) continue;
-    seen.add(key);
+  for (const update of lowestMoves(facts.pending)) {
     if (ignoredAfter(update)) continue;
     const verdict = rules.allowingPolicy(site, update);
     if (!verdict) continue;
@@ -63,12 +73,7 @@ export function planSiteUpdates(
       risk: update.kind === 'core' || verdict.level === 'major' ? 'high' : 'medium',
       // Keys in the saved plan's order (render/plan-json.ts), so it can write actions as built.
       ...(wave === undefined ? {} : { wave }),
-      // One string per (policy, level), shared by every action it explains.
-      reason: memo(
-        `policy\u0000${verdict.policy.name}\u0000${verdict.level}`,
-        () =>
-          `policy "${verdict.policy.name}" allows ${verdict.level} updates (${sourceLabel(verdict.policy.source)})`,
-      ),
+      reason: verdict.reason,
     });
   }
   return { actions, notes };

@@ -185,6 +185,21 @@ describe('updates', () => {
     expect(result.actions.map((a) => `${a.kind}:${a.risk}`)).toEqual(['core:high', 'translation:medium']);
   });
 
+  it('plans one update per item, the lowest move, whatever order the dashboard listed them in', () => {
+    const desired = desiredState({
+      policies: [policy({ name: 'all', kinds: ['translation'], maxLevel: 'minor' })],
+    });
+    const moves = [
+      update(1, 'translation', 'default', '6.4.2', '6.5'),
+      update(1, 'translation', 'default', '6.4.1', '6.4.2'),
+      update(1, 'translation', 'default', '6.4.1', '6.4.3'),
+    ];
+    for (const listed of [moves, [...moves].reverse()]) {
+      const result = plan(desired, live(listed));
+      expect(result.actions.map((a) => `${a.from} → ${a.to}`)).toEqual(['6.4.1 → 6.4.2']);
+    }
+  });
+
   it('never updates an item that stays ignored after the plan', () => {
     const pending = [
       update(1, 'plugin', 'a/a.php', '1.0', '1.0.1'),
