@@ -103,13 +103,14 @@ async function detectSurface(
     const caller = createAbilityCaller(conn, catalogue);
     const has = (name: string) => caller.info(name) !== undefined;
     const perItem = has('set-ignored-updates-v1');
+    const perKind = has('ignore-site-plugins-v1') && has('ignore-site-themes-v1');
     return {
       kind: 'abilities',
       caller,
       capabilities: {
         surface: 'abilities',
-        canUnignore: perItem || (has('ignore-site-plugins-v1') && has('ignore-site-themes-v1')),
-        canIgnore: perItem || (has('ignore-site-plugins-v1') && has('ignore-site-themes-v1')),
+        canUnignore: perItem || perKind,
+        canIgnore: perItem || perKind,
         canIgnoreCore: perItem || has('ignore-site-core-v1'),
         queueThreshold: QUEUE_THRESHOLD,
       },

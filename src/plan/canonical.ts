@@ -73,7 +73,8 @@ function sortedCopy(value: unknown, shapeOf: ShapeOf): unknown {
   const record = plain as Record<string, unknown>;
   const shape = shapeOf(record);
   if (shape.indexKeys) return undefined;
-  const copy: Record<string, unknown> = {};
+  // No prototype: a "__proto__" member must stay a member (a plain {} would take it as its prototype).
+  const copy: Record<string, unknown> = Object.create(null);
   for (const key of shape.sorted) {
     const member = record[key];
     const copied = sortedCopy(member, shapeOf);

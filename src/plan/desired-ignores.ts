@@ -21,12 +21,12 @@ export function compileDesiredIgnores(
   });
   const byMatchedRules = new Map<string, Map<string, DesiredIgnore>>();
   return (site) => {
-    const matched = compiled.filter((rule) => rule.selects(site));
-    const signature = matched.map((rule) => compiled.indexOf(rule)).join(',');
+    const matched = compiled.flatMap((rule, index) => (rule.selects(site) ? [{ rule, index }] : []));
+    const signature = matched.map(({ index }) => index).join(',');
     let desired = byMatchedRules.get(signature);
     if (!desired) {
       desired = new Map<string, DesiredIgnore>();
-      for (const rule of matched) {
+      for (const { rule } of matched) {
         for (const item of rule.items) {
           const key = itemKey(item.kind, item.slug);
           if (!desired.has(key)) desired.set(key, item);

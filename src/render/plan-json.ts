@@ -1,9 +1,10 @@
 /**
  * The saved plan format: JSON with a two-space indent, except that each action and each note is
  * one compact line, with a fixed, readable key order (identity and summary first, then actions,
- * fingerprints, notes; unknown keys sorted after the known ones) and a newline at the end. Key order never affects the id, which is computed over
- * the canonical key-sorted form. `planJsonChunks` yields the same bytes piece by piece (a
- * batch of actions at a time), so a fleet-sized plan can be written without one giant string.
+ * fingerprints, notes; unknown keys sorted after the known ones) and a newline at the end. Key
+ * order never affects the id, which is computed over the canonical key-sorted form.
+ * `planJsonChunks` yields the same bytes piece by piece (a batch of actions at a time), so a
+ * fleet-sized plan can be written without one giant string.
  */
 import type { Plan } from '../types.js';
 
@@ -36,7 +37,7 @@ function ordered(value: unknown, preferred: readonly string[] = []): unknown {
   if (Array.isArray(value)) return value.map((entry) => ordered(entry));
   if (value === null || typeof value !== 'object') return value;
   const record = value as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = Object.create(null); // "__proto__" stays a member
   for (const key of orderKeys(Object.keys(record), preferred)) out[key] = ordered(record[key]);
   return out;
 }
@@ -49,14 +50,16 @@ const indent = (json: string, by: string): string => json.replace(/\n/g, `\n${by
  * list seen, compared key by key: consecutive records nearly always share their shape.
  */
 function alreadyOrdered(): (value: unknown, preferred: readonly string[]) => boolean {
-  let last: { keys: string[]; preferred: readonly string[]; inOrder: boolean } | undefined;
+  // The last answer per preferred order, so nested records (a note's item) keep their own.
+  const lastFor = new Map<readonly string[], { keys: string[]; inOrder: boolean }>();
   const check = (value: unknown, preferred: readonly string[]): boolean => {
     if (value === null || typeof value !== 'object') return true;
     if (Array.isArray(value)) return value.every((entry) => check(entry, NO_ORDER));
     const keys = Object.keys(value);
-    if (!(last && last.preferred === preferred && sameKeys(last.keys, keys))) {
-      const wanted = orderKeys(keys, preferred);
-      last = { keys, preferred, inOrder: sameKeys(wanted, keys) };
+    let last = lastFor.get(preferred);
+    if (!(last && sameKeys(last.keys, keys))) {
+      last = { keys, inOrder: sameKeys(orderKeys(keys, preferred), keys) };
+      lastFor.set(preferred, last);
     }
     if (!last.inOrder) return false;
     for (const member of Object.values(value)) {

@@ -5,7 +5,7 @@
  * message `%`, `\r`, `\n`; in properties also `:` and `,`. Without this a file name with a comma
  * or a message with a newline would cut the annotation short or start a second command (a
  * message quoting the user's YAML is untrusted in a pull request). The one implementation:
- * render/diagnostics.ts and the GitHub commands both write annotations through it. Pure.
+ * every annotation is written through render/diagnostics.ts, which uses it. Pure.
  */
 export type AnnotationLevel = 'error' | 'warning' | 'notice';
 

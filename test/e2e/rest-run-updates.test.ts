@@ -5,7 +5,7 @@ import { createDashboardClient } from '../../src/dashboard/index.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { loadSettings } from '../../src/settings/index.js';
 import { cli } from '../helpers/cli.js';
-import { PROFILES, resetStats, sandboxEnv, sandboxStats, startDemo, tempDir } from './helpers.js';
+import { PROFILES, resetStats, sandboxEnv, sandboxStats, setFaults, startDemo, tempDir } from './helpers.js';
 
 /**
  * Running selected updates on a dashboard that only offers REST v2 (no abilities API). The spec's
@@ -85,6 +85,33 @@ describe.each(PROFILES)('runUpdates through REST v2 only (%s sandbox)', (profile
       ]);
       expect(pending(23)).toEqual(['plugin:elementor/elementor.php', 'plugin:wordfence/wordfence.php']);
     } finally {
+      await dashboard.close();
+    }
+  });
+
+  it('keeps what other sites ran when one site hits a run-wide failure (rate limit)', async () => {
+    const dashboard = client();
+    try {
+      const live = await dashboard.readLive();
+      const plugins = live.pending.filter((p) => p.kind === 'plugin' && ![1, 23, 24].includes(p.siteId));
+      const [ran, limited] = [...new Set(plugins.map((p) => p.siteId))];
+      if (ran === undefined || limited === undefined)
+        throw new Error('demo fleet: two sites with plugins pending');
+      const items = plugins
+        .filter((p) => p.siteId === ran || p.siteId === limited)
+        .map((p) => ({ kind: 'plugin' as const, slug: p.slug }));
+      await setFaults(sandbox, [{ kind: 'rate-limit', route: `/updates/${limited}/update` }]);
+      const result = await dashboard.runUpdates({ siteIds: [ran, limited], items });
+      expect(result.updated.filter((u) => u.siteId === ran).length).toBeGreaterThan(0);
+      const limitedErrors = result.errors.filter((e) => e.siteId === limited);
+      expect(limitedErrors.length).toBeGreaterThan(0);
+      expect(new Set(limitedErrors.map((e) => e.code))).toEqual(new Set(['RATE_LIMITED']));
+      // Nothing ran at all: the run-wide failure is thrown, not turned into results.
+      await expect(dashboard.runUpdates({ siteIds: [limited], items })).rejects.toMatchObject({
+        code: 'RATE_LIMITED',
+      });
+    } finally {
+      await setFaults(sandbox, []);
       await dashboard.close();
     }
   });

@@ -120,9 +120,18 @@ describe('action.yml run script', () => {
       SVC_URL: 'https://input.example',
       SVC_USER: 'job-user',
       SVC_APP_PASSWORD: 'pw',
-      GITHUB_TOKEN: 'ghs_inputToken',
+      GITHUB_TOKEN: null,
       INPUT_DASHBOARD_APP_PASSWORD: null,
     });
+  });
+
+  it('passes the GitHub token only to the commands that write to GitHub', () => {
+    for (const command of ['comment', 'drift']) {
+      expect(runAction({ COMMAND: command }).calls[0]?.env).toMatchObject({ GITHUB_TOKEN: 'ghs_inputToken' });
+    }
+    for (const command of ['validate', 'plan']) {
+      expect(runAction({ COMMAND: command }).calls[0]?.env).toMatchObject({ GITHUB_TOKEN: null });
+    }
   });
 
   it('drift tolerates exit 2 (drift found) but not exit 1', () => {

@@ -42,6 +42,12 @@ describe('canonical JSON', () => {
     );
   });
 
+  it('keeps a "__proto__" member at any depth', () => {
+    const value = JSON.parse('{"a":[{"__proto__":{"op":"x"},"z":0}],"__proto__":1}');
+    expect(canonicalJson(value)).toBe(reference(value));
+    expect(canonicalJson(value)).toContain('"__proto__":{"op":"x"}');
+  });
+
   it('hashes documents larger than its buffer', () => {
     const big = { items: Array.from({ length: 5_000 }, (_, i) => ({ i, name: `item-${i}-→` })) };
     expect(canonicalSha256(big)).toBe(createHash('sha256').update(reference(big), 'utf8').digest('hex'));

@@ -57,6 +57,12 @@ describe('renderPlanJson', () => {
     expect(json).toBe(renderPlanJson(plan));
   });
 
+  it('keeps a "__proto__" member of a record it reorders', () => {
+    const odd = JSON.parse(`{"reason":"r","__proto__":{"x":1},${JSON.stringify(plan.actions[0]).slice(1)}`);
+    const parsed = JSON.parse(renderPlanJson({ ...plan, actions: [odd] })) as { actions: object[] };
+    expect(Object.getOwnPropertyDescriptor(parsed.actions[0], '__proto__')?.value).toEqual({ x: 1 });
+  });
+
   it('writes more actions than one batch, each once and in order', () => {
     const many = Array.from({ length: 2_500 }, (_, i) => ({ ...plan.actions[0]!, site_id: i + 1 }));
     const parsed = JSON.parse(renderPlanJson({ ...plan, actions: many })) as Plan;

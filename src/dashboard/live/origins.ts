@@ -13,13 +13,16 @@ import type { SiteFlags, WireIgnore } from '../wire/reads.js';
  *    the abilities store Name = slug), and abilities write only per-site lists: `site`. This is
  *    how every ignore svc-gitops itself sets looks, so those stay removable on any number of sites.
  * 2. An entry (same name and versions) listed on every site of the listing, when the listing
- *    covers at least two sites, is `global`; a site that also holds the item in its own list
- *    lists it a second time, and that second entry is `site`.
+ *    covers at least two sites, is `global`; a second entry for the item on one site is `site`
+ *    when it differs (an ability's name = slug, other versions); a per-site copy set in the UI
+ *    with the real name and the same versions cannot be told apart and is taken as global.
  * 3. Everything else is `site`.
  *
  * What remains ambiguous: an item ignored per site through the dashboard UI (with its real name)
  * on every site looks global; svc-gitops then reports it instead of unignoring it (the safe
- * side). The whole listing is always read, so the verdict never depends on the sites asked for.
+ * side). A theme whose display name equals its folder name looks ability-set even on the global
+ * list: with `unmanaged: remove` its unignore is planned and apply's re-read reports it as not
+ * persisted. The whole listing is always read, so the verdict never depends on the sites asked for.
  * Site-wide "ignore this kind" flags are not in the listing; they come from site records
  * (`flags`), as slug `*`.
  */

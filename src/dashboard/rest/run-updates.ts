@@ -19,8 +19,10 @@ const KIND_ORDER: readonly ItemKind[] = ['core', 'plugin', 'theme', 'translation
  * updates"): `/updates/{id}/update/wp` for core and `/updates/{id}/update/{kind}` with `slug`
  * as a comma list for the rest. Never the update-everything routes, and never a call without
  * `slug` (the spec reads that as "all pending"), so no unplanned item is touched. Per-item and
- * per-site failures are results; only failures that hit every call (credentials, rate limits,
- * network) throw. These routes run synchronously: nothing is queued.
+ * per-site failures are results. A run-wide failure (credentials, rate limits, network) stops
+ * that site's remaining calls; it is thrown only when nothing ran at all, because the other
+ * sites' calls really happen and their results must reach the journal. These routes run
+ * synchronously: nothing is queued.
  */
 export async function runUpdatesViaRest(
   conn: Connection,
@@ -38,10 +40,15 @@ export async function runUpdatesViaRest(
   const perSite = await Promise.all(
     [...new Set(request.siteIds)].map((siteId) => runOnSite(conn, siteId, slugsByKind, signal)),
   );
-  return {
-    updated: perSite.flatMap((site) => site.updated),
-    errors: perSite.flatMap((site) => site.errors),
-  };
+  const updated = perSite.flatMap((site) => site.updated);
+  const stopped = perSite.find((site) => site.stoppedBy !== undefined)?.stoppedBy;
+  if (stopped !== undefined && updated.length === 0) throw stopped;
+  return { updated, errors: perSite.flatMap((site) => site.errors) };
+}
+
+/** A site's results, and the run-wide failure that stopped its remaining calls, if any. */
+interface SiteRun extends RunUpdatesResult {
+  stoppedBy?: unknown;
 }
 
 async function runOnSite(
@@ -49,9 +56,10 @@ async function runOnSite(
   siteId: number,
   slugsByKind: ReadonlyMap<ItemKind, string[]>,
   signal: AbortSignal | undefined,
-): Promise<RunUpdatesResult> {
-  const result: RunUpdatesResult = { updated: [], errors: [] };
-  for (const [kind, slugs] of slugsByKind) {
+): Promise<SiteRun> {
+  const result: SiteRun = { updated: [], errors: [] };
+  const kinds = [...slugsByKind];
+  for (const [position, [kind, slugs]] of kinds.entries()) {
     const error = (slug: string, code: string, message: string): UpdateError => ({
       siteId,
       kind,
@@ -89,7 +97,16 @@ async function runOnSite(
         });
       }
       const siteFailure = siteLevel(caught);
-      if (!siteFailure) throw caught;
+      if (!siteFailure) {
+        // This call and the ones after it did not run; what ran before stays reported.
+        const code = caught instanceof SvcError ? caught.code : 'INTERNAL';
+        const message = caught instanceof Error ? caught.message : String(caught);
+        for (const [laterKind, laterSlugs] of kinds.slice(position)) {
+          for (const slug of laterSlugs) result.errors.push({ siteId, kind: laterKind, slug, code, message });
+        }
+        result.stoppedBy = caught;
+        return result;
+      }
       for (const slug of sendable) result.errors.push(error(slug, siteFailure.code, siteFailure.message));
       continue;
     }
@@ -97,7 +114,7 @@ async function runOnSite(
     for (const u of run.updated) {
       if (!sendable.includes(u.slug) || reported.has(u.slug)) continue;
       reported.add(u.slug);
-      result.updated.push({ siteId, kind, slug: u.slug, ...pick(u) });
+      result.updated.push({ siteId, kind, ...u });
     }
     for (const f of run.failed) {
       if (!sendable.includes(f.slug) || reported.has(f.slug)) continue;
@@ -114,10 +131,6 @@ async function runOnSite(
     }
   }
   return result;
-}
-
-function pick(u: { from?: string; to?: string }): { from?: string; to?: string } {
-  return { ...(u.from === undefined ? {} : { from: u.from }), ...(u.to === undefined ? {} : { to: u.to }) };
 }
 
 /**
