@@ -14,10 +14,11 @@ interface Shape {
   keys: string[];
   sorted: string[];
   /**
-   * True when a key is an array index ("0", "17"): engines enumerate those first in numeric
-   * order whatever the insertion order, so such a record cannot be written natively.
+   * True when a key cannot go into a plain copy as it is: an array index ("0", "17"), which
+   * engines enumerate first in numeric order whatever the insertion order, or "__proto__",
+   * which an assignment would take as the copy's prototype. Such records are written by hand.
    */
-  indexKeys: boolean;
+  handWritten: boolean;
 }
 
 type ShapeOf = (record: Record<string, unknown>) => Shape;
@@ -38,7 +39,11 @@ function shapes(): ShapeOf {
     if (known && known.keys.length === keys.length && known.keys.every((key, i) => key === keys[i])) {
       return known;
     }
-    const shape = { keys, sorted: [...keys].sort(), indexKeys: keys.some((key) => ARRAY_INDEX.test(key)) };
+    const shape = {
+      keys,
+      sorted: [...keys].sort(),
+      handWritten: keys.some((key) => ARRAY_INDEX.test(key) || key === '__proto__'),
+    };
     byKeys.set(joined, shape);
     return shape;
   };
@@ -72,9 +77,8 @@ function sortedCopy(value: unknown, shapeOf: ShapeOf): unknown {
   }
   const record = plain as Record<string, unknown>;
   const shape = shapeOf(record);
-  if (shape.indexKeys) return undefined;
-  // No prototype: a "__proto__" member must stay a member (a plain {} would take it as its prototype).
-  const copy: Record<string, unknown> = Object.create(null);
+  if (shape.handWritten) return undefined;
+  const copy: Record<string, unknown> = {};
   for (const key of shape.sorted) {
     const member = record[key];
     const copied = sortedCopy(member, shapeOf);
