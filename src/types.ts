@@ -220,10 +220,14 @@ export type PlanNoteKind =
   | 'needs-approval'
   | 'unknown-site';
 
+/**
+ * One fact a plan reports without acting on it. A note says the same thing of every site in
+ * `site_ids` (ascending): a fleet's repeated facts are one note each, never one per site, so
+ * a message never holds per-site details. Plan-wide notes have no `site_ids`.
+ */
 export interface PlanNote {
   kind: PlanNoteKind;
-  site_id?: number;
-  site_url?: string;
+  site_ids?: number[];
   item?: ItemRef;
   message: string;
 }
@@ -237,7 +241,8 @@ export interface PlanSummary {
 }
 
 export interface Plan {
-  format_version: 1;
+  /** 2 since notes list their sites (`site_ids`); version 1 plans are refused, never guessed at. */
+  format_version: 2;
   /** sha256 of the canonical JSON of every other field. */
   id: string;
   created_at: string;

@@ -4,6 +4,7 @@
  * version jump (`majorNeedsApproval`). Each reason that applies becomes one plan-wide note.
  */
 import type { Action, ApprovalRules, PlanNote } from '../types.js';
+import { memoPairs } from './memo.js';
 import { versionLevel } from './versions.js';
 
 export interface ApprovalVerdict {
@@ -14,6 +15,7 @@ export interface ApprovalVerdict {
 const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 export function judgeApproval(actions: readonly Action[], rules: ApprovalRules): ApprovalVerdict {
+  const levelOf = memoPairs(versionLevel);
   const sitesUpdated = new Set<number>();
   let core = 0;
   let major = 0;
@@ -21,7 +23,7 @@ export function judgeApproval(actions: readonly Action[], rules: ApprovalRules):
     if (action.op !== 'update') continue;
     sitesUpdated.add(action.site_id);
     if (action.kind === 'core') core++;
-    if (versionLevel(action.from ?? '', action.to ?? '') === 'major') major++;
+    if (levelOf(action.from ?? '', action.to ?? '') === 'major') major++;
   }
   const notes: PlanNote[] = [];
   const sites = sitesUpdated.size;

@@ -4,49 +4,60 @@
  * every hash in a plan is taken over, so the same data always gives the same hash whatever
  * order its keys were built in. The writer streams into a sink, so hashing a plan of a large
  * fleet never builds the whole document as one string.
+ *
+ * The fast path is native: JSON.stringify with an array replacer writes each object's members
+ * in the order of that array, so the sorted union of every key in a value makes its output
+ * canonical without copying a single record. Two things break that and take the slow path,
+ * written member by member: a `toJSON` holder (its output's keys are not known beforehand) and
+ * a `__proto__` key (records without it would inherit Object.prototype under that name).
  */
 import { createHash } from 'node:crypto';
 import type { Plan } from '../types.js';
 
 type Sink = (chunk: string) => void;
 
-interface Shape {
-  keys: string[];
-  sorted: string[];
-  /**
-   * True when a key cannot go into a plain copy as it is: an array index ("0", "17"), which
-   * engines enumerate first in numeric order whatever the insertion order, or "__proto__",
-   * which an assignment would take as the copy's prototype. Such records are written by hand.
-   */
-  handWritten: boolean;
+/**
+ * Adds the keys of every record in `value` to `keys`; false when the value needs the slow path.
+ * Records of one shape repeat by the thousand: a record whose key list equals the previous
+ * one's (compared key by key) adds nothing new.
+ */
+function collectKeys(value: unknown, keys: Set<string>, last: { keys: string[] }): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  if (Array.isArray(value)) {
+    for (const entry of value) if (!collectKeys(entry, keys, last)) return false;
+    return true;
+  }
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+  const record = value as Record<string, unknown>;
+  const own = Object.keys(record);
+  if (!sameKeys(own, last.keys)) {
+    for (const key of own) {
+      if (key === '__proto__') return false;
+      keys.add(key);
+    }
+    last.keys = own;
+  }
+  for (const key of own) {
+    const member = record[key];
+    if (member !== null && typeof member === 'object' && !collectKeys(member, keys, last)) return false;
+  }
+  return true;
 }
 
-type ShapeOf = (record: Record<string, unknown>) => Shape;
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
-const ARRAY_INDEX = /^(?:0|[1-9]\d{0,9})$/;
-
-/**
- * The shape of records (their keys, sorted by code unit), remembered per key sequence: a plan
- * holds tens of thousands of records of a handful of shapes, and sorting each one's keys again
- * dominated hashing. A hit is confirmed key by key, so two key lists never share an entry.
- */
-function shapes(): ShapeOf {
-  const byKeys = new Map<string, Shape>();
-  return (record) => {
-    const keys = Object.keys(record);
-    const joined = keys.join('\u0000');
-    const known = byKeys.get(joined);
-    if (known && known.keys.length === keys.length && known.keys.every((key, i) => key === keys[i])) {
-      return known;
-    }
-    const shape = {
-      keys,
-      sorted: [...keys].sort(),
-      handWritten: keys.some((key) => ARRAY_INDEX.test(key) || key === '__proto__'),
-    };
-    byKeys.set(joined, shape);
-    return shape;
-  };
+/** The canonical text of `value` as one string (used below the streamed levels). */
+function serialise(value: unknown): string {
+  const keys = new Set<string>();
+  if (collectKeys(value, keys, { keys: [] })) {
+    // Default sort compares UTF-16 code units: exactly the canonical key order.
+    return (JSON.stringify(value, [...keys].sort()) as string | undefined) ?? 'null';
+  }
+  return serialiseSlowly(value);
 }
 
 /** The value as JSON.stringify sees it: dates and other toJSON holders converted first. */
@@ -56,79 +67,43 @@ function jsonValue(value: unknown): unknown {
   return text === undefined ? undefined : JSON.parse(text);
 }
 
-/**
- * A copy of `value` with every record's keys inserted in code-unit order, so JSON.stringify
- * (which keeps insertion order) writes canonical text natively; undefined when some record has
- * array-index keys and must be written by hand.
- */
-function sortedCopy(value: unknown, shapeOf: ShapeOf): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  const plain = jsonValue(value);
-  if (plain === null || typeof plain !== 'object') return plain;
-  if (Array.isArray(plain)) {
-    const copy: unknown[] = new Array(plain.length);
-    for (let i = 0; i < plain.length; i++) {
-      const entry = plain[i];
-      const copied = sortedCopy(entry, shapeOf);
-      if (copied === undefined && entry !== undefined) return undefined;
-      copy[i] = copied;
-    }
-    return copy;
-  }
-  const record = plain as Record<string, unknown>;
-  const shape = shapeOf(record);
-  if (shape.handWritten) return undefined;
-  const copy: Record<string, unknown> = {};
-  for (const key of shape.sorted) {
-    const member = record[key];
-    const copied = sortedCopy(member, shapeOf);
-    if (copied === undefined && member !== undefined) return undefined;
-    copy[key] = copied;
-  }
-  return copy;
-}
-
-/** The canonical text of `value` as one string (used below the streamed levels). */
-function serialise(value: unknown, shapeOf: ShapeOf): string {
-  if (value === null || typeof value !== 'object') {
-    // As JSON.stringify: undefined, functions and symbols have no JSON form; null stands in.
-    return (JSON.stringify(value) as string | undefined) ?? 'null';
-  }
-  const copy = sortedCopy(value, shapeOf);
-  if (copy !== undefined) return JSON.stringify(copy);
-  // The slow path, for values holding index-keyed records: written member by member.
-  const plain = jsonValue(value);
-  if (plain === null || typeof plain !== 'object') return serialise(plain, shapeOf);
-  if (Array.isArray(plain)) return `[${plain.map((entry) => serialise(entry, shapeOf)).join(',')}]`;
-  const record = plain as Record<string, unknown>;
-  const members = shapeOf(record)
-    .sorted.filter((key) => !omitted(record[key]))
-    .map((key) => `${JSON.stringify(key)}:${serialise(record[key], shapeOf)}`);
-  return `{${members.join(',')}}`;
-}
-
 /** Members JSON.stringify leaves out of a record. */
 function omitted(member: unknown): boolean {
   return member === undefined || typeof member === 'function' || typeof member === 'symbol';
+}
+
+function serialiseSlowly(value: unknown): string {
+  const plain = jsonValue(value);
+  if (plain === null || typeof plain !== 'object') {
+    // As JSON.stringify: undefined, functions and symbols have no JSON form; null stands in.
+    return (JSON.stringify(plain) as string | undefined) ?? 'null';
+  }
+  if (Array.isArray(plain)) return `[${plain.map((entry) => serialise(entry)).join(',')}]`;
+  const record = plain as Record<string, unknown>;
+  const members = Object.keys(record)
+    .sort()
+    .filter((key) => !omitted(record[key]))
+    .map((key) => `${JSON.stringify(key)}:${serialise(record[key])}`);
+  return `{${members.join(',')}}`;
 }
 
 /**
  * Streams the top `depth` levels structurally and serialises deeper values whole: a plan's
  * size is in its top-level arrays, whose elements are small.
  */
-function writeCanonical(value: unknown, sink: Sink, depth: number, shapeOf: ShapeOf): void {
+function writeCanonical(value: unknown, sink: Sink, depth: number): void {
   const plain = jsonValue(value);
   if (depth === 0 || plain === null || typeof plain !== 'object') {
-    sink(serialise(plain, shapeOf));
+    sink(serialise(plain));
     return;
   }
   if (Array.isArray(plain)) {
     sink('[');
-    if (depth === 1) writeElements(plain, sink, shapeOf);
+    if (depth === 1) writeElements(plain, sink);
     else {
       for (let i = 0; i < plain.length; i++) {
         if (i > 0) sink(',');
-        writeCanonical(plain[i], sink, depth - 1, shapeOf);
+        writeCanonical(plain[i], sink, depth - 1);
       }
     }
     sink(']');
@@ -137,30 +112,23 @@ function writeCanonical(value: unknown, sink: Sink, depth: number, shapeOf: Shap
   const record = plain as Record<string, unknown>;
   let first = true;
   sink('{');
-  for (const key of shapeOf(record).sorted) {
+  for (const key of Object.keys(record).sort()) {
     if (omitted(record[key])) continue;
     sink(`${first ? '' : ','}${JSON.stringify(key)}:`);
     first = false;
-    writeCanonical(record[key], sink, depth - 1, shapeOf);
+    writeCanonical(record[key], sink, depth - 1);
   }
   sink('}');
 }
 
 const BATCH = 1024;
 
-/**
- * The elements of a streamed array, comma-separated: one native JSON.stringify per batch of
- * sorted copies (one call per element cost as much again as the writing itself).
- */
-function writeElements(elements: readonly unknown[], sink: Sink, shapeOf: ShapeOf): void {
+/** The elements of a streamed array, comma-separated, one native call per batch. */
+function writeElements(elements: readonly unknown[], sink: Sink): void {
   for (let start = 0; start < elements.length; start += BATCH) {
-    const batch = elements.slice(start, start + BATCH);
-    const copy = sortedCopy(batch, shapeOf);
-    const text =
-      copy === undefined
-        ? batch.map((element) => serialise(element, shapeOf)).join(',')
-        : JSON.stringify(copy).slice(1, -1);
-    sink(start > 0 ? `,${text}` : text);
+    if (start > 0) sink(',');
+    // A slice shares the batch's characters; joining them with `+` would copy them again.
+    sink(serialise(elements.slice(start, start + BATCH)).slice(1, -1));
   }
 }
 
@@ -168,27 +136,39 @@ const STREAMED_LEVELS = 2;
 
 export function canonicalJson(value: unknown): string {
   const parts: string[] = [];
-  writeCanonical(value, (chunk) => parts.push(chunk), STREAMED_LEVELS, shapes());
+  writeCanonical(value, (chunk) => parts.push(chunk), STREAMED_LEVELS);
   return parts.join('');
 }
 
-/** sha256 (hex) of the canonical JSON of `value`, fed to the hash in 64 KiB pieces. */
+const SMALL_CHUNK = 4_096;
+
+/**
+ * sha256 (hex) of the canonical JSON of `value`. Large chunks (batches of elements) go to the
+ * hash as they are; the many small ones (keys, brackets, commas) are gathered first, since
+ * each update call has a fixed cost.
+ */
 export function canonicalSha256(value: unknown): string {
   const hash = createHash('sha256');
-  let buffer = '';
+  let small = '';
+  const flush = () => {
+    if (small !== '') hash.update(small, 'utf8');
+    small = '';
+  };
   writeCanonical(
     value,
     (chunk) => {
-      buffer += chunk;
-      if (buffer.length >= 65_536) {
-        hash.update(buffer, 'utf8');
-        buffer = '';
+      if (chunk.length >= SMALL_CHUNK) {
+        flush();
+        hash.update(chunk, 'utf8');
+        return;
       }
+      small += chunk;
+      if (small.length >= SMALL_CHUNK) flush();
     },
     STREAMED_LEVELS,
-    shapes(),
   );
-  return hash.update(buffer, 'utf8').digest('hex');
+  flush();
+  return hash.digest('hex');
 }
 
 export function sha256Hex(text: string): string {

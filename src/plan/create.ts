@@ -4,20 +4,21 @@
  *
  * Only sites selected by `desired.sites` (and by `targetSiteIds` when given) get actions.
  * Sites the dashboard could not read, and sites it reports offline (disconnected or suspended,
- * whose stored state may be stale), get one note and nothing else: an unknown state never
+ * whose stored state may be stale), are noted and get nothing else: an unknown state never
  * becomes an unignore. Ordering is stated in order.ts.
  */
 import { SvcError } from '../errors.js';
-import type { DesiredState, LiveIgnore, LiveState, Plan, PlanNote, Site } from '../types.js';
+import type { Action, DesiredState, LiveIgnore, LiveState, Plan, Site } from '../types.js';
 import { judgeApproval } from './approval.js';
 import { planId } from './canonical.js';
-import { collectFingerprints } from './collect.js';
 import { compileDesiredIgnores } from './desired-ignores.js';
+import { fingerprintIndexed } from './fingerprint.js';
 import { planSiteIgnores } from './ignores.js';
-import { indexLiveState } from './live-index.js';
-import { compareActions, compareNotes } from './order.js';
+import { indexLiveState, type LiveSiteFacts } from './live-index.js';
+import { createMemo } from './memo.js';
+import { createNoteBook, type NoteBook } from './notes.js';
+import { compareActions } from './order.js';
 import { compileRules } from './policies.js';
-import { createMemo } from './reasons.js';
 import { globalIgnoreNotes, scopeNotes } from './scope-notes.js';
 import { compileSelection } from './select.js';
 import { summarise } from './summary.js';
@@ -45,16 +46,6 @@ export function publicDashboardUrl(url: string): string {
   }
 }
 
-/** One note per offline site in scope, saying how many changes wait for it to come back. */
-function offlineSiteNote(site: Site, withheld: number): PlanNote {
-  const waiting =
-    withheld === 0
-      ? 'nothing would change'
-      : `${withheld === 1 ? '1 change was' : `${withheld} changes were`} not planned`;
-  const message = `the site is ${site.status}: ${waiting}; plan again once it is connected`;
-  return { kind: 'offline-site', site_id: site.id, site_url: site.url, message };
-}
-
 function checkOptions(options: PlanOptions): void {
   if (Number.isNaN(options.now.getTime())) throw new SvcError('USAGE', 'plan time is not a valid date');
   if (!Number.isFinite(options.lifetimeMinutes) || options.lifetimeMinutes <= 0) {
@@ -68,6 +59,33 @@ function checkOptions(options: PlanOptions): void {
   }
 }
 
+/**
+ * Offline sites, one note per status (every site in it listed), saying how many changes wait
+ * for those sites to come back.
+ */
+function offlineNotes(
+  offline: ReadonlyMap<Site['status'], { sites: number[]; withheld: number }>,
+  book: NoteBook,
+) {
+  for (const [status, { sites, withheld }] of offline) {
+    const waiting =
+      withheld === 0
+        ? 'nothing would change'
+        : `${withheld === 1 ? '1 change was' : `${withheld} changes were`} not planned`;
+    const message = `${status}: ${waiting}; plan again once connected`;
+    for (const siteId of sites) book.add({ kind: 'offline-site', message }, siteId);
+  }
+}
+
+/** The site's items that its actions touch, for its fingerprint. */
+function touchedItems(actions: readonly Action[]): Array<Pick<Action, 'kind' | 'slug'>> {
+  const items: Array<Pick<Action, 'kind' | 'slug'>> = [];
+  for (const { kind, slug } of actions) {
+    if (!items.some((item) => item.kind === kind && item.slug === slug)) items.push({ kind, slug });
+  }
+  return items;
+}
+
 export function createPlan(desired: DesiredState, live: LiveState, options: PlanOptions): Plan {
   checkOptions(options);
   const index = indexLiveState(live);
@@ -77,40 +95,67 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   const desiredIgnoresOf = compileDesiredIgnores(desired.ignores);
   const rules = compileRules(desired.policies, desired.holds);
   const waves = assignWaves(desired.waves);
-  const memo = createMemo();
-  const context = { scope: desired.ignoreScope, capabilities: live.capabilities, memo };
+  const byOrder = compareActions(waves.rank);
+  const context = { scope: desired.ignoreScope, capabilities: live.capabilities, memo: createMemo() };
+  const book = createNoteBook();
+  scopeNotes(desired, live, index, inScope, targets, book);
 
-  const actions: Plan['actions'] = [];
-  const notes: PlanNote[] = [...scopeNotes(desired, live, index, inScope, targets)];
+  // Sites ascending, each site's actions in the stated order, dealt into one bucket per
+  // operation (updates per wave): joined, the buckets are the whole plan in the stated order,
+  // without sorting every action of the fleet against every other.
+  const ignores: Action[] = [];
+  const unignores: Action[] = [];
+  const updatesByWave: Action[][] = [];
+  const fingerprints: Record<string, string> = {};
+  const offline = new Map<Site['status'], { sites: number[]; withheld: number }>();
   const unmanagedGlobal: LiveIgnore[] = [];
-  for (const facts of [...index.sites.values()].sort((a, b) => a.site.id - b.site.id)) {
-    if (!inScope(facts.site) || index.unreadable.has(facts.site.id)) continue;
-    const ignores = planSiteIgnores(facts, desiredIgnoresOf(facts.site), context);
-    const updates = planSiteUpdates(facts, rules, ignores.ignoredAfter, waves.waveOf);
-    if (facts.site.status !== 'connected') {
-      notes.push(offlineSiteNote(facts.site, ignores.actions.length + updates.actions.length));
+  const sites: LiveSiteFacts[] = [...index.sites.values()].sort((a, b) => a.site.id - b.site.id);
+  for (const facts of sites) {
+    const { site } = facts;
+    if (!inScope(site) || index.unreadable.has(site.id)) continue;
+    const siteIgnores = planSiteIgnores(facts, desiredIgnoresOf(site), context);
+    const siteRules = rules.siteRules(site);
+    const siteUpdates = planSiteUpdates(facts, rules, siteRules, siteIgnores.after, waves.waveOf(site));
+    if (site.status !== 'connected') {
+      const entry = offline.get(site.status) ?? { sites: [], withheld: 0 };
+      entry.sites.push(site.id);
+      entry.withheld += siteIgnores.actions.length + siteUpdates.actions.length;
+      offline.set(site.status, entry);
       continue;
     }
-    actions.push(...ignores.actions, ...updates.actions);
-    notes.push(...ignores.notes, ...updates.notes);
-    unmanagedGlobal.push(...ignores.unmanagedGlobal);
+    for (const note of siteIgnores.notes) book.add(note, site.id);
+    for (const note of siteUpdates.notes) book.add(note, site.id);
+    unmanagedGlobal.push(...siteIgnores.unmanagedGlobal);
+    const actions = [...siteIgnores.actions, ...siteUpdates.actions].sort(byOrder);
+    if (actions.length === 0) continue;
+    fingerprints[site.id] = fingerprintIndexed(index, site.id, touchedItems(actions));
+    for (const action of actions) {
+      if (action.op === 'ignore') ignores.push(action);
+      else if (action.op === 'unignore') unignores.push(action);
+      else {
+        const rank = waves.rank(action.wave);
+        const bucket = updatesByWave[rank];
+        if (bucket) bucket.push(action);
+        else updatesByWave[rank] = [action];
+      }
+    }
   }
-  notes.push(...globalIgnoreNotes(unmanagedGlobal));
-  actions.sort(compareActions(waves.rank));
+  offlineNotes(offline, book);
+  globalIgnoreNotes(unmanagedGlobal, book);
+  const actions = ignores.concat(unignores, ...updatesByWave.filter(Boolean));
 
   const approval = judgeApproval(actions, desired.approval);
-  notes.push(...approval.notes);
-  notes.sort(compareNotes);
+  for (const note of approval.notes) book.add(note);
 
   const withoutId: Omit<Plan, 'id'> = {
-    format_version: 1,
+    format_version: 2,
     created_at: options.now.toISOString(),
     expires_at: new Date(options.now.getTime() + options.lifetimeMinutes * 60_000).toISOString(),
     dashboard: { url: publicDashboardUrl(live.dashboardUrl) },
     desired_digest: desired.digest,
     actions,
-    fingerprints: collectFingerprints(index, actions),
-    notes,
+    fingerprints,
+    notes: book.notes(),
     summary: summarise(actions),
     needs_approval: approval.needsApproval,
   };

@@ -5,32 +5,44 @@
  * Facts about items the plan does not touch are left out on purpose: an unrelated new update
  * must not invalidate a reviewed plan.
  */
+
+import { hash } from 'node:crypto';
 import type { ItemRef, LiveState } from '../types.js';
-import { sha256Hex } from './canonical.js';
 import { indexLiveState, type LiveIndex } from './live-index.js';
 import { compareText } from './order.js';
 
+/** A field of a fact, length-prefixed: no value can run into the next, whatever it holds. */
+function field(value: string): string {
+  return `${value.length}:${value}`;
+}
+
+function touches(items: readonly ItemRef[], kind: string, slug: string): boolean {
+  for (const item of items) if (item.kind === kind && item.slug === slug) return true;
+  return false;
+}
+
+/** The facts, sorted (the dashboard's listing order must not change a fingerprint), one string. */
+function sortedFacts(facts: string[]): string {
+  return facts.length < 2 ? (facts[0] ?? '') : facts.sort(compareText).join('');
+}
+
 export function fingerprintIndexed(index: LiveIndex, siteId: number, items: readonly ItemRef[]): string {
   const facts = index.sites.get(siteId);
-  // A site's touched items are few: a scan beats building keys for a set.
-  const touched = (kind: string, slug: string): boolean =>
-    items.some((item) => item.kind === kind && item.slug === slug);
   const status = index.unreadable.has(siteId) ? 'unreadable' : (facts?.site.status ?? 'missing');
-  const pending = (facts?.pending ?? [])
-    .filter((update) => touched(update.kind, update.slug))
-    .map((update) => [update.kind, update.slug, update.from, update.to].join('\u0000'))
-    .sort(compareText);
-  const ignores = (facts?.ignores ?? [])
-    .filter((ignore) => touched(ignore.kind, ignore.slug) || ignore.origin === 'site-flag')
-    .map((ignore) => {
-      const versions = ignore.versions === 'all' ? 'all' : [...ignore.versions].sort(compareText).join(',');
-      return [ignore.kind, ignore.slug, ignore.origin, versions].join('\u0000');
-    })
-    .sort(compareText);
-  const url = facts?.site.url ?? '';
-  // Keys in code-unit order and only strings inside: JSON.stringify writes the canonical JSON
-  // without the general machinery (the golden plans pin these bytes).
-  return `sha256:${sha256Hex(JSON.stringify({ ignores, pending, status, url }))}`;
+  const pending: string[] = [];
+  for (const update of facts?.pending ?? []) {
+    if (!touches(items, update.kind, update.slug)) continue;
+    pending.push(`${field(update.kind)}${field(update.slug)}${field(update.from)}${field(update.to)}`);
+  }
+  const ignores: string[] = [];
+  for (const ignore of facts?.ignores ?? []) {
+    if (ignore.origin !== 'site-flag' && !touches(items, ignore.kind, ignore.slug)) continue;
+    const versions = ignore.versions === 'all' ? 'all' : [...ignore.versions].sort(compareText).join(',');
+    ignores.push(`${field(ignore.kind)}${field(ignore.slug)}${field(ignore.origin)}${field(versions)}`);
+  }
+  const text = `${field(status)}${field(facts?.site.url ?? '')}p${pending.length}:${sortedFacts(pending)}i${ignores.length}:${sortedFacts(ignores)}`;
+  // One-shot hash: a plan fingerprints thousands of sites, and a Hash object each cost as much again.
+  return `sha256:${hash('sha256', text)}`;
 }
 
 /**

@@ -14,13 +14,16 @@ import type {
   DashboardCapabilities,
   IgnorableKind,
   IgnoreScope,
+  ItemRef,
   LiveIgnore,
   PendingUpdate,
   PlanNote,
+  Site,
   SourceRef,
 } from '../types.js';
 import { itemKey, type LiveSiteFacts } from './live-index.js';
-import { describeItem, displayName, type Memo, sourceLabel } from './reasons.js';
+import type { Memo } from './memo.js';
+import { describeItem, displayName, sourceLabel } from './reasons.js';
 
 const SURFACE_NAMES = { abilities: 'abilities API', rest: 'REST API' } as const;
 
@@ -30,13 +33,24 @@ export interface DesiredIgnore {
   source: SourceRef;
 }
 
+/** What keeps a site's updates hidden once the plan has run (see `staysIgnored`). */
+export interface IgnoresAfter {
+  desired: ReadonlyMap<string, DesiredIgnore>;
+  /** Live ignores by item key. */
+  live: ReadonlyMap<string, readonly LiveIgnore[]>;
+  /** Item keys whose per-site ignore the plan removes. */
+  unignored: ReadonlySet<string>;
+  /** Kinds a site-wide flag ignores as a whole. */
+  flagged: ReadonlySet<IgnorableKind>;
+}
+
 export interface SiteIgnoreOutcome {
   actions: Action[];
-  notes: PlanNote[];
+  /** About this site; createPlan merges them across sites, so they name no site themselves. */
+  notes: Array<Omit<PlanNote, 'site_ids'>>;
   /** Global ignores not in the desired state; reported once per item for the whole plan. */
   unmanagedGlobal: LiveIgnore[];
-  /** Whether a pending update stays hidden by an ignore once the plan has run. */
-  ignoredAfter: (update: PendingUpdate) => boolean;
+  after: IgnoresAfter;
 }
 
 export interface IgnoreContext {
@@ -81,47 +95,66 @@ function undesiredMessage(ignore: LiveIgnore, context: IgnoreContext): string {
   return `per-site ignore of ${item} is not in the desired state, but the dashboard's ${surface} cannot unignore; remove it in the dashboard`;
 }
 
+const NO_IGNORES: ReadonlyMap<string, readonly LiveIgnore[]> = new Map();
+const NONE: ReadonlySet<never> = new Set();
+
+/** The site's live ignores by item key (most sites have a few; many have none). */
+function liveByItem(ignores: readonly LiveIgnore[]): ReadonlyMap<string, readonly LiveIgnore[]> {
+  if (ignores.length === 0) return NO_IGNORES;
+  const live = new Map<string, LiveIgnore[]>();
+  for (const ignore of ignores) {
+    const key = itemKey(ignore.kind, ignore.slug);
+    const entries = live.get(key);
+    if (entries) entries.push(ignore);
+    else live.set(key, [ignore]);
+  }
+  return live;
+}
+
+/** Kinds ignored as a whole on the site by a site-wide flag (usually none). */
+function flaggedKinds(ignores: readonly LiveIgnore[]): ReadonlySet<IgnorableKind> {
+  let flagged: Set<IgnorableKind> | undefined;
+  for (const ignore of ignores) {
+    if (ignore.origin !== 'site-flag') continue;
+    flagged ??= new Set();
+    flagged.add(ignore.kind);
+  }
+  return flagged ?? NONE;
+}
+
+function ignoreAction(
+  site: Site,
+  op: 'ignore' | 'unignore',
+  item: ItemRef,
+  name: string,
+  reason: string,
+): Action {
+  const { kind, slug } = item;
+  return { op, site_id: site.id, site_url: site.url, kind, slug, name, risk: 'low', reason };
+}
+
 export function planSiteIgnores(
   facts: LiveSiteFacts,
   desired: ReadonlyMap<string, DesiredIgnore>,
   context: IgnoreContext,
 ): SiteIgnoreOutcome {
   const { site } = facts;
-  const live = new Map<string, LiveIgnore[]>();
-  for (const ignore of facts.ignores) {
-    const key = itemKey(ignore.kind, ignore.slug);
-    const entries = live.get(key);
-    if (entries) entries.push(ignore);
-    else live.set(key, [ignore]);
-  }
-  const outcome: SiteIgnoreOutcome = {
-    actions: [],
-    notes: [],
-    unmanagedGlobal: [],
-    ignoredAfter: () => false,
-  };
-  const action = (op: 'ignore' | 'unignore', kind: IgnorableKind, slug: string, reason: string): Action => ({
-    op,
-    site_id: site.id,
-    site_url: site.url,
-    kind,
-    slug,
-    name: displayName(facts.pending, kind, slug),
-    risk: 'low',
-    reason,
-  });
+  const live = liveByItem(facts.ignores);
+  const actions: Action[] = [];
+  const notes: SiteIgnoreOutcome['notes'] = [];
+  const unmanagedGlobal: LiveIgnore[] = [];
 
   for (const [key, want] of desired) {
     const have = live.get(key) ?? [];
     if (have.some((ignore) => ignore.versions === 'all')) continue;
     if (!canIgnore(context.capabilities, want.kind)) {
       // No action apply could not perform; the item still counts as ignored for updates below.
-      const item = { kind: want.kind, slug: want.slug };
       const message = cannotIgnoreMessage(want, context);
-      outcome.notes.push({ kind: 'cannot-ignore', site_id: site.id, site_url: site.url, item, message });
+      notes.push({ kind: 'cannot-ignore', item: { kind: want.kind, slug: want.slug }, message });
       continue;
     }
-    outcome.actions.push(action('ignore', want.kind, want.slug, ignoreReason(want, have, context.memo)));
+    const name = displayName(facts.pending, want.kind, want.slug);
+    actions.push(ignoreAction(site, 'ignore', want, name, ignoreReason(want, have, context.memo)));
   }
 
   const unignored = new Set<string>();
@@ -130,32 +163,34 @@ export function planSiteIgnores(
     for (const ignore of ignores) {
       const verdict = undesired(ignore, context);
       if (verdict === 'global') {
-        outcome.unmanagedGlobal.push(ignore);
+        unmanagedGlobal.push(ignore);
       } else if (verdict === 'unignore') {
         if (unignored.has(key)) continue;
         unignored.add(key);
         const reason = 'per-site ignore not in the desired state (ignoreScope: remove)';
-        outcome.actions.push(action('unignore', ignore.kind, ignore.slug, reason));
+        const name = displayName(facts.pending, ignore.kind, ignore.slug);
+        actions.push(ignoreAction(site, 'unignore', ignore, name, reason));
       } else {
         const item = { kind: ignore.kind, slug: ignore.slug };
-        const message = undesiredMessage(ignore, context);
-        outcome.notes.push({ kind: verdict, site_id: site.id, site_url: site.url, item, message });
+        notes.push({ kind: verdict, item, message: undesiredMessage(ignore, context) });
       }
     }
   }
+  const after = { desired, live, unignored, flagged: flaggedKinds(facts.ignores) };
+  return { actions, notes, unmanagedGlobal, after };
+}
 
-  const flaggedKinds = new Set(facts.ignores.filter((i) => i.origin === 'site-flag').map((i) => i.kind));
-  outcome.ignoredAfter = (update) => {
-    if (update.kind === 'translation') return false;
-    const key = itemKey(update.kind, update.slug);
-    if (desired.has(key) || flaggedKinds.has(update.kind)) return true;
-    // An unignored per-site entry is gone after the plan; every other live ignore stays.
-    const gone = unignored.has(key);
-    return (live.get(key) ?? []).some(
-      (ignore) =>
-        !(gone && ignore.origin === 'site') &&
-        (ignore.versions === 'all' || ignore.versions.includes(update.to)),
-    );
-  };
-  return outcome;
+/** Whether `update` (whose item key is `key`) stays hidden by an ignore once the plan has run. */
+export function staysIgnored(after: IgnoresAfter, update: PendingUpdate, key: string): boolean {
+  if (update.kind === 'translation') return false;
+  if (after.desired.has(key) || after.flagged.has(update.kind)) return true;
+  const ignores = after.live.get(key);
+  if (!ignores) return false;
+  // An unignored per-site entry is gone after the plan; every other live ignore stays.
+  const gone = after.unignored.has(key);
+  return ignores.some(
+    (ignore) =>
+      !(gone && ignore.origin === 'site') &&
+      (ignore.versions === 'all' || ignore.versions.includes(update.to)),
+  );
 }

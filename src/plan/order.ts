@@ -1,7 +1,7 @@
 /**
  * The stated order of a plan. Actions: ignores, then unignores, then updates by wave; within
- * each by site id, kind (core, plugin, theme, translation), slug. Notes: plan-wide notes first,
- * then by site id, kind of note, item, message. Text compares by code unit (never by locale),
+ * each by site id, kind (core, plugin, theme, translation), slug. Notes (one per kind, item and
+ * message: see notes.ts): by kind of note, then item (plan-wide first), then message. Text compares by code unit (never by locale),
  * so every machine prints the same plan.
  */
 import type { Action, ActionOp, ItemKind, PlanNote, PlanNoteKind } from '../types.js';
@@ -41,7 +41,6 @@ export function compareActions(waveRank: (wave: string | undefined) => number) {
 
 export function compareNotes(a: PlanNote, b: PlanNote): number {
   return (
-    (a.site_id ?? -1) - (b.site_id ?? -1) ||
     NOTE_ORDER.indexOf(a.kind) - NOTE_ORDER.indexOf(b.kind) ||
     (a.item && b.item
       ? compareKinds(a.item.kind, b.item.kind) || compareText(a.item.slug, b.item.slug)

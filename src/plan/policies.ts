@@ -2,9 +2,14 @@
  * Update policies and holds, compiled once per plan. A pending update may run when some policy
  * selects its site, kind and slug (include globs, empty = every slug; exclude globs) and allows
  * its version level; a hold without `maxVersion` blocks it, a pin blocks targets beyond the pin.
+ *
+ * A fleet asks the same questions thousands of times, so each is answered once: which rules
+ * select a site (once per site, `siteRules`), which rules name an item (once per kind and slug
+ * in the whole plan), and how far a version move goes (once per distinct move).
  */
 import type { Hold, ItemKind, PendingUpdate, Site, UpdatePolicy, VersionLevel } from '../types.js';
 import { compileGlob, compileGlobs } from './glob.js';
+import { memoPairs } from './memo.js';
 import { sourceLabel } from './reasons.js';
 import { compileSelection } from './select.js';
 import { levelWithin, versionLevel, withinPin } from './versions.js';
@@ -19,13 +24,37 @@ export interface PolicyVerdict {
 
 export interface HoldVerdict {
   hold: Hold;
-  /** Why the hold blocks this update, for the `held` note. */
+  /** Why the hold blocks this update, for the `held` note ("is held", "is beyond the pin 9.4"). */
   why: string;
 }
 
+/** The policies and holds that select one site (by position in the desired state). */
+export interface SiteRules {
+  readonly policies: readonly boolean[];
+  readonly holds: readonly boolean[];
+}
+
 export interface CompiledRules {
-  allowingPolicy(site: Site, update: PendingUpdate): PolicyVerdict | undefined;
-  blockingHold(site: Site, update: PendingUpdate): HoldVerdict | undefined;
+  siteRules(site: Site): SiteRules;
+  allowingPolicy(site: SiteRules, update: PendingUpdate): PolicyVerdict | undefined;
+  blockingHold(site: SiteRules, update: PendingUpdate): HoldVerdict | undefined;
+}
+
+interface CompiledPolicy {
+  index: number;
+  policy: UpdatePolicy;
+  verdicts: Map<VersionLevel, PolicyVerdict>;
+}
+
+interface CompiledHold {
+  index: number;
+  hold: Hold;
+}
+
+/** The rules that name one item, in desired-state order. */
+interface ItemRules {
+  policies: CompiledPolicy[];
+  holds: CompiledHold[];
 }
 
 function kindFilter(kinds: readonly ItemKind[]): (kind: ItemKind) => boolean {
@@ -33,67 +62,70 @@ function kindFilter(kinds: readonly ItemKind[]): (kind: ItemKind) => boolean {
   return kinds.length === 0 ? () => true : (kind) => kinds.includes(kind);
 }
 
+function verdictOf(entry: CompiledPolicy, level: VersionLevel): PolicyVerdict {
+  let verdict = entry.verdicts.get(level);
+  if (!verdict) {
+    const { policy } = entry;
+    const reason = `policy "${policy.name}" allows ${level} updates (${sourceLabel(policy.source)})`;
+    verdict = { policy, level, reason };
+    entry.verdicts.set(level, verdict);
+  }
+  return verdict;
+}
+
 export function compileRules(policies: readonly UpdatePolicy[], holds: readonly Hold[]): CompiledRules {
-  const compiledPolicies = policies.map((policy) => ({
-    policy,
-    selects: compileSelection(policy.selection),
+  const policySelects = policies.map((policy) => compileSelection(policy.selection));
+  const holdSelects = holds.map((hold) => compileSelection(hold.selection));
+  const policyMatchers = policies.map((policy) => ({
     kind: kindFilter(policy.kinds),
     include: policy.include.length === 0 ? () => true : compileGlobs(policy.include),
     exclude: compileGlobs(policy.exclude),
+  }));
+  const holdSlugs = holds.map((hold) => compileGlob(hold.slug));
+  const compiledPolicies: CompiledPolicy[] = policies.map((policy, index) => ({
+    index,
+    policy,
     verdicts: new Map<VersionLevel, PolicyVerdict>(),
   }));
-  const verdictOf = (entry: (typeof compiledPolicies)[number], level: VersionLevel): PolicyVerdict => {
-    let verdict = entry.verdicts.get(level);
-    if (!verdict) {
-      const { policy } = entry;
-      const reason = `policy "${policy.name}" allows ${level} updates (${sourceLabel(policy.source)})`;
-      verdict = { policy, level, reason };
-      entry.verdicts.set(level, verdict);
-    }
-    return verdict;
-  };
-  const compiledHolds = holds.map((hold) => ({
-    hold,
-    selects: compileSelection(hold.selection),
-    slug: compileGlob(hold.slug),
-  }));
+  const compiledHolds: CompiledHold[] = holds.map((hold, index) => ({ index, hold }));
 
-  // A fleet repeats the same few version moves thousands of times: each is measured once.
-  const levels = new Map<string, Map<string, VersionLevel>>();
-  const levelOf = (from: string, to: string): VersionLevel => {
-    let byTarget = levels.get(from);
-    if (!byTarget) {
-      byTarget = new Map();
-      levels.set(from, byTarget);
-    }
-    let level = byTarget.get(to);
-    if (level === undefined) {
-      level = versionLevel(from, to);
-      byTarget.set(to, level);
-    }
-    return level;
-  };
+  const itemRules = memoPairs((kind, slug): ItemRules => {
+    const named = (_: unknown, i: number) => {
+      const matcher = policyMatchers[i]!;
+      return matcher.kind(kind as ItemKind) && matcher.include(slug) && !matcher.exclude(slug);
+    };
+    return {
+      policies: compiledPolicies.filter(named),
+      holds: compiledHolds.filter(({ hold, index }) => hold.kind === kind && holdSlugs[index]!(slug)),
+    };
+  });
+  // A fleet repeats the same few version moves thousands of times.
+  const levelOf = memoPairs(versionLevel);
+  const pinAllows = memoPairs(withinPin);
 
   return {
+    siteRules(site) {
+      return {
+        policies: policySelects.map((selects) => selects(site)),
+        holds: holdSelects.map((selects) => selects(site)),
+      };
+    },
     allowingPolicy(site, update) {
       const level = levelOf(update.from, update.to);
       if (level === 'none') return undefined;
-      for (const entry of compiledPolicies) {
-        if (!entry.kind(update.kind) || !entry.include(update.slug) || entry.exclude(update.slug)) continue;
-        if (!levelWithin(level, entry.policy.maxLevel) || !entry.selects(site)) continue;
-        return verdictOf(entry, level);
+      for (const entry of itemRules(update.kind, update.slug).policies) {
+        if (site.policies[entry.index] && levelWithin(level, entry.policy.maxLevel)) {
+          return verdictOf(entry, level);
+        }
       }
       return undefined;
     },
     blockingHold(site, update) {
-      for (const entry of compiledHolds) {
-        if (entry.hold.kind !== update.kind || !entry.slug(update.slug) || !entry.selects(site)) continue;
-        const { maxVersion } = entry.hold;
-        if (maxVersion === undefined) return { hold: entry.hold, why: 'held' };
-        if (!withinPin(update.to, maxVersion)) {
-          const target = update.to === '' ? 'an unknown version' : update.to;
-          return { hold: entry.hold, why: `pinned to ${maxVersion}, ${target} is beyond the pin` };
-        }
+      for (const { hold, index } of itemRules(update.kind, update.slug).holds) {
+        if (!site.holds[index]) continue;
+        const { maxVersion } = hold;
+        if (maxVersion === undefined) return { hold, why: 'is held' };
+        if (!pinAllows(update.to, maxVersion)) return { hold, why: `is beyond the pin ${maxVersion}` };
       }
       return undefined;
     },

@@ -15,21 +15,3 @@ export function displayName(pending: readonly PendingUpdate[], kind: ItemKind, s
   if (update && update.name !== '') return update.name;
   return kind === 'core' ? 'WordPress' : slug;
 }
-
-/**
- * Shares identical wording across a plan: thousands of actions carry the same reason, and one
- * string per distinct reason keeps a fleet-sized plan small. Created per createPlan call.
- */
-export type Memo = (key: string, build: () => string) => string;
-
-export function createMemo(): Memo {
-  const strings = new Map<string, string>();
-  return (key, build) => {
-    let value = strings.get(key);
-    if (value === undefined) {
-      value = build();
-      strings.set(key, value);
-    }
-    return value;
-  };
-}

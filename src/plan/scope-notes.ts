@@ -4,8 +4,9 @@
  * desired state does not mention (reported once per item, not once per site: the dashboard
  * repeats global ignores on every site).
  */
-import type { DesiredState, LiveIgnore, LiveState, PlanNote, Site } from '../types.js';
+import type { DesiredState, LiveIgnore, LiveState, Site } from '../types.js';
 import { itemKey, type LiveIndex } from './live-index.js';
+import type { NoteBook } from './notes.js';
 import { describeItem } from './reasons.js';
 import { normaliseAddress } from './select.js';
 
@@ -15,14 +16,14 @@ export function scopeNotes(
   index: LiveIndex,
   inScope: (site: Site) => boolean,
   targets: ReadonlySet<number> | undefined,
-): PlanNote[] {
-  const notes: PlanNote[] = [];
+  book: NoteBook,
+): void {
   for (const entry of live.unreadable) {
     const known = index.sites.get(entry.siteId)?.site;
     const site: Site = known ?? { id: entry.siteId, url: entry.url, name: '', status: 'disconnected' };
     if (!inScope(site)) continue;
-    const message = `site could not be read (${entry.code}: ${entry.message}); it gets no actions`;
-    notes.push({ kind: 'unreadable-site', site_id: entry.siteId, site_url: entry.url, message });
+    const message = `could not be read (${entry.code}: ${entry.message}); no actions planned`;
+    book.add({ kind: 'unreadable-site', message }, entry.siteId);
   }
   const knownIds = new Set([...index.sites.keys(), ...index.unreadable.keys()]);
   // Only a domain matcher needs the addresses; most selections have none.
@@ -35,12 +36,12 @@ export function scopeNotes(
     : new Set<string>();
   for (const matcher of desired.sites.include) {
     if (matcher.type === 'id' && !knownIds.has(matcher.id)) {
-      notes.push({
+      book.add({
         kind: 'unknown-site',
         message: `desired state selects site id ${matcher.id}, which the dashboard does not list`,
       });
     } else if (matcher.type === 'domain' && !knownAddresses.has(normaliseAddress(matcher.domain))) {
-      notes.push({
+      book.add({
         kind: 'unknown-site',
         message: `desired state selects domain ${matcher.domain}, which the dashboard does not list`,
       });
@@ -48,12 +49,11 @@ export function scopeNotes(
   }
   for (const id of targets ?? []) {
     if (!knownIds.has(id))
-      notes.push({ kind: 'unknown-site', message: `target site id ${id} is not listed by the dashboard` });
+      book.add({ kind: 'unknown-site', message: `target site id ${id} is not listed by the dashboard` });
   }
-  return notes;
 }
 
-export function globalIgnoreNotes(unmanaged: readonly LiveIgnore[]): PlanNote[] {
+export function globalIgnoreNotes(unmanaged: readonly LiveIgnore[], book: NoteBook): void {
   const sitesByItem = new Map<string, { ignore: LiveIgnore; sites: Set<number> }>();
   for (const ignore of unmanaged) {
     const key = itemKey(ignore.kind, ignore.slug);
@@ -61,10 +61,11 @@ export function globalIgnoreNotes(unmanaged: readonly LiveIgnore[]): PlanNote[] 
     entry.sites.add(ignore.siteId);
     sitesByItem.set(key, entry);
   }
-  return [...sitesByItem.values()].map(({ ignore, sites }) => {
+  for (const { ignore, sites } of sitesByItem.values()) {
     const item = { kind: ignore.kind, slug: ignore.slug };
     const count = `${sites.size} managed site${sites.size === 1 ? '' : 's'}`;
+    // Plan-wide with a count: it stands on every managed site, and a list would only repeat them.
     const message = `global ignore of ${describeItem(item)} (on ${count}) is not in the desired state; it is listed alike on every site, so it is taken for the dashboard's global list, which svc-gitops never changes`;
-    return { kind: 'unmanaged-ignore' as const, item, message };
-  });
+    book.add({ kind: 'unmanaged-ignore', item, message });
+  }
 }

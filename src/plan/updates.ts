@@ -6,75 +6,89 @@
  * Translations share slugs across languages: one action per (kind, slug), the lowest move first.
  */
 import type { Action, PendingUpdate, PlanNote, Site } from '../types.js';
+import { type IgnoresAfter, staysIgnored } from './ignores.js';
 import { itemKey, type LiveSiteFacts } from './live-index.js';
 import { compareText } from './order.js';
-import type { CompiledRules } from './policies.js';
+import type { CompiledRules, PolicyVerdict, SiteRules } from './policies.js';
 import { describeItem, sourceLabel } from './reasons.js';
 
 export interface SiteUpdateOutcome {
   actions: Action[];
-  notes: PlanNote[];
+  /** About this site; createPlan merges them across sites, so they name no site themselves. */
+  notes: Array<Omit<PlanNote, 'site_ids'>>;
 }
 
-function move(update: PendingUpdate): string {
-  return `${update.from} → ${update.to === '' ? '(new translation)' : update.to}`;
+/** The target of a held update; the version it moves from differs per site and is left out. */
+function target(update: PendingUpdate): string {
+  return update.to === '' ? 'to a new translation' : `to ${update.to}`;
 }
 
 /**
- * One pending update per (kind, slug): the lowest move (from, then to, then name), so the
- * choice does not depend on the order the dashboard listed translations in.
+ * One pending update per (kind, slug), with its item key: the lowest move (from, then to, then
+ * name), so the choice does not depend on the order the dashboard listed translations in.
  */
-function lowestMoves(pending: readonly PendingUpdate[]): Iterable<PendingUpdate> {
+function lowestMoves(pending: readonly PendingUpdate[]): Map<string, PendingUpdate> {
   const lowest = new Map<string, PendingUpdate>();
   for (const update of pending) {
     const key = itemKey(update.kind, update.slug);
     const known = lowest.get(key);
     if (!known || compareMoves(update, known) < 0) lowest.set(key, update);
   }
-  return lowest.values();
+  return lowest;
 }
 
 function compareMoves(a: PendingUpdate, b: PendingUpdate): number {
   return compareText(a.from, b.from) || compareText(a.to, b.to) || compareText(a.name, b.name);
 }
 
+function updateAction(site: Site, update: PendingUpdate, verdict: PolicyVerdict, wave: string | undefined) {
+  const { kind, slug, from, to } = update;
+  const name = update.name !== '' ? update.name : slug;
+  const risk = kind === 'core' || verdict.level === 'major' ? 'high' : 'medium';
+  const { reason } = verdict;
+  // Two fixed shapes, keys in the saved plan's order (render/plan-json.ts writes them as built).
+  const action: Action =
+    wave === undefined
+      ? { op: 'update', site_id: site.id, site_url: site.url, kind, slug, name, from, to, risk, reason }
+      : {
+          op: 'update',
+          site_id: site.id,
+          site_url: site.url,
+          kind,
+          slug,
+          name,
+          from,
+          to,
+          risk,
+          wave,
+          reason,
+        };
+  return action;
+}
+
 export function planSiteUpdates(
   facts: LiveSiteFacts,
   rules: CompiledRules,
-  ignoredAfter: (update: PendingUpdate) => boolean,
-  waveOf: (site: Site) => string | undefined,
+  siteRules: SiteRules,
+  ignores: IgnoresAfter,
+  wave: string | undefined,
 ): SiteUpdateOutcome {
   const { site } = facts;
   const actions: Action[] = [];
-  const notes: PlanNote[] = [];
-  for (const update of lowestMoves(facts.pending)) {
-    if (ignoredAfter(update)) continue;
-    const verdict = rules.allowingPolicy(site, update);
+  const notes: SiteUpdateOutcome['notes'] = [];
+  for (const [key, update] of lowestMoves(facts.pending)) {
+    if (staysIgnored(ignores, update, key)) continue;
+    const verdict = rules.allowingPolicy(siteRules, update);
     if (!verdict) continue;
-    const held = rules.blockingHold(site, update);
+    const held = rules.blockingHold(siteRules, update);
     if (held) {
       const item = { kind: update.kind, slug: update.slug };
-      const where = { site_id: site.id, site_url: site.url, item };
       const because = held.hold.reason ? `: ${held.hold.reason}` : '';
-      const message = `${describeItem(item)} ${move(update)} ${held.why} (${sourceLabel(held.hold.source)})${because}`;
-      notes.push({ kind: 'held', ...where, message });
+      const message = `${describeItem(item)} update ${target(update)} ${held.why} (${sourceLabel(held.hold.source)})${because}`;
+      notes.push({ kind: 'held', item, message });
       continue;
     }
-    const wave = waveOf(site);
-    actions.push({
-      op: 'update',
-      site_id: site.id,
-      site_url: site.url,
-      kind: update.kind,
-      slug: update.slug,
-      name: update.name !== '' ? update.name : update.slug,
-      from: update.from,
-      to: update.to,
-      risk: update.kind === 'core' || verdict.level === 'major' ? 'high' : 'medium',
-      // Keys in the saved plan's order (render/plan-json.ts), so it can write actions as built.
-      ...(wave === undefined ? {} : { wave }),
-      reason: verdict.reason,
-    });
+    actions.push(updateAction(site, update, verdict, wave));
   }
   return { actions, notes };
 }

@@ -23,7 +23,7 @@ const ORDER: Record<string, readonly string[]> = {
     'notes',
   ],
   actions: ['op', 'site_id', 'site_url', 'kind', 'slug', 'name', 'from', 'to', 'risk', 'wave', 'reason'],
-  notes: ['kind', 'site_id', 'site_url', 'item', 'message'],
+  notes: ['kind', 'item', 'message', 'site_ids'],
   summary: ['ignore', 'unignore', 'update', 'sites', 'high_risk'],
 };
 

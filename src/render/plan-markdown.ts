@@ -10,7 +10,15 @@ import type { Action, LiveIgnore, LiveState, Plan, PlanNote } from '../types.js'
 import { ignoreListPatch } from './ignore-diff.js';
 import { assembleWithinCap, type Section } from './markdown-budget.js';
 import { escapeMarkdown as esc, fenceFor } from './markdown-escape.js';
-import { changeLabel, hasChanges, itemLabel, noChangesLine, shortId, summaryLine } from './plan-words.js';
+import {
+  changeLabel,
+  hasChanges,
+  itemLabel,
+  noChangesLine,
+  shortId,
+  siteList,
+  summaryLine,
+} from './plan-words.js';
 
 export const DEFAULT_MARKDOWN_CAP = 60_000;
 const MIN_MARKDOWN_CAP = 2_000;
@@ -102,8 +110,8 @@ function ignoreSection(plan: Plan, live: LiveState | undefined): Section {
 }
 
 function noteRow(note: PlanNote): string {
-  const where = note.site_id === undefined ? '' : ` site ${note.site_id} ${esc(note.site_url ?? '')}:`;
-  return `- **${note.kind}**${where} ${esc(note.message)}`;
+  const sites = note.site_ids ? ` — ${siteList(note.site_ids)}` : '';
+  return `- **${note.kind}** ${esc(note.message)}${sites}`;
 }
 
 export function renderPlanMarkdown(plan: Plan, options: PlanMarkdownOptions = {}): string {

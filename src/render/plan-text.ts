@@ -13,6 +13,7 @@ import {
   MARKERS,
   noChangesLine,
   shortId,
+  siteList,
   summaryLine,
 } from './plan-words.js';
 import { safeText } from './safe-text.js';
@@ -79,8 +80,8 @@ function itemOrder(actions: readonly Action[]): Action[] {
 }
 
 function noteLine(note: PlanNote): string {
-  const where = note.site_id === undefined ? '' : `site ${note.site_id} ${safeText(note.site_url ?? '')}: `;
-  return `  ! ${note.kind}: ${where}${safeText(note.message)}`;
+  const sites = note.site_ids ? ` [${siteList(note.site_ids)}]` : '';
+  return `  ! ${note.kind}: ${safeText(note.message)}${sites}`;
 }
 
 /** The text view line by line (each chunk ends in a newline), for writing large plans. */

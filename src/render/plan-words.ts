@@ -34,3 +34,14 @@ export function noChangesLine(plan: Plan): string {
   if (plan.notes.length === 0) return 'The live state matches the desired state.';
   return `Nothing to change; ${plural(plan.notes.length, 'note')} below.`;
 }
+
+/** How many site ids a view lists before it counts the rest (the JSON plan has them all). */
+export const LISTED_SITES = 10;
+
+/** The sites a note is about: `site 12`, `sites 12, 15, 19`, `2345 sites: 1, 4, … and 2335 more`. */
+export function siteList(ids: readonly number[]): string {
+  if (ids.length === 1) return `site ${ids[0]}`;
+  if (ids.length <= LISTED_SITES) return `sites ${ids.join(', ')}`;
+  const shown = ids.slice(0, LISTED_SITES).join(', ');
+  return `${ids.length} sites: ${shown} and ${ids.length - LISTED_SITES} more`;
+}

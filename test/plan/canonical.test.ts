@@ -48,6 +48,40 @@ describe('canonical JSON', () => {
     expect(canonicalJson(value)).toContain('"__proto__":{"op":"x"}');
   });
 
+  it('matches the reference for records whose keys shadow or name inherited members', () => {
+    const key = fc.oneof(
+      fc.string({ maxLength: 4 }),
+      fc.constantFrom('__proto__', 'constructor', 'toString', 'valueOf', '0', '10', '2'),
+    );
+    const record = fc.dictionary(key, fc.oneof(fc.integer(), fc.string(), fc.constant(null)), {
+      maxKeys: 5,
+    });
+    // Plan-shaped: a record of arrays of small records, so the batched top levels are exercised.
+    const document = fc.dictionary(key, fc.array(record, { maxLength: 30 }), { maxKeys: 4 });
+    fc.assert(
+      fc.property(document, (value) => {
+        const parsed = JSON.parse(JSON.stringify(value)); // own "__proto__" members, as read from a file
+        expect(canonicalJson(parsed)).toBe(reference(parsed));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('writes toJSON holders (dates) as JSON.stringify does, at any depth', () => {
+    const at = new Date('2026-01-02T03:04:05Z');
+    const value = { rows: [{ b: at, a: 1 }, { when: { toJSON: () => ({ z: 1, y: 2 }) } }], at };
+    expect(canonicalJson(value)).toBe(
+      '{"at":"2026-01-02T03:04:05.000Z","rows":[{"a":1,"b":"2026-01-02T03:04:05.000Z"},{"when":{"y":2,"z":1}}]}',
+    );
+  });
+
+  it('does not write an inherited member under a key another record owns', () => {
+    const rows: unknown[] = [{ constructor: 1 }, {}, { toString: 'x' }, { a: [{ valueOf: 2 }, {}] }];
+    expect(canonicalJson({ rows })).toBe(
+      '{"rows":[{"constructor":1},{},{"toString":"x"},{"a":[{"valueOf":2},{}]}]}',
+    );
+  });
+
   it('hashes documents larger than its buffer', () => {
     const big = { items: Array.from({ length: 5_000 }, (_, i) => ({ i, name: `item-${i}-→` })) };
     expect(canonicalSha256(big)).toBe(createHash('sha256').update(reference(big), 'utf8').digest('hex'));

@@ -66,7 +66,7 @@ describe('ignores: pair, then diff', () => {
     ]);
     const rest = plan(desiredState({ ignoreScope: 'remove' }), { ...live, capabilities: REST });
     expect(rest.actions).toEqual([]);
-    expect(rest.notes.map((n) => n.kind)).toEqual(['unmanaged-ignore', 'cannot-unignore']);
+    expect(rest.notes.map((n) => n.kind)).toEqual(['cannot-unignore', 'unmanaged-ignore']);
     const report = plan(desiredState({ ignoreScope: 'report' }), live);
     expect(report.actions).toEqual([]);
     expect(report.notes.map((n) => n.kind)).toEqual(['unmanaged-ignore', 'unmanaged-ignore']);
@@ -114,7 +114,7 @@ describe('ignores: pair, then diff', () => {
     });
     const result = plan(desired, live);
     expect(brief(result.actions)).toEqual(['unignore 2 plugin x.php', 'update 2 plugin y/y.php']);
-    expect(result.notes).toMatchObject([{ kind: 'unreadable-site', site_id: 3 }]);
+    expect(result.notes).toMatchObject([{ kind: 'unreadable-site', site_ids: [3] }]);
   });
 
   it('notes sites the desired state names but the dashboard does not list', () => {
@@ -257,11 +257,29 @@ describe('updates', () => {
       ),
     );
     expect(brief(result.actions)).toEqual(['update 1 plugin b/b.php']);
-    expect(result.notes.map((n) => `${n.kind} ${n.site_id} ${n.item?.slug}`)).toEqual([
+    expect(result.notes.map((n) => `${n.kind} ${n.site_ids} ${n.item?.slug}`)).toEqual([
       'held 1 a/a.php',
       'held 2 b/b.php',
     ]);
     expect(result.notes[0]?.message).toContain('broken');
+  });
+
+  it('merges the held notes of sites whose update goes to the same version', () => {
+    const desired = desiredState({
+      policies: [pluginsMinor],
+      holds: [hold({ kind: 'plugin', slug: 'b/b.php', maxVersion: '2.1' })],
+    });
+    const pending = [
+      update(3, 'plugin', 'b/b.php', '2.1', '2.2'),
+      update(1, 'plugin', 'b/b.php', '2.0.5', '2.2'),
+      update(2, 'plugin', 'b/b.php', '2.1.1', '2.3'),
+    ];
+    const result = plan(desired, live(pending, [], [site(1), site(2), site(3)]));
+    expect(result.actions).toEqual([]);
+    expect(result.notes.map((n) => [n.site_ids, n.message])).toEqual([
+      [[1, 3], 'plugin b/b.php update to 2.2 is beyond the pin 2.1 (svc-gitops.yaml:40)'],
+      [[2], 'plugin b/b.php update to 2.3 is beyond the pin 2.1 (svc-gitops.yaml:40)'],
+    ]);
   });
 
   it('skips disconnected and suspended sites with a note', () => {
@@ -275,7 +293,32 @@ describe('updates', () => {
       ),
     );
     expect(result.actions).toEqual([]);
-    expect(result.notes.map((n) => n.kind)).toEqual(['offline-site', 'offline-site']);
+    expect(result.notes.map((n) => [n.kind, n.site_ids, n.message])).toEqual([
+      ['offline-site', [1], 'disconnected: 1 change was not planned; plan again once connected'],
+      ['offline-site', [2], 'suspended: 1 change was not planned; plan again once connected'],
+    ]);
+  });
+
+  it('notes the offline sites of one status once, with the changes they hold back together', () => {
+    const sites = [1, 2, 3].map((id) => site(id, { status: 'disconnected' }));
+    const pending = [1, 2, 3, 3].map((id, i) => update(id, 'plugin', `p${i}/p.php`, '1.0', '1.0.1'));
+    const result = plan(desiredState({ policies: [pluginsMinor] }), live(pending, [], sites));
+    expect(result.notes).toEqual([
+      {
+        kind: 'offline-site',
+        site_ids: [1, 2, 3],
+        message: 'disconnected: 4 changes were not planned; plan again once connected',
+      },
+    ]);
+  });
+
+  it('lists every site a repeated note is about, once, in one note', () => {
+    const desired = desiredState({ ignoreScope: 'report' });
+    const ignores = [3, 1, 2].map((id) => ignored(id, 'plugin', 'old.php'));
+    const result = plan(desired, live([], ignores, [site(1), site(2), site(3)]));
+    expect(result.notes.map((n) => [n.kind, n.item?.slug, n.site_ids])).toEqual([
+      ['unmanaged-ignore', 'old.php', [1, 2, 3]],
+    ]);
   });
 
   it('gives an offline site no ignore or unignore actions either, only its note', () => {
@@ -286,7 +329,7 @@ describe('updates', () => {
     });
     const result = plan(desired, live([], [ignored(1, 'plugin', 'old.php')], sites));
     expect(result.actions.map((a) => `${a.op} ${a.site_id} ${a.slug}`)).toEqual(['ignore 2 hello.php']);
-    expect(result.notes.map((n) => `${n.kind} ${n.site_id}`)).toEqual(['offline-site 1']);
+    expect(result.notes.map((n) => `${n.kind} ${n.site_ids}`)).toEqual(['offline-site 1']);
     expect(result.notes[0]?.message).toContain('2 changes were not planned');
   });
 

@@ -34,7 +34,9 @@ describe('schemas/plan.schema.json', () => {
     const golden = GOLDEN_CASES[0]!;
     const plan = createPlan(golden.desired, golden.live, PLAN_OPTIONS);
     const broken = [
-      { ...plan, format_version: 2 },
+      { ...plan, format_version: 1 },
+      { ...plan, notes: [{ kind: 'held', message: 'x', site_ids: [] }] },
+      { ...plan, notes: [{ kind: 'held', message: 'x', site_id: 3 }] },
       { ...plan, dashboard: { url: 'https://user:pw@dash.test/' } },
       { ...plan, extra: true },
       { ...plan, actions: [{ ...plan.actions[0]!, op: 'delete' }] },
