@@ -7,7 +7,8 @@
  *
  * The fast path is native: JSON.stringify with an array replacer writes each object's members
  * in the order of that array, so the sorted union of every key in a value makes its output
- * canonical without copying a single record. Two things break that and take the slow path,
+ * canonical without copying a single record (and records already built in key order need no
+ * replacer at all). Two things break that and take the slow path,
  * written member by member: a `toJSON` holder (its output's keys are not known beforehand) and
  * a `__proto__` key (records without it would inherit Object.prototype under that name).
  */
@@ -16,30 +17,40 @@ import type { Plan } from '../types.js';
 
 type Sink = (chunk: string) => void;
 
-/**
- * Adds the keys of every record in `value` to `keys`; false when the value needs the slow path.
- * Records of one shape repeat by the thousand: a record whose key list equals the previous
- * one's (compared key by key) adds nothing new.
- */
-function collectKeys(value: unknown, keys: Set<string>, last: { keys: string[] }): boolean {
+/** What a walk over a value found: every key, and whether every record already lists its keys sorted. */
+interface KeyScan {
+  keys: Set<string>;
+  sorted: boolean;
+  /** The previous record's key list and whether it was sorted: records of one shape repeat. */
+  lastKeys: string[];
+  lastSorted: boolean;
+}
+
+/** Adds the keys of every record in `value` to the scan; false when the value needs the slow path. */
+function scanKeys(value: unknown, scan: KeyScan): boolean {
   if (value === null || typeof value !== 'object') return true;
   if (Array.isArray(value)) {
-    for (const entry of value) if (!collectKeys(entry, keys, last)) return false;
+    for (const entry of value) if (!scanKeys(entry, scan)) return false;
     return true;
   }
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
   const record = value as Record<string, unknown>;
   const own = Object.keys(record);
-  if (!sameKeys(own, last.keys)) {
-    for (const key of own) {
+  if (!sameKeys(own, scan.lastKeys)) {
+    let sorted = true;
+    for (let i = 0; i < own.length; i++) {
+      const key = own[i] as string;
       if (key === '__proto__') return false;
-      keys.add(key);
+      if (i > 0 && !((own[i - 1] as string) < key)) sorted = false;
+      scan.keys.add(key);
     }
-    last.keys = own;
+    scan.lastKeys = own;
+    scan.lastSorted = sorted;
   }
+  if (!scan.lastSorted) scan.sorted = false;
   for (const key of own) {
     const member = record[key];
-    if (member !== null && typeof member === 'object' && !collectKeys(member, keys, last)) return false;
+    if (member !== null && typeof member === 'object' && !scanKeys(member, scan)) return false;
   }
   return true;
 }
@@ -50,14 +61,18 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
-/** The canonical text of `value` as one string (used below the streamed levels). */
+/**
+ * The canonical text of `value` as one string (used below the streamed levels). Records built
+ * with their keys in order (the planner's) are written by a plain JSON.stringify; others with
+ * the sorted keys as the replacer, which costs more.
+ */
 function serialise(value: unknown): string {
-  const keys = new Set<string>();
-  if (collectKeys(value, keys, { keys: [] })) {
-    // Default sort compares UTF-16 code units: exactly the canonical key order.
-    return (JSON.stringify(value, [...keys].sort()) as string | undefined) ?? 'null';
-  }
-  return serialiseSlowly(value);
+  const scan: KeyScan = { keys: new Set(), sorted: true, lastKeys: [], lastSorted: true };
+  if (!scanKeys(value, scan)) return serialiseSlowly(value);
+  // A plain write lists members in Object.keys order, which the scan found sorted.
+  // Default sort compares UTF-16 code units: exactly the canonical key order.
+  const text = scan.sorted ? JSON.stringify(value) : JSON.stringify(value, [...scan.keys].sort());
+  return (text as string | undefined) ?? 'null';
 }
 
 /** The value as JSON.stringify sees it: dates and other toJSON holders converted first. */

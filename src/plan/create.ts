@@ -13,13 +13,13 @@ import { judgeApproval } from './approval.js';
 import { planId } from './canonical.js';
 import { compileDesiredIgnores } from './desired-ignores.js';
 import { fingerprintIndexed } from './fingerprint.js';
-import { planSiteIgnores } from './ignores.js';
+import { planSiteIgnores, undesiredIgnoreNotes } from './ignores.js';
 import { indexLiveState, type LiveSiteFacts } from './live-index.js';
 import { createMemo } from './memo.js';
 import { createNoteBook, type NoteBook } from './notes.js';
 import { compareActions } from './order.js';
 import { compileRules } from './policies.js';
-import { globalIgnoreNotes, scopeNotes } from './scope-notes.js';
+import { scopeNotes } from './scope-notes.js';
 import { compileSelection } from './select.js';
 import { summarise } from './summary.js';
 import { planSiteUpdates } from './updates.js';
@@ -108,7 +108,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   const updatesByWave: Action[][] = [];
   const fingerprints: Record<string, string> = {};
   const offline = new Map<Site['status'], { sites: number[]; withheld: number }>();
-  const unmanagedGlobal: LiveIgnore[] = [];
+  const unmanaged: LiveIgnore[] = [];
   const sites: LiveSiteFacts[] = [...index.sites.values()].sort((a, b) => a.site.id - b.site.id);
   for (const facts of sites) {
     const { site } = facts;
@@ -125,8 +125,8 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     }
     for (const note of siteIgnores.notes) book.add(note, site.id);
     for (const note of siteUpdates.notes) book.add(note, site.id);
-    unmanagedGlobal.push(...siteIgnores.unmanagedGlobal);
-    const actions = [...siteIgnores.actions, ...siteUpdates.actions].sort(byOrder);
+    for (const ignore of siteIgnores.unmanaged) unmanaged.push(ignore);
+    const actions = siteIgnores.actions.concat(siteUpdates.actions).sort(byOrder);
     if (actions.length === 0) continue;
     fingerprints[site.id] = fingerprintIndexed(index, site.id, touchedItems(actions));
     for (const action of actions) {
@@ -141,7 +141,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     }
   }
   offlineNotes(offline, book);
-  globalIgnoreNotes(unmanagedGlobal, book);
+  undesiredIgnoreNotes(unmanaged, context, book);
   const actions = ignores.concat(unignores, ...updatesByWave.filter(Boolean));
 
   const approval = judgeApproval(actions, desired.approval);

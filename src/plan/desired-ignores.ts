@@ -21,12 +21,14 @@ export function compileDesiredIgnores(
   });
   const byMatchedRules = new Map<string, Map<string, DesiredIgnore>>();
   return (site) => {
-    const matched = compiled.flatMap((rule, index) => (rule.selects(site) ? [{ rule, index }] : []));
-    const signature = matched.map(({ index }) => index).join(',');
+    // The positions of the rules that select the site, e.g. "0,2,": the same rules, one map.
+    let signature = '';
+    for (let i = 0; i < compiled.length; i++) if (compiled[i]?.selects(site)) signature += `${i},`;
     let desired = byMatchedRules.get(signature);
     if (!desired) {
       desired = new Map<string, DesiredIgnore>();
-      for (const { rule } of matched) {
+      for (const rule of compiled) {
+        if (!rule.selects(site)) continue;
         for (const item of rule.items) {
           const key = itemKey(item.kind, item.slug);
           if (!desired.has(key)) desired.set(key, item);

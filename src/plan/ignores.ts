@@ -23,6 +23,7 @@ import type {
 } from '../types.js';
 import { itemKey, type LiveSiteFacts } from './live-index.js';
 import type { Memo } from './memo.js';
+import type { NoteBook } from './notes.js';
 import { describeItem, displayName, sourceLabel } from './reasons.js';
 
 const SURFACE_NAMES = { abilities: 'abilities API', rest: 'REST API' } as const;
@@ -48,8 +49,11 @@ export interface SiteIgnoreOutcome {
   actions: Action[];
   /** About this site; createPlan merges them across sites, so they name no site themselves. */
   notes: Array<Omit<PlanNote, 'site_ids'>>;
-  /** Global ignores not in the desired state; reported once per item for the whole plan. */
-  unmanagedGlobal: LiveIgnore[];
+  /**
+   * Live ignores the desired state does not mention and the plan leaves in place; noted for
+   * the whole fleet at once (undesiredIgnoreNotes), one note per item.
+   */
+  unmanaged: LiveIgnore[];
   after: IgnoresAfter;
 }
 
@@ -130,7 +134,8 @@ function ignoreAction(
   reason: string,
 ): Action {
   const { kind, slug } = item;
-  return { op, site_id: site.id, site_url: site.url, kind, slug, name, risk: 'low', reason };
+  // Keys in code-unit order: canonical JSON (the id) writes the record as built.
+  return { kind, name, op, reason, risk: 'low', site_id: site.id, site_url: site.url, slug };
 }
 
 export function planSiteIgnores(
@@ -142,7 +147,7 @@ export function planSiteIgnores(
   const live = liveByItem(facts.ignores);
   const actions: Action[] = [];
   const notes: SiteIgnoreOutcome['notes'] = [];
-  const unmanagedGlobal: LiveIgnore[] = [];
+  const unmanaged: LiveIgnore[] = [];
 
   for (const [key, want] of desired) {
     const have = live.get(key) ?? [];
@@ -161,23 +166,49 @@ export function planSiteIgnores(
   for (const [key, ignores] of live) {
     if (desired.has(key) || context.scope === 'keep') continue;
     for (const ignore of ignores) {
-      const verdict = undesired(ignore, context);
-      if (verdict === 'global') {
-        unmanagedGlobal.push(ignore);
-      } else if (verdict === 'unignore') {
-        if (unignored.has(key)) continue;
+      if (undesired(ignore, context) !== 'unignore') {
+        unmanaged.push(ignore);
+      } else if (!unignored.has(key)) {
         unignored.add(key);
         const reason = 'per-site ignore not in the desired state (ignoreScope: remove)';
         const name = displayName(facts.pending, ignore.kind, ignore.slug);
         actions.push(ignoreAction(site, 'unignore', ignore, name, reason));
-      } else {
-        const item = { kind: ignore.kind, slug: ignore.slug };
-        notes.push({ kind: verdict, item, message: undesiredMessage(ignore, context) });
       }
     }
   }
   const after = { desired, live, unignored, flagged: flaggedKinds(facts.ignores) };
-  return { actions, notes, unmanagedGlobal, after };
+  return { actions, notes, unmanaged, after };
+}
+
+/**
+ * Notes for the live ignores that stay although the desired state does not mention them, one
+ * per item and verdict listing its sites. A global ignore is listed alike on every site, so
+ * its note is plan-wide with a count: a list would only repeat the fleet.
+ */
+export function undesiredIgnoreNotes(
+  unmanaged: readonly LiveIgnore[],
+  context: IgnoreContext,
+  book: NoteBook,
+) {
+  const groups = new Map<string, { ignore: LiveIgnore; sites: number[] }>();
+  for (const ignore of unmanaged) {
+    const key = `${ignore.origin}\u0000${ignore.kind}\u0000${ignore.slug}`;
+    const group = groups.get(key);
+    // Sites come in ascending order: a repeat of the same site is the last one listed.
+    if (!group) groups.set(key, { ignore, sites: [ignore.siteId] });
+    else if (group.sites.at(-1) !== ignore.siteId) group.sites.push(ignore.siteId);
+  }
+  for (const { ignore, sites } of groups.values()) {
+    const item = { kind: ignore.kind, slug: ignore.slug };
+    const verdict = undesired(ignore, context);
+    if (verdict === 'global') {
+      const count = `${sites.length} managed site${sites.length === 1 ? '' : 's'}`;
+      const message = `global ignore of ${describeItem(item)} (on ${count}) is not in the desired state; it is listed alike on every site, so it is taken for the dashboard's global list, which svc-gitops never changes`;
+      book.add({ kind: 'unmanaged-ignore', item, message });
+    } else if (verdict !== 'unignore') {
+      book.add({ kind: verdict, item, message: undesiredMessage(ignore, context) }, sites);
+    }
+  }
 }
 
 /** Whether `update` (whose item key is `key`) stays hidden by an ignore once the plan has run. */

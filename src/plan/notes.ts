@@ -9,8 +9,8 @@ import type { ItemRef, PlanNote } from '../types.js';
 import { compareNotes } from './order.js';
 
 export interface NoteBook {
-  /** Records `note`, about `siteId` when given (plan-wide otherwise). */
-  add(note: Omit<PlanNote, 'site_ids'>, siteId?: number): void;
+  /** Records `note`, about the given site or sites (plan-wide when none). */
+  add(note: Omit<PlanNote, 'site_ids'>, sites?: number | readonly number[]): void;
   /** Every note once, in the stated order, site lists ascending. */
   notes(): PlanNote[];
 }
@@ -33,7 +33,7 @@ export function createNoteBook(): NoteBook {
     return entry(byItem, item ? `${item.kind}:${item.slug}` : '', () => new Map<string, PlanNote>());
   };
   return {
-    add({ kind, item, message }, siteId) {
+    add({ kind, item, message }, sites) {
       const same = notesOf(kind, item);
       let note = same.get(message);
       if (!note) {
@@ -42,9 +42,10 @@ export function createNoteBook(): NoteBook {
         same.set(message, note);
         all.push(note);
       }
-      if (siteId === undefined) return;
-      if (note.site_ids) note.site_ids.push(siteId);
-      else note.site_ids = [siteId];
+      if (sites === undefined) return;
+      if (typeof sites !== 'number') note.site_ids = note.site_ids ? note.site_ids.concat(sites) : [...sites];
+      else if (note.site_ids) note.site_ids.push(sites);
+      else note.site_ids = [sites];
     },
     notes() {
       for (const note of all) {

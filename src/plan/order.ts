@@ -7,7 +7,6 @@
 import type { Action, ActionOp, ItemKind, PlanNote, PlanNoteKind } from '../types.js';
 
 export const KIND_ORDER: readonly ItemKind[] = ['core', 'plugin', 'theme', 'translation'];
-const OP_ORDER: readonly ActionOp[] = ['ignore', 'unignore', 'update'];
 const NOTE_ORDER: readonly PlanNoteKind[] = [
   'needs-approval',
   'unknown-site',
@@ -23,14 +22,17 @@ export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+const KIND_RANK: Record<ItemKind, number> = { core: 0, plugin: 1, theme: 2, translation: 3 };
+const OP_RANK: Record<ActionOp, number> = { ignore: 0, unignore: 1, update: 2 };
+
 export function compareKinds(a: ItemKind, b: ItemKind): number {
-  return KIND_ORDER.indexOf(a) - KIND_ORDER.indexOf(b);
+  return KIND_RANK[a] - KIND_RANK[b];
 }
 
 /** `waveRank` maps an update's wave name to its position (the implicit last wave included). */
 export function compareActions(waveRank: (wave: string | undefined) => number) {
   return (a: Action, b: Action): number =>
-    OP_ORDER.indexOf(a.op) - OP_ORDER.indexOf(b.op) ||
+    OP_RANK[a.op] - OP_RANK[b.op] ||
     (a.op === 'update' ? waveRank(a.wave) - waveRank(b.wave) : 0) ||
     a.site_id - b.site_id ||
     compareKinds(a.kind, b.kind) ||

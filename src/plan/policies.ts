@@ -36,8 +36,11 @@ export interface SiteRules {
 
 export interface CompiledRules {
   siteRules(site: Site): SiteRules;
-  allowingPolicy(site: SiteRules, update: PendingUpdate): PolicyVerdict | undefined;
-  blockingHold(site: SiteRules, update: PendingUpdate): HoldVerdict | undefined;
+  /**
+   * Whether `update` may run on the site: the first policy that allows it, unless a hold blocks
+   * it (the hold's verdict); undefined when no policy allows it.
+   */
+  judge(site: SiteRules, update: PendingUpdate): PolicyVerdict | HoldVerdict | undefined;
 }
 
 interface CompiledPolicy {
@@ -110,24 +113,21 @@ export function compileRules(policies: readonly UpdatePolicy[], holds: readonly 
         holds: holdSelects.map((selects) => selects(site)),
       };
     },
-    allowingPolicy(site, update) {
+    judge(site, update) {
       const level = levelOf(update.from, update.to);
       if (level === 'none') return undefined;
-      for (const entry of itemRules(update.kind, update.slug).policies) {
-        if (site.policies[entry.index] && levelWithin(level, entry.policy.maxLevel)) {
-          return verdictOf(entry, level);
-        }
-      }
-      return undefined;
-    },
-    blockingHold(site, update) {
-      for (const { hold, index } of itemRules(update.kind, update.slug).holds) {
+      const named = itemRules(update.kind, update.slug);
+      const allowing = named.policies.find(
+        (entry) => site.policies[entry.index] && levelWithin(level, entry.policy.maxLevel),
+      );
+      if (!allowing) return undefined;
+      for (const { hold, index } of named.holds) {
         if (!site.holds[index]) continue;
         const { maxVersion } = hold;
         if (maxVersion === undefined) return { hold, why: 'is held' };
         if (!pinAllows(update.to, maxVersion)) return { hold, why: `is beyond the pin ${maxVersion}` };
       }
-      return undefined;
+      return verdictOf(allowing, level);
     },
   };
 }

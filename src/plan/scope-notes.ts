@@ -1,13 +1,10 @@
 /**
  * Plan-wide notes about scope: sites that could not be read, sites named by id or domain (in
- * `desired.sites` or `--target`) that the dashboard does not know, and global ignores that the
- * desired state does not mention (reported once per item, not once per site: the dashboard
- * repeats global ignores on every site).
+ * `desired.sites` or `--target`) that the dashboard does not know.
  */
-import type { DesiredState, LiveIgnore, LiveState, Site } from '../types.js';
-import { itemKey, type LiveIndex } from './live-index.js';
+import type { DesiredState, LiveState, Site } from '../types.js';
+import type { LiveIndex } from './live-index.js';
 import type { NoteBook } from './notes.js';
-import { describeItem } from './reasons.js';
 import { normaliseAddress } from './select.js';
 
 export function scopeNotes(
@@ -50,22 +47,5 @@ export function scopeNotes(
   for (const id of targets ?? []) {
     if (!knownIds.has(id))
       book.add({ kind: 'unknown-site', message: `target site id ${id} is not listed by the dashboard` });
-  }
-}
-
-export function globalIgnoreNotes(unmanaged: readonly LiveIgnore[], book: NoteBook): void {
-  const sitesByItem = new Map<string, { ignore: LiveIgnore; sites: Set<number> }>();
-  for (const ignore of unmanaged) {
-    const key = itemKey(ignore.kind, ignore.slug);
-    const entry = sitesByItem.get(key) ?? { ignore, sites: new Set<number>() };
-    entry.sites.add(ignore.siteId);
-    sitesByItem.set(key, entry);
-  }
-  for (const { ignore, sites } of sitesByItem.values()) {
-    const item = { kind: ignore.kind, slug: ignore.slug };
-    const count = `${sites.size} managed site${sites.size === 1 ? '' : 's'}`;
-    // Plan-wide with a count: it stands on every managed site, and a list would only repeat them.
-    const message = `global ignore of ${describeItem(item)} (on ${count}) is not in the desired state; it is listed alike on every site, so it is taken for the dashboard's global list, which svc-gitops never changes`;
-    book.add({ kind: 'unmanaged-ignore', item, message });
   }
 }

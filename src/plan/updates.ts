@@ -46,23 +46,13 @@ function updateAction(site: Site, update: PendingUpdate, verdict: PolicyVerdict,
   const name = update.name !== '' ? update.name : slug;
   const risk = kind === 'core' || verdict.level === 'major' ? 'high' : 'medium';
   const { reason } = verdict;
-  // Two fixed shapes, keys in the saved plan's order (render/plan-json.ts writes them as built).
+  // Two fixed shapes, keys in code-unit order: canonical JSON (the id) writes them as built.
+  const site_id = site.id;
+  const site_url = site.url;
   const action: Action =
     wave === undefined
-      ? { op: 'update', site_id: site.id, site_url: site.url, kind, slug, name, from, to, risk, reason }
-      : {
-          op: 'update',
-          site_id: site.id,
-          site_url: site.url,
-          kind,
-          slug,
-          name,
-          from,
-          to,
-          risk,
-          wave,
-          reason,
-        };
+      ? { from, kind, name, op: 'update', reason, risk, site_id, site_url, slug, to }
+      : { from, kind, name, op: 'update', reason, risk, site_id, site_url, slug, to, wave };
   return action;
 }
 
@@ -78,13 +68,13 @@ export function planSiteUpdates(
   const notes: SiteUpdateOutcome['notes'] = [];
   for (const [key, update] of lowestMoves(facts.pending)) {
     if (staysIgnored(ignores, update, key)) continue;
-    const verdict = rules.allowingPolicy(siteRules, update);
+    const verdict = rules.judge(siteRules, update);
     if (!verdict) continue;
-    const held = rules.blockingHold(siteRules, update);
-    if (held) {
+    if ('hold' in verdict) {
+      const { hold, why } = verdict;
       const item = { kind: update.kind, slug: update.slug };
-      const because = held.hold.reason ? `: ${held.hold.reason}` : '';
-      const message = `${describeItem(item)} update ${target(update)} ${held.why} (${sourceLabel(held.hold.source)})${because}`;
+      const because = hold.reason ? `: ${hold.reason}` : '';
+      const message = `${describeItem(item)} update ${target(update)} ${why} (${sourceLabel(hold.source)})${because}`;
       notes.push({ kind: 'held', item, message });
       continue;
     }

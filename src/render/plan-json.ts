@@ -45,29 +45,31 @@ function ordered(value: unknown, preferred: readonly string[] = []): unknown {
 const indent = (json: string, by: string): string => json.replace(/\n/g, `\n${by}`);
 
 /**
- * Whether `value` already has the key order `ordered` would give it (the planner builds its
- * records that way), so it can be written as it is. The answer is remembered for the last key
- * list seen, compared key by key: consecutive records nearly always share their shape.
+ * A writer for the elements of one array in `preferred` key order. JSON.stringify with a key
+ * list as the replacer writes members in that list's order natively, so the planner's records
+ * (built in canonical, sorted order) need no reordered copy. The list also filters, so it is
+ * used only for records whose keys it all holds (nested records included); a record with other
+ * keys is copied by `ordered`, which keeps them.
  */
-function alreadyOrdered(): (value: unknown, preferred: readonly string[]) => boolean {
-  // The last answer per preferred order, so nested records (a note's item) keep their own.
-  const lastFor = new Map<readonly string[], { keys: string[]; inOrder: boolean }>();
-  const check = (value: unknown, preferred: readonly string[]): boolean => {
+function elementWriter(preferred: readonly string[]): (element: unknown) => string {
+  const known = new Set(preferred);
+  const list = [...preferred];
+  // The last key list that fitted: records of one shape follow each other by the thousand.
+  let fitted: string[] = [];
+  const fits = (value: unknown): boolean => {
     if (value === null || typeof value !== 'object') return true;
-    if (Array.isArray(value)) return value.every((entry) => check(entry, NO_ORDER));
-    const keys = Object.keys(value);
-    let last = lastFor.get(preferred);
-    if (!(last && sameKeys(last.keys, keys))) {
-      last = { keys, inOrder: sameKeys(orderKeys(keys, preferred), keys) };
-      lastFor.set(preferred, last);
+    if (Array.isArray(value)) return value.every(fits);
+    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record);
+    if (!sameKeys(keys, fitted)) {
+      if (!keys.every((key) => known.has(key))) return false;
+      fitted = keys;
     }
-    if (!last.inOrder) return false;
-    for (const member of Object.values(value)) {
-      if (member !== null && typeof member === 'object' && !check(member, NO_ORDER)) return false;
-    }
-    return true;
+    return keys.every((key) => fits(record[key]));
   };
-  return check;
+  return (element) =>
+    fits(element) ? JSON.stringify(element, list) : JSON.stringify(ordered(element, preferred));
 }
 
 function sameKeys(a: readonly string[], b: readonly string[]): boolean {
@@ -76,7 +78,6 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
-const NO_ORDER: readonly string[] = [];
 const BATCH = 1024;
 
 /**
@@ -84,12 +85,9 @@ const BATCH = 1024;
  * of thousands: one line each keeps the file small and line diffs readable), comma-separated.
  */
 function* elementChunks(elements: readonly unknown[], order: readonly string[]): Generator<string> {
-  const inOrder = alreadyOrdered();
+  const write = elementWriter(order);
   for (let start = 0; start < elements.length; start += BATCH) {
-    const lines = elements.slice(start, start + BATCH).map((element) => {
-      const written = inOrder(element, order) ? element : ordered(element, order);
-      return `    ${JSON.stringify(written)}`;
-    });
+    const lines = elements.slice(start, start + BATCH).map((element) => `    ${write(element)}`);
     yield `${start > 0 ? ',\n' : ''}${lines.join(',\n')}`;
   }
 }

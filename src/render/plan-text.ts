@@ -3,6 +3,9 @@
  * N to update on N sites`), then the actions grouped by site (default) or by item, one line
  * each with a `+` (ignore), `-` (unignore) or `~` (update) marker, then the notes. Every
  * dashboard string passes safeText, so names cannot inject terminal escapes or fake lines.
+ *
+ * A fleet's plan has tens of thousands of lines: they are written in chunks of about 16 KiB
+ * (one write each), and the strings a plan repeats (reasons, names, waves) are made safe once.
  */
 import type { Action, Plan, PlanNote } from '../types.js';
 import { type Styles, styles } from './ansi.js';
@@ -23,70 +26,121 @@ export interface PlanTextOptions {
   colour?: boolean;
 }
 
-function markerOf(action: Action, s: Styles): string {
-  const marker = MARKERS[action.op];
-  return action.op === 'ignore'
-    ? s.green(marker)
-    : action.op === 'unignore'
-      ? s.red(marker)
-      : s.yellow(marker);
+type Safe = (value: string) => string;
+
+/** safeText, remembered per distinct string for one rendering. */
+function safeMemo(): Safe {
+  const known = new Map<string, string>();
+  return (value) => {
+    let safe = known.get(value);
+    if (safe === undefined) {
+      safe = safeText(value);
+      known.set(value, safe);
+    }
+    return safe;
+  };
 }
 
-function riskTag(action: Action, s: Styles): string {
-  return action.risk === 'high' ? ` ${s.red(s.bold('[high risk]'))}` : '';
+interface LineStyle {
+  s: Styles;
+  safe: Safe;
+  markers: Record<Action['op'], string>;
+  highRisk: string;
 }
 
-function actionLine(action: Action, subject: string, s: Styles): string {
-  const change = action.op === 'update' ? ` ${safeText(changeLabel(action))}` : '';
-  const wave = action.wave === undefined ? '' : s.dim(` wave ${safeText(action.wave)}`);
-  const reason = s.dim(`  (${safeText(action.reason)})`);
-  return `  ${markerOf(action, s)} ${action.op.padEnd(8)} ${subject}${change}${riskTag(action, s)}${wave}${reason}`;
+function lineStyle(colour: boolean): LineStyle {
+  const s = styles(colour);
+  const markers = {
+    ignore: s.green(MARKERS.ignore),
+    unignore: s.red(MARKERS.unignore),
+    update: s.yellow(MARKERS.update),
+  };
+  return { s, safe: safeMemo(), markers, highRisk: ` ${s.red(s.bold('[high risk]'))}` };
 }
 
-function* groupLines(actions: readonly Action[], groupBy: 'site' | 'item', s: Styles): Generator<string> {
-  const groups = new Map<string, { title: string; actions: Action[] }>();
-  const ordered =
-    groupBy === 'site' ? [...actions].sort((a, b) => a.site_id - b.site_id) : itemOrder(actions);
-  for (const action of ordered) {
-    const key = groupBy === 'site' ? String(action.site_id) : `${action.kind}\u0000${action.slug}`;
-    const title =
-      groupBy === 'site'
-        ? `site ${action.site_id} ${safeText(action.site_url)}`
-        : `${safeText(itemLabel(action))}${action.name !== action.slug ? ` (${safeText(action.name)})` : ''}`;
-    const group = groups.get(key) ?? { title, actions: [] };
-    group.actions.push(action);
-    groups.set(key, group);
+function actionLine(action: Action, subject: string, style: LineStyle): string {
+  const { s, safe } = style;
+  const change = action.op === 'update' ? ` ${safe(changeLabel(action))}` : '';
+  const risk = action.risk === 'high' ? style.highRisk : '';
+  const wave = action.wave === undefined ? '' : s.dim(` wave ${safe(action.wave)}`);
+  const reason = s.dim(`  (${safe(action.reason)})`);
+  return `  ${style.markers[action.op]} ${action.op.padEnd(8)} ${subject}${change}${risk}${wave}${reason}\n`;
+}
+
+interface Group {
+  title: string;
+  actions: Action[];
+}
+
+/** Actions by site, sites ascending; within a site, the plan's own order. */
+function bySite(actions: readonly Action[], safe: Safe): Group[] {
+  const groups = new Map<number, Group>();
+  for (const action of actions) {
+    const group = groups.get(action.site_id);
+    if (group) group.actions.push(action);
+    else
+      groups.set(action.site_id, {
+        title: `site ${action.site_id} ${safe(action.site_url)}`,
+        actions: [action],
+      });
   }
-  for (const group of groups.values()) {
-    yield '';
-    yield s.bold(group.title);
+  return [...groups.keys()].sort((a, b) => a - b).map((id) => groups.get(id) as Group);
+}
+
+/** Actions by item, items in kind order then slug; within an item, the plan's own order. */
+function byItem(actions: readonly Action[], safe: Safe): Group[] {
+  const kinds = ['core', 'plugin', 'theme', 'translation'];
+  const groups = new Map<string, Group & { kind: number; slug: string }>();
+  for (const action of actions) {
+    const key = `${action.kind}\u0000${action.slug}`;
+    const group = groups.get(key);
+    if (group) {
+      group.actions.push(action);
+      continue;
+    }
+    const name = action.name !== action.slug ? ` (${safe(action.name)})` : '';
+    const title = `${safe(itemLabel(action))}${name}`;
+    groups.set(key, { title, actions: [action], kind: kinds.indexOf(action.kind), slug: action.slug });
+  }
+  return [...groups.values()].sort(
+    (a, b) => a.kind - b.kind || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0),
+  );
+}
+
+const CHUNK = 16_384;
+
+function* groupChunks(
+  actions: readonly Action[],
+  groupBy: 'site' | 'item',
+  style: LineStyle,
+): Generator<string> {
+  const { s, safe } = style;
+  const groups = groupBy === 'site' ? bySite(actions, safe) : byItem(actions, safe);
+  let chunk = '';
+  for (const group of groups) {
+    chunk += `\n${s.bold(group.title)}\n`;
     for (const action of group.actions) {
       const subject =
-        groupBy === 'site'
-          ? safeText(itemLabel(action))
-          : `site ${action.site_id} ${safeText(action.site_url)}`;
-      yield actionLine(action, subject, s);
+        groupBy === 'site' ? safe(itemLabel(action)) : `site ${action.site_id} ${safe(action.site_url)}`;
+      chunk += actionLine(action, subject, style);
+    }
+    if (chunk.length >= CHUNK) {
+      yield chunk;
+      chunk = '';
     }
   }
-}
-
-/** Items in kind order then slug; a stable sort keeps the plan's own order within an item. */
-function itemOrder(actions: readonly Action[]): Action[] {
-  const kinds = ['core', 'plugin', 'theme', 'translation'];
-  return [...actions].sort(
-    (a, b) =>
-      kinds.indexOf(a.kind) - kinds.indexOf(b.kind) || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0),
-  );
+  if (chunk !== '') yield chunk;
 }
 
 function noteLine(note: PlanNote): string {
   const sites = note.site_ids ? ` [${siteList(note.site_ids)}]` : '';
-  return `  ! ${note.kind}: ${safeText(note.message)}${sites}`;
+  return `  ! ${note.kind}: ${safeText(note.message)}${sites}\n`;
 }
 
-/** The text view line by line (each chunk ends in a newline), for writing large plans. */
+/** The text view in chunks of whole lines, for writing large plans. */
 export function* planTextChunks(plan: Plan, options: PlanTextOptions = {}): Generator<string> {
-  const s = styles(options.colour ?? false);
+  const style = lineStyle(options.colour ?? false);
+  const { s } = style;
   const { summary } = plan;
   const high = summary.high_risk > 0 ? `, ${s.red(`${summary.high_risk} high risk`)}` : '';
   yield hasChanges(summary)
@@ -94,10 +148,9 @@ export function* planTextChunks(plan: Plan, options: PlanTextOptions = {}): Gene
     : `No changes. ${summaryLine(summary)}.\n`;
   yield `${s.dim(`plan ${shortId(plan.id)} for ${safeText(plan.dashboard.url)}, expires ${plan.expires_at}`)}\n`;
   if (!hasChanges(summary)) yield `\n${noChangesLine(plan)}\n`;
-  for (const line of groupLines(plan.actions, options.groupBy ?? 'site', s)) yield `${line}\n`;
+  yield* groupChunks(plan.actions, options.groupBy ?? 'site', style);
   if (plan.notes.length > 0) {
-    yield `\n${s.yellow(`Notes (${plan.notes.length}):`)}\n`;
-    for (const note of plan.notes) yield `${noteLine(note)}\n`;
+    yield `\n${s.yellow(`Notes (${plan.notes.length}):`)}\n${plan.notes.map(noteLine).join('')}`;
   }
   if (plan.needs_approval) yield `\n${s.yellow('This plan needs approval before it can be applied.')}\n`;
 }

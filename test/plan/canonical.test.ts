@@ -67,6 +67,19 @@ describe('canonical JSON', () => {
     );
   });
 
+  it('matches the reference for records already built in key order, integer-like keys included', () => {
+    const sortedRecord = (record: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    const key = fc.oneof(fc.string({ maxLength: 3 }), fc.constantFrom('0', '1', '10', '2', 'a'));
+    const record = fc.dictionary(key, fc.oneof(fc.integer(), fc.string()), { maxKeys: 5 }).map(sortedRecord);
+    fc.assert(
+      fc.property(fc.dictionary(key, fc.array(record, { maxLength: 20 }), { maxKeys: 3 }), (value) => {
+        expect(canonicalJson(value)).toBe(reference(value));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('writes toJSON holders (dates) as JSON.stringify does, at any depth', () => {
     const at = new Date('2026-01-02T03:04:05Z');
     const value = { rows: [{ b: at, a: 1 }, { when: { toJSON: () => ({ z: 1, y: 2 }) } }], at };
