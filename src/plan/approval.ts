@@ -22,8 +22,12 @@ export function judgeApproval(actions: readonly Action[], rules: ApprovalRules):
   for (const action of actions) {
     if (action.op !== 'update') continue;
     sitesUpdated.add(action.site_id);
-    if (action.kind === 'core') core++;
-    if (levelOf(action.from ?? '', action.to ?? '') === 'major') major++;
+    if (action.kind === 'core') {
+      core++;
+      if (levelOf(action.from ?? '', action.to ?? '') === 'major') major++;
+    } else if (action.risk === 'high') {
+      major++; // an update other than core is high risk exactly when it is a major jump
+    }
   }
   const notes: PlanNote[] = [];
   const sites = sitesUpdated.size;

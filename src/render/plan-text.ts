@@ -5,7 +5,8 @@
  * dashboard string passes safeText, so names cannot inject terminal escapes or fake lines.
  *
  * A fleet's plan has tens of thousands of lines: they are written in chunks of about 16 KiB
- * (one write each), and the strings a plan repeats (reasons, names, waves) are made safe once.
+ * (one write each), and the strings a plan repeats (reasons, waves, site addresses) are made
+ * safe once.
  */
 import type { Action, Plan, PlanNote } from '../types.js';
 import { type Styles, styles } from './ansi.js';
@@ -60,7 +61,8 @@ function lineStyle(colour: boolean): LineStyle {
 
 function actionLine(action: Action, subject: string, style: LineStyle): string {
   const { s, safe } = style;
-  const change = action.op === 'update' ? ` ${safe(changeLabel(action))}` : '';
+  // Versions and slugs differ per site: made safe as they are (a memo would hash each one).
+  const change = action.op === 'update' ? ` ${changeLabel(action, safeText)}` : '';
   const risk = action.risk === 'high' ? style.highRisk : '';
   const wave = action.wave === undefined ? '' : s.dim(` wave ${safe(action.wave)}`);
   const reason = s.dim(`  (${safe(action.reason)})`);
@@ -99,7 +101,7 @@ function byItem(actions: readonly Action[], safe: Safe): Group[] {
       continue;
     }
     const name = action.name !== action.slug ? ` (${safe(action.name)})` : '';
-    const title = `${safe(itemLabel(action))}${name}`;
+    const title = `${itemLabel(action, safeText)}${name}`;
     groups.set(key, { title, actions: [action], kind: kinds.indexOf(action.kind), slug: action.slug });
   }
   return [...groups.values()].sort(
@@ -121,7 +123,7 @@ function* groupChunks(
     chunk += `\n${s.bold(group.title)}\n`;
     for (const action of group.actions) {
       const subject =
-        groupBy === 'site' ? safe(itemLabel(action)) : `site ${action.site_id} ${safe(action.site_url)}`;
+        groupBy === 'site' ? itemLabel(action, safeText) : `site ${action.site_id} ${safe(action.site_url)}`;
       chunk += actionLine(action, subject, style);
     }
     if (chunk.length >= CHUNK) {

@@ -14,15 +14,21 @@ export function hasChanges(summary: PlanSummary): boolean {
   return summary.ignore + summary.unignore + summary.update > 0;
 }
 
-/** `plugin akismet/akismet.php`; core is just `core`. Raw: callers escape for their medium. */
-export function itemLabel(action: Pick<Action, 'kind' | 'slug'>): string {
-  return action.kind === 'core' ? 'core' : `${action.kind} ${action.slug}`;
+type Clean = (value: string) => string;
+const raw: Clean = (value) => value;
+
+/**
+ * `plugin akismet/akismet.php`; core is just `core`. Raw by default (callers escape the label
+ * for their medium), or with the dashboard's part passed through `clean`.
+ */
+export function itemLabel(action: Pick<Action, 'kind' | 'slug'>, clean: Clean = raw): string {
+  return action.kind === 'core' ? 'core' : `${action.kind} ${clean(action.slug)}`;
 }
 
 /** `5.3.6 → 5.3.7` for updates (translations have no target version), empty otherwise. */
-export function changeLabel(action: Action): string {
+export function changeLabel(action: Action, clean: Clean = raw): string {
   if (action.op !== 'update') return '';
-  return `${action.from ?? ''} → ${action.to ? action.to : '(latest translation)'}`;
+  return `${clean(action.from ?? '')} → ${action.to ? clean(action.to) : '(latest translation)'}`;
 }
 
 export function shortId(id: string): string {

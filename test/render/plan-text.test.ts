@@ -30,6 +30,27 @@ describe('renderPlanText', () => {
     expect(byItem).toContain('\nplugin classic-editor/classic-editor.php\n');
   });
 
+  it('neutralises control characters in every dashboard string of a line, in both groupings', () => {
+    const hostile = '\u001b[2J\nfake\u202e';
+    const update = plan.actions.find((action) => action.op === 'update' && action.kind === 'plugin')!;
+    const action: Action = {
+      ...update,
+      slug: `x${hostile}`,
+      from: `1${hostile}`,
+      to: `2${hostile}`,
+      reason: hostile,
+    };
+    const edited: Plan = { ...plan, actions: [action], notes: [] };
+    for (const groupBy of ['site', 'item'] as const) {
+      const text = renderPlanText(edited, { groupBy });
+      expect(text).not.toMatch(/[\u001b\u202e]/);
+      expect(text).not.toContain('%'); // cleaned, not URL-encoded
+      expect(text.split('\n').filter((line) => line.includes('fake'))).toHaveLength(
+        groupBy === 'site' ? 1 : 2,
+      );
+    }
+  });
+
   it('says so when there is nothing to do', () => {
     const empty = createPlan(desiredState(), liveState(), PLAN_OPTIONS);
     expect(renderPlanText(empty)).toMatch(
