@@ -1,8 +1,10 @@
 /**
- * The saved plan format: JSON with a two-space indent, except that each action and each note is
- * one compact line, with a fixed, readable key order (identity and summary first, then actions,
- * fingerprints, notes; unknown keys sorted after the known ones) and a newline at the end. Key
- * order never affects the id, which is computed over the canonical key-sorted form.
+ * The saved plan format: JSON with a two-space indent and a fixed, readable order of the plan's
+ * own keys (identity and summary first, then actions, fingerprints, notes; unknown keys sorted
+ * after the known ones), a newline at the end, and each action and each note one compact line
+ * with its keys sorted: the order the planner builds them in (canonical JSON's), so a fleet's
+ * records are written as they are, without a reordered copy. Key order never affects the id,
+ * which is computed over the canonical form of the parsed plan.
  * `planJsonChunks` yields the same bytes piece by piece (a batch of actions at a time), so a
  * fleet-sized plan can be written without one giant string.
  */
@@ -22,10 +24,11 @@ const ORDER: Record<string, readonly string[]> = {
     'fingerprints',
     'notes',
   ],
-  actions: ['op', 'site_id', 'site_url', 'kind', 'slug', 'name', 'from', 'to', 'risk', 'wave', 'reason'],
-  notes: ['kind', 'item', 'message', 'site_ids'],
   summary: ['ignore', 'unignore', 'update', 'sites', 'high_risk'],
 };
+
+/** The plan's record lists: one compact record per line. */
+const ONE_PER_LINE = new Set(['actions', 'notes']);
 
 function orderKeys(keys: readonly string[], preferred: readonly string[]): string[] {
   const known = preferred.filter((key) => keys.includes(key));
@@ -45,31 +48,25 @@ function ordered(value: unknown, preferred: readonly string[] = []): unknown {
 const indent = (json: string, by: string): string => json.replace(/\n/g, `\n${by}`);
 
 /**
- * A writer for the elements of one array in `preferred` key order. JSON.stringify with a key
- * list as the replacer writes members in that list's order natively, so the planner's records
- * (built in canonical, sorted order) need no reordered copy. The list also filters, so it is
- * used only for records whose keys it all holds (nested records included); a record with other
- * keys is copied by `ordered`, which keeps them.
+ * Whether every record in `value` already lists its keys sorted. The last sorted key list is
+ * remembered: records of one shape follow each other by the thousand.
  */
-function elementWriter(preferred: readonly string[]): (element: unknown) => string {
-  const known = new Set(preferred);
-  const list = [...preferred];
-  // The last key list that fitted: records of one shape follow each other by the thousand.
-  let fitted: string[] = [];
-  const fits = (value: unknown): boolean => {
+function keysSorted(): (value: unknown) => boolean {
+  let known: string[] = [];
+  const check = (value: unknown): boolean => {
     if (value === null || typeof value !== 'object') return true;
-    if (Array.isArray(value)) return value.every(fits);
+    if (Array.isArray(value)) return value.every(check);
     if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
     const record = value as Record<string, unknown>;
     const keys = Object.keys(record);
-    if (!sameKeys(keys, fitted)) {
-      if (!keys.every((key) => known.has(key))) return false;
-      fitted = keys;
+    if (!sameKeys(keys, known)) {
+      for (let i = 1; i < keys.length; i++)
+        if (!((keys[i - 1] as string) < (keys[i] as string))) return false;
+      known = keys;
     }
-    return keys.every((key) => fits(record[key]));
+    return keys.every((key) => check(record[key]));
   };
-  return (element) =>
-    fits(element) ? JSON.stringify(element, list) : JSON.stringify(ordered(element, preferred));
+  return check;
 }
 
 function sameKeys(a: readonly string[], b: readonly string[]): boolean {
@@ -84,10 +81,12 @@ const BATCH = 1024;
  * The elements of a top-level array, one compact element per line (a fleet's plan holds tens
  * of thousands: one line each keeps the file small and line diffs readable), comma-separated.
  */
-function* elementChunks(elements: readonly unknown[], order: readonly string[]): Generator<string> {
-  const write = elementWriter(order);
+function* elementChunks(elements: readonly unknown[]): Generator<string> {
+  const sorted = keysSorted();
   for (let start = 0; start < elements.length; start += BATCH) {
-    const lines = elements.slice(start, start + BATCH).map((element) => `    ${write(element)}`);
+    const lines = elements
+      .slice(start, start + BATCH)
+      .map((element) => `    ${JSON.stringify(sorted(element) ? element : ordered(element))}`);
     yield `${start > 0 ? ',\n' : ''}${lines.join(',\n')}`;
   }
 }
@@ -99,13 +98,12 @@ export function* planJsonChunks(plan: Plan): Generator<string> {
   for (const [position, key] of keys.entries()) {
     const value = record[key];
     const comma = position < keys.length - 1 ? ',' : '';
-    const elementOrder = ORDER[key];
-    if (Array.isArray(value) && value.length > 0 && elementOrder) {
+    if (Array.isArray(value) && value.length > 0 && ONE_PER_LINE.has(key)) {
       yield `  ${JSON.stringify(key)}: [\n`;
-      yield* elementChunks(value, elementOrder);
+      yield* elementChunks(value);
       yield `\n  ]${comma}\n`;
     } else {
-      yield `  ${JSON.stringify(key)}: ${indent(JSON.stringify(ordered(value, elementOrder), null, 2), '  ')}${comma}\n`;
+      yield `  ${JSON.stringify(key)}: ${indent(JSON.stringify(ordered(value, ORDER[key]), null, 2), '  ')}${comma}\n`;
     }
   }
   yield '}\n';

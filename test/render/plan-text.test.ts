@@ -60,17 +60,21 @@ describe('renderPlanText', () => {
 });
 
 describe('renderPlanJson', () => {
-  it('is the saved plan: indented, one action per line, ordered keys, newline at the end, round-trips', () => {
+  it('is the saved plan: indented, one action per line, sorted record keys, newline at the end, round-trips', () => {
     const json = renderPlanJson(plan);
     expect(json.endsWith('}\n')).toBe(true);
     expect(Object.keys(JSON.parse(json)).slice(0, 3)).toEqual(['format_version', 'id', 'created_at']);
     expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(plan)));
-    expect(json).toContain('\n  "actions": [\n    {"op":"');
-    const actionLines = json.split('\n').filter((line) => line.startsWith('    {"op":'));
+    expect(json).toContain('\n  "actions": [\n    {"kind":"');
+    const actionLines = json.split('\n').filter((line) => line.includes('"op":'));
     expect(actionLines).toHaveLength(plan.actions.length);
+    for (const line of actionLines) {
+      const keys = Object.keys(JSON.parse(line.replace(/,$/, '')));
+      expect(keys).toEqual([...keys].sort());
+    }
   });
 
-  it('writes records built in another key order in the readable order all the same', () => {
+  it('writes records built in another key order with their keys sorted all the same', () => {
     const reversed = plan.actions.map(
       (action) => Object.fromEntries(Object.entries(action).reverse()) as unknown as Action,
     );
