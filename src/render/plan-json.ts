@@ -77,17 +77,23 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
 
 const BATCH = 1024;
 
+/** Between two records of a batch's JSON: a `"` inside a string is always escaped as `\"`. */
+const RECORD_BREAK = '},{"';
+
 /**
  * The elements of a top-level array, one compact element per line (a fleet's plan holds tens
  * of thousands: one line each keeps the file small and line diffs readable), comma-separated.
+ * A batch is written by one JSON.stringify and broken into lines between records: white space
+ * between tokens is valid JSON anywhere, so a break can only ever change the layout.
  */
 function* elementChunks(elements: readonly unknown[]): Generator<string> {
   const sorted = keysSorted();
   for (let start = 0; start < elements.length; start += BATCH) {
-    const lines = elements
+    const batch = elements
       .slice(start, start + BATCH)
-      .map((element) => `    ${JSON.stringify(sorted(element) ? element : ordered(element))}`);
-    yield `${start > 0 ? ',\n' : ''}${lines.join(',\n')}`;
+      .map((element) => (sorted(element) ? element : ordered(element)));
+    const lines = JSON.stringify(batch).slice(1, -1).replaceAll(RECORD_BREAK, '},\n    {"');
+    yield `${start > 0 ? ',\n' : ''}    ${lines}`;
   }
 }
 

@@ -88,6 +88,13 @@ describe('renderPlanJson', () => {
     expect(Object.getOwnPropertyDescriptor(parsed.actions[0], '__proto__')?.value).toEqual({ x: 1 });
   });
 
+  it('breaks lines only between records, whatever a string holds', () => {
+    const tricky = plan.actions.map((action) => ({ ...action, name: '},{"op":"x"}\\', reason: '"},{"' }));
+    const json = renderPlanJson({ ...plan, actions: tricky });
+    expect((JSON.parse(json) as Plan).actions).toEqual(tricky);
+    expect(json.split('\n').filter((line) => line.includes('"site_id"'))).toHaveLength(tricky.length);
+  });
+
   it('writes more actions than one batch, each once and in order', () => {
     const many = Array.from({ length: 2_500 }, (_, i) => ({ ...plan.actions[0]!, site_id: i + 1 }));
     const parsed = JSON.parse(renderPlanJson({ ...plan, actions: many })) as Plan;
