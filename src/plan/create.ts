@@ -15,7 +15,6 @@ import { compileDesiredIgnores } from './desired-ignores.js';
 import { fingerprintIndexed } from './fingerprint.js';
 import { planSiteIgnores, undesiredIgnoreNotes } from './ignores.js';
 import { indexLiveState, type LiveSiteFacts } from './live-index.js';
-import { createMemo } from './memo.js';
 import { createNoteBook, type NoteBook } from './notes.js';
 import { compareActions } from './order.js';
 import { compileRules } from './policies.js';
@@ -96,7 +95,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   const rules = compileRules(desired.policies, desired.holds);
   const waves = assignWaves(desired.waves);
   const byOrder = compareActions(waves.rank);
-  const context = { scope: desired.ignoreScope, capabilities: live.capabilities, memo: createMemo() };
+  const context = { scope: desired.ignoreScope, capabilities: live.capabilities };
   const book = createNoteBook();
   scopeNotes(desired, live, index, inScope, targets, book);
 

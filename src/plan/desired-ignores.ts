@@ -4,7 +4,7 @@
  * matched by the same rules share one (read-only) map: a fleet has a few such groups.
  */
 import { CORE_SLUG, type IgnoreRule, type Site } from '../types.js';
-import type { DesiredIgnore } from './ignores.js';
+import { type DesiredIgnore, desiredIgnoreReason } from './ignores.js';
 import { itemKey } from './live-index.js';
 import { compileSelection } from './select.js';
 
@@ -12,10 +12,12 @@ export function compileDesiredIgnores(
   rules: readonly IgnoreRule[],
 ): (site: Site) => ReadonlyMap<string, DesiredIgnore> {
   const compiled = rules.map((rule) => {
+    const { source } = rule;
+    const reason = desiredIgnoreReason(source);
     const items: DesiredIgnore[] = [
-      ...(rule.core ? [{ kind: 'core' as const, slug: CORE_SLUG, source: rule.source }] : []),
-      ...rule.plugins.map((slug) => ({ kind: 'plugin' as const, slug, source: rule.source })),
-      ...rule.themes.map((slug) => ({ kind: 'theme' as const, slug, source: rule.source })),
+      ...(rule.core ? [{ kind: 'core' as const, slug: CORE_SLUG, source, reason }] : []),
+      ...rule.plugins.map((slug) => ({ kind: 'plugin' as const, slug, source, reason })),
+      ...rule.themes.map((slug) => ({ kind: 'theme' as const, slug, source, reason })),
     ];
     return { selects: compileSelection(rule.selection), items };
   });

@@ -22,7 +22,6 @@ import type {
   SourceRef,
 } from '../types.js';
 import { itemKey, type LiveSiteFacts } from './live-index.js';
-import type { Memo } from './memo.js';
 import type { NoteBook } from './notes.js';
 import { describeItem, displayName, sourceLabel } from './reasons.js';
 
@@ -32,6 +31,8 @@ export interface DesiredIgnore {
   kind: IgnorableKind;
   slug: string;
   source: SourceRef;
+  /** The reason of its `ignore` actions, written once per rule: thousands of sites share it. */
+  reason: string;
 }
 
 /** What keeps a site's updates hidden once the plan has run (see `staysIgnored`). */
@@ -60,16 +61,18 @@ export interface SiteIgnoreOutcome {
 export interface IgnoreContext {
   scope: IgnoreScope;
   capabilities: DashboardCapabilities;
-  memo: Memo;
 }
 
-/** The reason of an `ignore` action; the common case is one shared string per rule. */
-function ignoreReason(want: DesiredIgnore, have: readonly LiveIgnore[], memo: Memo): string {
-  const label = sourceLabel(want.source);
+/** The reason of an `ignore` action: the rule's own, unless live ignores some versions already. */
+function ignoreReason(want: DesiredIgnore, have: readonly LiveIgnore[]): string {
+  if (have.length === 0) return want.reason;
   const partial = have.flatMap((ignore) => (ignore.versions === 'all' ? [] : ignore.versions));
-  if (partial.length === 0)
-    return memo(`ignore\u0000${label}`, () => `ignored by the desired state (${label})`);
-  return `ignored by the desired state (${label}); live ignores only ${partial.join(', ')}`;
+  return partial.length === 0 ? want.reason : `${want.reason}; live ignores only ${partial.join(', ')}`;
+}
+
+/** The reason shared by every `ignore` action a rule's item makes. */
+export function desiredIgnoreReason(source: SourceRef): string {
+  return `ignored by the desired state (${sourceLabel(source)})`;
 }
 
 /** What becomes of a live ignore the desired state does not mention (scope is not `keep`). */
@@ -159,7 +162,7 @@ export function planSiteIgnores(
       continue;
     }
     const name = displayName(facts.pending, want.kind, want.slug);
-    actions.push(ignoreAction(site, 'ignore', want, name, ignoreReason(want, have, context.memo)));
+    actions.push(ignoreAction(site, 'ignore', want, name, ignoreReason(want, have)));
   }
 
   const unignored = new Set<string>();

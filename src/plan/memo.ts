@@ -3,24 +3,6 @@
  * asks the same few questions thousands of times: each distinct one is answered once.
  */
 
-/**
- * Shares identical wording across a plan: thousands of actions carry the same reason, and one
- * string per distinct reason keeps a fleet-sized plan small. Created per createPlan call.
- */
-export type Memo = (key: string, build: () => string) => string;
-
-export function createMemo(): Memo {
-  const strings = new Map<string, string>();
-  return (key, build) => {
-    let value = strings.get(key);
-    if (value === undefined) {
-      value = build();
-      strings.set(key, value);
-    }
-    return value;
-  };
-}
-
 /** `measure(a, b)` remembered per distinct pair. */
 export function memoPairs<T>(measure: (a: string, b: string) => T): (a: string, b: string) => T {
   const results = new Map<string, Map<string, T>>();

@@ -16,7 +16,8 @@ export interface WaveAssignment {
 
 export function assignWaves(waves: readonly Wave[]): WaveAssignment {
   const compiled = waves.map((wave) => ({ name: wave.name, selects: compileSelection(wave.selection) }));
-  const order = [...waves.map((wave) => wave.name), REMAINING_WAVE];
+  // Asked inside the action sort: a name → position map, not a search of the list.
+  const order = new Map([...waves.map((wave) => wave.name), REMAINING_WAVE].map((name, i) => [name, i]));
   // Asked once per update: a site's wave is worked out once (matching globs is not free).
   const bySite = new Map<number, string>();
   return {
@@ -30,7 +31,7 @@ export function assignWaves(waves: readonly Wave[]): WaveAssignment {
       return wave;
     },
     rank(wave) {
-      return wave === undefined ? 0 : order.indexOf(wave);
+      return wave === undefined ? 0 : (order.get(wave) ?? -1);
     },
   };
 }
