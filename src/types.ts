@@ -223,7 +223,8 @@ export type PlanNoteKind =
 /**
  * One fact a plan reports without acting on it. A note says the same thing of every site in
  * `site_ids` (ascending): a fleet's repeated facts are one note each, never one per site, so
- * a message never holds per-site details. Plan-wide notes have no `site_ids`.
+ * a message holds no per-site details (a count in it is the total over its sites). Plan-wide
+ * notes have no `site_ids`.
  */
 export interface PlanNote {
   kind: PlanNoteKind;

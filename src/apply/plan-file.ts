@@ -35,6 +35,29 @@ export function readPlanFile(fs: typeof nodeFs, path: string): Plan {
   return value as Plan;
 }
 
+const NOTE_KINDS = new Set<string>([
+  'unreadable-site',
+  'unmanaged-ignore',
+  'cannot-unignore',
+  'cannot-ignore',
+  'held',
+  'offline-site',
+  'needs-approval',
+  'unknown-site',
+]);
+
+/** Notes are printed (apply shows the plan): only the shapes the planner writes get that far. */
+function validNote(value: unknown): boolean {
+  const note = value as Record<string, unknown> | null;
+  if (!note || typeof note !== 'object' || !NOTE_KINDS.has(note.kind as string)) return false;
+  if (typeof note.message !== 'string') return false;
+  const ids = note.site_ids;
+  if (ids !== undefined && !(Array.isArray(ids) && ids.every((id) => Number.isInteger(id) && id >= 0)))
+    return false;
+  const item = note.item as Record<string, unknown> | undefined;
+  return item === undefined || (typeof item?.kind === 'string' && typeof item.slug === 'string');
+}
+
 function shapeProblem(value: unknown): string | undefined {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'the root is not an object';
   const plan = value as Record<string, unknown>;
@@ -60,6 +83,10 @@ function shapeProblem(value: unknown): string | undefined {
     }
   }
   if (plan.fingerprints === null || typeof plan.fingerprints !== 'object') return 'fingerprints is missing';
+  if (!Array.isArray(plan.notes)) return 'notes is not an array';
+  for (const [index, note] of (plan.notes as unknown[]).entries()) {
+    if (!validNote(note)) return `notes[${index}] is not a valid note`;
+  }
   if (typeof plan.needs_approval !== 'boolean') return 'needs_approval is missing';
   return undefined;
 }

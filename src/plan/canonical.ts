@@ -8,9 +8,12 @@
  * The fast path is native: JSON.stringify with an array replacer writes each object's members
  * in the order of that array, so the sorted union of every key in a value makes its output
  * canonical without copying a single record (and records already built in key order need no
- * replacer at all). Two things break that and take the slow path,
- * written member by member: a `toJSON` holder (its output's keys are not known beforehand) and
- * a `__proto__` key (records without it would inherit Object.prototype under that name).
+ * replacer at all). A replacer list makes JSON.stringify read every listed key of every record,
+ * so these take the slow path, written member by member: a `toJSON` holder (its output's keys
+ * are not known beforehand), a `__proto__` key (records without it would inherit
+ * Object.prototype's under that name), a record that is not plain data (a Map, an Error: the
+ * list would reach inherited and hidden members), and more distinct keys than MAX_LISTED (each
+ * record would be checked against all of them). Plans are plain data and take the fast path.
  */
 import { createHash } from 'node:crypto';
 import type { Plan } from '../types.js';
@@ -34,6 +37,8 @@ function scanKeys(value: unknown, scan: KeyScan): boolean {
     return true;
   }
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return false;
   const record = value as Record<string, unknown>;
   const own = Object.keys(record);
   if (!sameKeys(own, scan.lastKeys)) {
@@ -44,6 +49,7 @@ function scanKeys(value: unknown, scan: KeyScan): boolean {
       if (i > 0 && !((own[i - 1] as string) < key)) sorted = false;
       scan.keys.add(key);
     }
+    if (scan.keys.size > MAX_LISTED) return false;
     scan.lastKeys = own;
     scan.lastSorted = sorted;
   }
@@ -54,6 +60,9 @@ function scanKeys(value: unknown, scan: KeyScan): boolean {
   }
   return true;
 }
+
+/** Distinct keys a replacer list may hold; a plan's records have about a dozen. */
+const MAX_LISTED = 256;
 
 function sameKeys(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
@@ -95,10 +104,12 @@ function serialiseSlowly(value: unknown): string {
   }
   if (Array.isArray(plain)) return `[${plain.map((entry) => serialise(entry)).join(',')}]`;
   const record = plain as Record<string, unknown>;
-  const members = Object.keys(record)
-    .sort()
-    .filter((key) => !omitted(record[key]))
-    .map((key) => `${JSON.stringify(key)}:${serialise(record[key])}`);
+  const members: string[] = [];
+  for (const key of Object.keys(record).sort()) {
+    // As JSON.stringify: a member is left out when its JSON value (after toJSON) has no form.
+    const member = jsonValue(record[key]);
+    if (!omitted(member)) members.push(`${JSON.stringify(key)}:${serialise(member)}`);
+  }
   return `{${members.join(',')}}`;
 }
 
@@ -128,10 +139,11 @@ function writeCanonical(value: unknown, sink: Sink, depth: number): void {
   let first = true;
   sink('{');
   for (const key of Object.keys(record).sort()) {
-    if (omitted(record[key])) continue;
+    const member = jsonValue(record[key]);
+    if (omitted(member)) continue;
     sink(`${first ? '' : ','}${JSON.stringify(key)}:`);
     first = false;
-    writeCanonical(record[key], sink, depth - 1);
+    writeCanonical(member, sink, depth - 1);
   }
   sink('}');
 }
@@ -184,10 +196,6 @@ export function canonicalSha256(value: unknown): string {
   );
   flush();
   return hash.digest('hex');
-}
-
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 /** The plan id: sha256 of the canonical JSON of every field but `id`. */

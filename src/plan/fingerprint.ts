@@ -22,8 +22,8 @@ function touches(items: readonly ItemRef[], kind: string, slug: string): boolean
 }
 
 /** The facts, sorted (the dashboard's listing order must not change a fingerprint), one string. */
-function sortedFacts(facts: string[]): string {
-  return facts.length < 2 ? (facts[0] ?? '') : facts.sort(compareText).join('');
+function sortedFacts(facts: readonly string[]): string {
+  return facts.length < 2 ? (facts[0] ?? '') : [...facts].sort(compareText).join('');
 }
 
 export function fingerprintIndexed(index: LiveIndex, siteId: number, items: readonly ItemRef[]): string {
@@ -37,12 +37,13 @@ export function fingerprintIndexed(index: LiveIndex, siteId: number, items: read
   const ignores: string[] = [];
   for (const ignore of facts?.ignores ?? []) {
     if (ignore.origin !== 'site-flag' && !touches(items, ignore.kind, ignore.slug)) continue;
-    const versions = ignore.versions === 'all' ? 'all' : [...ignore.versions].sort(compareText).join(',');
+    const versions = ignore.versions === 'all' ? 'a' : `v${sortedFacts(ignore.versions.map(field))}`;
     ignores.push(`${field(ignore.kind)}${field(ignore.slug)}${field(ignore.origin)}${field(versions)}`);
   }
   const text = `${field(status)}${field(facts?.site.url ?? '')}p${pending.length}:${sortedFacts(pending)}i${ignores.length}:${sortedFacts(ignores)}`;
-  // One-shot hash: a plan fingerprints thousands of sites, and a Hash object each cost as much again.
-  return `sha256:${hash('sha256', text)}`;
+  // One-shot hash: a plan fingerprints thousands of sites, and a Hash object each cost as much
+  // again. UTF-16 bytes: UTF-8 would turn every lone surrogate (a hostile slug) into U+FFFD.
+  return `sha256:${hash('sha256', Buffer.from(text, 'utf16le'))}`;
 }
 
 /**

@@ -12,7 +12,7 @@ export { canonicalJson, canonicalSha256, planId, verifyPlanId } from './canonica
 export { createPlan, type PlanOptions, publicDashboardUrl } from './create.js';
 export { fingerprintIndexed, fingerprintSite } from './fingerprint.js';
 export { indexLiveState, type LiveIndex } from './live-index.js';
-export { compareActions, compareNotes, KIND_ORDER } from './order.js';
+export { compareActions, compareNotes } from './order.js';
 export { matchesSelection, normaliseAddress } from './select.js';
 export { compareVersions, levelWithin, versionLevel, withinPin } from './versions.js';
 export { REMAINING_WAVE } from './waves.js';

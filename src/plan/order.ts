@@ -1,12 +1,11 @@
 /**
  * The stated order of a plan. Actions: ignores, then unignores, then updates by wave; within
  * each by site id, kind (core, plugin, theme, translation), slug. Notes (one per kind, item and
- * message: see notes.ts): by kind of note, then item (plan-wide first), then message. Text compares by code unit (never by locale),
+ * message: see notes.ts): by kind of note, then item (notes without one first), then message. Text compares by code unit (never by locale),
  * so every machine prints the same plan.
  */
 import type { Action, ActionOp, ItemKind, PlanNote, PlanNoteKind } from '../types.js';
 
-export const KIND_ORDER: readonly ItemKind[] = ['core', 'plugin', 'theme', 'translation'];
 const NOTE_ORDER: readonly PlanNoteKind[] = [
   'needs-approval',
   'unknown-site',

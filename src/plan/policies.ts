@@ -24,8 +24,8 @@ export interface PolicyVerdict {
 
 export interface HoldVerdict {
   hold: Hold;
-  /** Why the hold blocks this update, for the `held` note ("is held", "is beyond the pin 9.4"). */
-  why: string;
+  /** True when a pin blocks this target (a newer version than the pin); false for a plain hold. */
+  pinned: boolean;
 }
 
 /** The policies and holds that select one site (by position in the desired state). */
@@ -124,8 +124,8 @@ export function compileRules(policies: readonly UpdatePolicy[], holds: readonly 
       for (const { hold, index } of named.holds) {
         if (!site.holds[index]) continue;
         const { maxVersion } = hold;
-        if (maxVersion === undefined) return { hold, why: 'is held' };
-        if (!pinAllows(update.to, maxVersion)) return { hold, why: `is beyond the pin ${maxVersion}` };
+        if (maxVersion === undefined) return { hold, pinned: false };
+        if (!pinAllows(update.to, maxVersion)) return { hold, pinned: true };
       }
       return verdictOf(allowing, level);
     },

@@ -9,7 +9,7 @@ import type { Action, PendingUpdate, PlanNote, Site } from '../types.js';
 import { type IgnoresAfter, staysIgnored } from './ignores.js';
 import { itemKey, type LiveSiteFacts } from './live-index.js';
 import { compareText } from './order.js';
-import type { CompiledRules, PolicyVerdict, SiteRules } from './policies.js';
+import type { CompiledRules, HoldVerdict, PolicyVerdict, SiteRules } from './policies.js';
 import { describeItem, sourceLabel } from './reasons.js';
 
 export interface SiteUpdateOutcome {
@@ -18,9 +18,17 @@ export interface SiteUpdateOutcome {
   notes: Array<Omit<PlanNote, 'site_ids'>>;
 }
 
-/** The target of a held update; the version it moves from differs per site and is left out. */
-function target(update: PendingUpdate): string {
-  return update.to === '' ? 'to a new translation' : `to ${update.to}`;
+/**
+ * The `held` note's message. It is shared by every site it says the same of, so it holds no
+ * per-site detail: a plain hold names the item only, a pin the target beyond it (sites moving
+ * to the same target share the note), never the version a site moves from.
+ */
+function heldMessage(update: PendingUpdate, { hold, pinned }: HoldVerdict): string {
+  const where = `(${sourceLabel(hold.source)})${hold.reason ? `: ${hold.reason}` : ''}`;
+  const item = describeItem(update);
+  if (!pinned) return `${item} updates are held ${where}`;
+  const target = update.to === '' ? 'a new translation' : update.to;
+  return `${item} update to ${target} is beyond the pin ${hold.maxVersion} ${where}`;
 }
 
 /**
@@ -71,11 +79,8 @@ export function planSiteUpdates(
     const verdict = rules.judge(siteRules, update);
     if (!verdict) continue;
     if ('hold' in verdict) {
-      const { hold, why } = verdict;
       const item = { kind: update.kind, slug: update.slug };
-      const because = hold.reason ? `: ${hold.reason}` : '';
-      const message = `${describeItem(item)} update ${target(update)} ${why} (${sourceLabel(hold.source)})${because}`;
-      notes.push({ kind: 'held', item, message });
+      notes.push({ kind: 'held', item, message: heldMessage(update, verdict) });
       continue;
     }
     actions.push(updateAction(site, update, verdict, wave));

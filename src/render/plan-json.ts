@@ -77,14 +77,16 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
 
 const BATCH = 1024;
 
-/** Between two records of a batch's JSON: a `"` inside a string is always escaped as `\"`. */
+/** What stands between two records in a batch's JSON: `}` `,` `{"` (records with a key). */
 const RECORD_BREAK = '},{"';
 
 /**
  * The elements of a top-level array, one compact element per line (a fleet's plan holds tens
  * of thousands: one line each keeps the file small and line diffs readable), comma-separated.
- * A batch is written by one JSON.stringify and broken into lines between records: white space
- * between tokens is valid JSON anywhere, so a break can only ever change the layout.
+ * A batch is written by one JSON.stringify and broken into lines at its record breaks when it
+ * holds exactly one per boundary: each boundary between records with a key makes one, so a
+ * count that matches leaves none inside a string (`"…},{"` can end a value) or a nested list.
+ * Otherwise each record is written alone.
  */
 function* elementChunks(elements: readonly unknown[]): Generator<string> {
   const sorted = keysSorted();
@@ -92,9 +94,19 @@ function* elementChunks(elements: readonly unknown[]): Generator<string> {
     const batch = elements
       .slice(start, start + BATCH)
       .map((element) => (sorted(element) ? element : ordered(element)));
-    const lines = JSON.stringify(batch).slice(1, -1).replaceAll(RECORD_BREAK, '},\n    {"');
+    const parts = JSON.stringify(batch).slice(1, -1).split(RECORD_BREAK);
+    const lines =
+      parts.length === batch.length && batch.every(hasKeys)
+        ? parts.join('},\n    {"')
+        : batch.map((element) => JSON.stringify(element)).join(',\n    ');
     yield `${start > 0 ? ',\n' : ''}    ${lines}`;
   }
+}
+
+function hasKeys(element: unknown): boolean {
+  if (element === null || typeof element !== 'object' || Array.isArray(element)) return false;
+  for (const _ in element) return true;
+  return false;
 }
 
 export function* planJsonChunks(plan: Plan): Generator<string> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SandboxProfile } from '../../src/sandbox/index.js';
+import type { Plan } from '../../src/types.js';
 import { closedAfterEach } from '../helpers/lifecycle.js';
 import { reId, run, savePlan, writesSent } from './cli-helpers.js';
 import { changeTouchedSite, maxRunsPerUpdate, startWorld } from './world.js';
@@ -47,6 +48,13 @@ describe('svc-gitops apply PLANFILE refusals', () => {
     savePlan(world, reId({ ...plan, dashboard: { url: 'https://other.example.test/' } }), '/work/other.json');
     savePlan(world, plan);
     world.fs.writeFileSync('/work/junk.json', '{"not": "a plan"');
+    // Notes are printed: an id list that smuggles a terminal escape is refused before that.
+    const hostileNote = { kind: 'held', message: 'm', site_ids: ['\u001b[2J'] };
+    savePlan(
+      world,
+      reId({ ...plan, notes: [hostileNote as unknown as Plan['notes'][number]] }),
+      '/work/notes.json',
+    );
     const expiredAt = new Date(Date.parse(plan.expires_at) + 1000);
 
     const cases: Array<[string[], string, string, object?]> = [
@@ -54,6 +62,7 @@ describe('svc-gitops apply PLANFILE refusals', () => {
       [['apply', 'other.json'], 'PREVIEW_REQUIRED', 'was made for https://other.example.test/'],
       [['apply', 'plan.json'], 'PREVIEW_EXPIRED', `expired at ${plan.expires_at}`, { now: () => expiredAt }],
       [['apply', 'junk.json'], 'PLAN_INVALID', 'is not JSON'],
+      [['apply', 'notes.json'], 'PLAN_INVALID', 'notes[0] is not a valid note'],
     ];
     for (const [argv, code, text, options] of cases) {
       const result = await run(world, argv, options ?? {});

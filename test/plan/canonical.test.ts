@@ -88,6 +88,28 @@ describe('canonical JSON', () => {
     );
   });
 
+  it('leaves out a member whose toJSON gives nothing, at any depth, as JSON.stringify does', () => {
+    const nothing = { toJSON: () => undefined };
+    const value = { a: nothing, rows: [{ b: nothing, c: 1 }], d: [nothing] };
+    expect(canonicalJson(value)).toBe('{"d":[null],"rows":[{"c":1}]}');
+    expect(canonicalJson(value)).toBe(reference(JSON.parse(JSON.stringify(value))));
+  });
+
+  it('writes objects that are not plain data as JSON.stringify does, hidden members left out', () => {
+    const rows = [
+      { size: 0, b: 1, a: 2 },
+      { m: new Map([[1, 2]]), e: new Error('boom') },
+    ];
+    expect(canonicalJson({ rows })).toBe(reference(JSON.parse(JSON.stringify({ rows }))));
+  });
+
+  it('writes records with very many distinct keys correctly', () => {
+    const rows = Array.from({ length: 40 }, (_, i) =>
+      Object.fromEntries(Array.from({ length: 20 }, (_, j) => [`k${(i * 7 + j * 13) % 600}`, j])),
+    );
+    expect(canonicalJson({ rows })).toBe(reference({ rows }));
+  });
+
   it('does not write an inherited member under a key another record owns', () => {
     const rows: unknown[] = [{ constructor: 1 }, {}, { toString: 'x' }, { a: [{ valueOf: 2 }, {}] }];
     expect(canonicalJson({ rows })).toBe(

@@ -87,6 +87,20 @@ describe('fingerprintSite', () => {
     expect(fingerprintSite(unreadable, 1, items)).not.toBe(base);
   });
 
+  it('tells apart facts that only a lossy or joined encoding would confuse', () => {
+    const slugged = (slug: string) => ({ ...live, pending: [update(1, 'plugin', slug, '1.0', '1.0.1')] });
+    const lone = [{ kind: 'plugin' as const, slug: 'x\ud800' }];
+    const other = [{ kind: 'plugin' as const, slug: 'x\udc00' }];
+    expect(fingerprintSite(slugged('x\ud800'), 1, lone)).not.toBe(
+      fingerprintSite(slugged('x\udc00'), 1, other),
+    );
+    const versions = (v: string[]) => ({ ...live, ignores: [ignored(1, 'theme', 't', { versions: v })] });
+    expect(fingerprintSite(versions(['1,2']), 1, items)).not.toBe(
+      fingerprintSite(versions(['1', '2']), 1, items),
+    );
+    expect(fingerprintSite(versions(['all']), 1, items)).not.toBe(base);
+  });
+
   it('ignores untouched items and the order of items and facts', () => {
     const other = { ...live, pending: [live.pending[0]!, update(1, 'plugin', 'b/b.php', '1.0', '2.0')] };
     expect(fingerprintSite(other, 1, items)).toBe(base);

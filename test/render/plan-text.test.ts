@@ -89,7 +89,12 @@ describe('renderPlanJson', () => {
   });
 
   it('breaks lines only between records, whatever a string holds', () => {
-    const tricky = plan.actions.map((action) => ({ ...action, name: '},{"op":"x"}\\', reason: '"},{"' }));
+    // A value may end in `},{`: its closing quote then completes the break sequence.
+    const tricky = plan.actions.map((action, i) => ({
+      ...action,
+      name: i % 2 ? 'Evil},{' : '},{"op":"x"}\\',
+      reason: '"},{"',
+    }));
     const json = renderPlanJson({ ...plan, actions: tricky });
     expect((JSON.parse(json) as Plan).actions).toEqual(tricky);
     expect(json.split('\n').filter((line) => line.includes('"site_id"'))).toHaveLength(tricky.length);
