@@ -72,7 +72,7 @@ function offlineNotes(
         ? 'nothing would change'
         : `${withheld === 1 ? '1 change was' : `${withheld} changes were`} not planned`;
     const message = `${status}: ${waiting}; plan again once connected`;
-    for (const siteId of sites) book.add({ kind: 'offline-site', message }, siteId);
+    book.add({ kind: 'offline-site', message }, sites);
   }
 }
 
