@@ -242,8 +242,11 @@ export interface PlanSummary {
 }
 
 export interface Plan {
-  /** 2 since notes list their sites (`site_ids`); version 1 plans are refused, never guessed at. */
-  format_version: 2;
+  /**
+   * 3 since fingerprints list a site's facts in the index's canonical order (2: notes list their
+   * sites). Plans of other versions are refused, never guessed at.
+   */
+  format_version: 3;
   /** sha256 of the canonical JSON of every other field. */
   id: string;
   created_at: string;

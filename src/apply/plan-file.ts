@@ -61,8 +61,8 @@ function validNote(value: unknown): boolean {
 function shapeProblem(value: unknown): string | undefined {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'the root is not an object';
   const plan = value as Record<string, unknown>;
-  if (plan.format_version !== 2)
-    return `format_version is ${JSON.stringify(plan.format_version)}, expected 2 (plan it again with this svc-gitops)`;
+  if (plan.format_version !== 3)
+    return `format_version is ${JSON.stringify(plan.format_version)}, expected 3 (plan it again with this svc-gitops)`;
   for (const key of ['id', 'created_at', 'expires_at', 'desired_digest'] as const) {
     if (typeof plan[key] !== 'string') return `${key} is missing or not a string`;
   }

@@ -16,7 +16,6 @@
  * record would be checked against all of them). Plans are plain data and take the fast path.
  */
 import { createHash } from 'node:crypto';
-import type { Plan } from '../types.js';
 
 type Sink = (chunk: string) => void;
 
@@ -161,6 +160,15 @@ function writeElements(elements: readonly unknown[], sink: Sink): void {
 
 const STREAMED_LEVELS = 2;
 
+/**
+ * The canonical JSON of `value` as a member of a record, or undefined when JSON.stringify would
+ * leave the member out (undefined, a function, a symbol, a toJSON giving one of those).
+ */
+export function canonicalMemberJson(value: unknown): string | undefined {
+  const member = jsonValue(value);
+  return omitted(member) ? undefined : canonicalJson(member);
+}
+
 export function canonicalJson(value: unknown): string {
   const parts: string[] = [];
   writeCanonical(value, (chunk) => parts.push(chunk), STREAMED_LEVELS);
@@ -196,16 +204,4 @@ export function canonicalSha256(value: unknown): string {
   );
   flush();
   return hash.digest('hex');
-}
-
-/** The plan id: sha256 of the canonical JSON of every field but `id`. */
-export function planId(planWithoutId: Omit<Plan, 'id'>): string {
-  const { id: _ignored, ...rest } = planWithoutId as Omit<Plan, 'id'> & { id?: unknown };
-  return canonicalSha256(rest);
-}
-
-/** True when the plan's id still matches its content (nothing was edited after planning). */
-export function verifyPlanId(plan: Plan): boolean {
-  const { id, ...rest } = plan;
-  return typeof id === 'string' && id === planId(rest);
 }

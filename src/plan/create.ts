@@ -10,13 +10,12 @@
 import { SvcError } from '../errors.js';
 import type { Action, DesiredState, LiveIgnore, LiveState, Plan, Site } from '../types.js';
 import { judgeApproval } from './approval.js';
-import { planId } from './canonical.js';
 import { compileDesiredIgnores } from './desired-ignores.js';
 import { fingerprintIndexed } from './fingerprint.js';
 import { planSiteIgnores, undesiredIgnoreNotes } from './ignores.js';
 import { indexLiveState, type LiveSiteFacts } from './live-index.js';
 import { createNoteBook, type NoteBook } from './notes.js';
-import { compareActions } from './order.js';
+import { planId } from './plan-id.js';
 import { compileRules } from './policies.js';
 import { scopeNotes } from './scope-notes.js';
 import { compileSelection } from './select.js';
@@ -76,15 +75,6 @@ function offlineNotes(
   }
 }
 
-/** The site's items that its actions touch, for its fingerprint. */
-function touchedItems(actions: readonly Action[]): Array<Pick<Action, 'kind' | 'slug'>> {
-  const items: Array<Pick<Action, 'kind' | 'slug'>> = [];
-  for (const { kind, slug } of actions) {
-    if (!items.some((item) => item.kind === kind && item.slug === slug)) items.push({ kind, slug });
-  }
-  return items;
-}
-
 export function createPlan(desired: DesiredState, live: LiveState, options: PlanOptions): Plan {
   checkOptions(options);
   const index = indexLiveState(live);
@@ -94,14 +84,13 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   const desiredIgnoresOf = compileDesiredIgnores(desired.ignores);
   const rules = compileRules(desired.policies, desired.holds);
   const waves = assignWaves(desired.waves);
-  const byOrder = compareActions(waves.rank);
   const context = { scope: desired.ignoreScope, capabilities: live.capabilities };
   const book = createNoteBook();
   scopeNotes(desired, live, index, inScope, targets, book);
 
-  // Sites ascending, each site's actions in the stated order, dealt into one bucket per
-  // operation (updates per wave): joined, the buckets are the whole plan in the stated order,
-  // without sorting every action of the fleet against every other.
+  // Sites ascending, each site's actions already in the stated order (kind, then slug), dealt
+  // into one bucket per operation (updates per wave): joined, the buckets are the whole plan in
+  // the stated order, without sorting the actions of the fleet at all.
   const ignores: Action[] = [];
   const unignores: Action[] = [];
   const updatesByWave: Action[][] = [];
@@ -112,32 +101,29 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   for (const facts of sites) {
     const { site } = facts;
     if (!inScope(site) || index.unreadable.has(site.id)) continue;
+    const wave = waves.waveOf(site);
     const siteIgnores = planSiteIgnores(facts, desiredIgnoresOf(site), context);
-    const siteRules = rules.siteRules(site);
-    const siteUpdates = planSiteUpdates(facts, rules, siteRules, siteIgnores.after, waves.waveOf(site));
+    const siteUpdates = planSiteUpdates(facts, rules, rules.siteRules(site), siteIgnores.after, wave);
+    const touched = siteIgnores.ignores.concat(siteIgnores.unignores, siteUpdates.actions);
     if (site.status !== 'connected') {
       const entry = offline.get(site.status) ?? { sites: [], withheld: 0 };
       entry.sites.push(site.id);
-      entry.withheld += siteIgnores.actions.length + siteUpdates.actions.length;
+      entry.withheld += touched.length;
       offline.set(site.status, entry);
       continue;
     }
     for (const note of siteIgnores.notes) book.add(note, site.id);
     for (const note of siteUpdates.notes) book.add(note, site.id);
     for (const ignore of siteIgnores.unmanaged) unmanaged.push(ignore);
-    const actions = siteIgnores.actions.concat(siteUpdates.actions).sort(byOrder);
-    if (actions.length === 0) continue;
-    fingerprints[site.id] = fingerprintIndexed(index, site.id, touchedItems(actions));
-    for (const action of actions) {
-      if (action.op === 'ignore') ignores.push(action);
-      else if (action.op === 'unignore') unignores.push(action);
-      else {
-        const rank = waves.rank(action.wave);
-        const bucket = updatesByWave[rank];
-        if (bucket) bucket.push(action);
-        else updatesByWave[rank] = [action];
-      }
-    }
+    if (touched.length === 0) continue;
+    fingerprints[site.id] = fingerprintIndexed(index, site.id, touched);
+    for (const action of siteIgnores.ignores) ignores.push(action);
+    for (const action of siteIgnores.unignores) unignores.push(action);
+    if (siteUpdates.actions.length === 0) continue;
+    const rank = waves.rank(wave);
+    const bucket = updatesByWave[rank] ?? [];
+    updatesByWave[rank] = bucket;
+    for (const action of siteUpdates.actions) bucket.push(action);
   }
   offlineNotes(offline, book);
   undesiredIgnoreNotes(unmanaged, context, book);
@@ -147,7 +133,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   for (const note of approval.notes) book.add(note);
 
   const withoutId: Omit<Plan, 'id'> = {
-    format_version: 2,
+    format_version: 3,
     created_at: options.now.toISOString(),
     expires_at: new Date(options.now.getTime() + options.lifetimeMinutes * 60_000).toISOString(),
     dashboard: { url: publicDashboardUrl(live.dashboardUrl) },

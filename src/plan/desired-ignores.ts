@@ -1,16 +1,21 @@
 /**
  * The desired ignores of a site: the union of the items of every ignore rule whose selection
  * matches it. The first rule naming an item (in file order) is the one a reason cites. Sites
- * matched by the same rules share one (read-only) map: a fleet has a few such groups.
+ * matched by the same rules share one (read-only) set: a fleet has a few such groups.
  */
 import { CORE_SLUG, type IgnoreRule, type Site } from '../types.js';
 import { type DesiredIgnore, desiredIgnoreReason } from './ignores.js';
-import { itemKey } from './live-index.js';
+import { ItemMap } from './item-map.js';
+import { compareKinds, compareText } from './order.js';
 import { compileSelection } from './select.js';
 
-export function compileDesiredIgnores(
-  rules: readonly IgnoreRule[],
-): (site: Site) => ReadonlyMap<string, DesiredIgnore> {
+export interface DesiredIgnores {
+  /** In action order (kind, then slug): a site's `ignore` actions come out sorted. */
+  readonly items: readonly DesiredIgnore[];
+  readonly byItem: ItemMap<DesiredIgnore>;
+}
+
+export function compileDesiredIgnores(rules: readonly IgnoreRule[]): (site: Site) => DesiredIgnores {
   const compiled = rules.map((rule) => {
     const { source } = rule;
     const reason = desiredIgnoreReason(source);
@@ -21,21 +26,25 @@ export function compileDesiredIgnores(
     ];
     return { selects: compileSelection(rule.selection), items };
   });
-  const byMatchedRules = new Map<string, Map<string, DesiredIgnore>>();
+  const byMatchedRules = new Map<string, DesiredIgnores>();
   return (site) => {
-    // The positions of the rules that select the site, e.g. "0,2,": the same rules, one map.
+    // The positions of the rules that select the site, e.g. "0,2,": the same rules, one set.
     let signature = '';
     for (let i = 0; i < compiled.length; i++) if (compiled[i]?.selects(site)) signature += `${i},`;
     let desired = byMatchedRules.get(signature);
     if (!desired) {
-      desired = new Map<string, DesiredIgnore>();
+      const byItem = new ItemMap<DesiredIgnore>();
+      const items: DesiredIgnore[] = [];
       for (const rule of compiled) {
         if (!rule.selects(site)) continue;
         for (const item of rule.items) {
-          const key = itemKey(item.kind, item.slug);
-          if (!desired.has(key)) desired.set(key, item);
+          if (byItem.has(item.kind, item.slug)) continue;
+          byItem.set(item.kind, item.slug, item);
+          items.push(item);
         }
       }
+      items.sort((a, b) => compareKinds(a.kind, b.kind) || compareText(a.slug, b.slug));
+      desired = { items, byItem };
       byMatchedRules.set(signature, desired);
     }
     return desired;

@@ -8,8 +8,7 @@
 
 import { hash } from 'node:crypto';
 import type { ItemRef, LiveState } from '../types.js';
-import { indexLiveState, type LiveIndex } from './live-index.js';
-import { compareText } from './order.js';
+import { encodeVersions, indexLiveState, type LiveIndex } from './live-index.js';
 
 /** A field of a fact, length-prefixed: no value can run into the next, whatever it holds. */
 function field(value: string): string {
@@ -21,26 +20,30 @@ function touches(items: readonly ItemRef[], kind: string, slug: string): boolean
   return false;
 }
 
-/** The facts, sorted (the dashboard's listing order must not change a fingerprint), one string. */
-function sortedFacts(facts: readonly string[]): string {
-  return facts.length < 2 ? (facts[0] ?? '') : [...facts].sort(compareText).join('');
-}
-
+/**
+ * The site's status and address, then its touched pending updates and ignores, each list
+ * counted and in the index's canonical order (so the dashboard's listing order cannot change
+ * a fingerprint), every field length-prefixed: one string, hashed.
+ */
 export function fingerprintIndexed(index: LiveIndex, siteId: number, items: readonly ItemRef[]): string {
   const facts = index.sites.get(siteId);
   const status = index.unreadable.has(siteId) ? 'unreadable' : (facts?.site.status ?? 'missing');
-  const pending: string[] = [];
-  for (const update of facts?.pending ?? []) {
-    if (!touches(items, update.kind, update.slug)) continue;
-    pending.push(`${field(update.kind)}${field(update.slug)}${field(update.from)}${field(update.to)}`);
+  let pending = '';
+  let pendingCount = 0;
+  for (const { kind, slug, from, to } of facts?.pending ?? []) {
+    if (!touches(items, kind, slug)) continue;
+    pending += `${kind.length}:${kind}${slug.length}:${slug}${from.length}:${from}${to.length}:${to}`;
+    pendingCount++;
   }
-  const ignores: string[] = [];
+  let ignores = '';
+  let ignoreCount = 0;
   for (const ignore of facts?.ignores ?? []) {
-    if (ignore.origin !== 'site-flag' && !touches(items, ignore.kind, ignore.slug)) continue;
-    const versions = ignore.versions === 'all' ? 'a' : `v${sortedFacts(ignore.versions.map(field))}`;
-    ignores.push(`${field(ignore.kind)}${field(ignore.slug)}${field(ignore.origin)}${field(versions)}`);
+    const { kind, slug, origin } = ignore;
+    if (origin !== 'site-flag' && !touches(items, kind, slug)) continue;
+    ignores += `${field(kind)}${field(slug)}${field(origin)}${field(encodeVersions(ignore.versions))}`;
+    ignoreCount++;
   }
-  const text = `${field(status)}${field(facts?.site.url ?? '')}p${pending.length}:${sortedFacts(pending)}i${ignores.length}:${sortedFacts(ignores)}`;
+  const text = `${field(status)}${field(facts?.site.url ?? '')}p${pendingCount}:${pending}i${ignoreCount}:${ignores}`;
   // One-shot hash: a plan fingerprints thousands of sites, and a Hash object each cost as much
   // again. UTF-16 bytes: UTF-8 would turn every lone surrogate (a hostile slug) into U+FFFD.
   return `sha256:${hash('sha256', Buffer.from(text, 'utf16le'))}`;

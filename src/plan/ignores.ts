@@ -21,8 +21,11 @@ import type {
   Site,
   SourceRef,
 } from '../types.js';
-import { itemKey, type LiveSiteFacts } from './live-index.js';
+import type { DesiredIgnores } from './desired-ignores.js';
+import { ItemMap } from './item-map.js';
+import type { LiveSiteFacts } from './live-index.js';
 import type { NoteBook } from './notes.js';
+import { compareKinds, compareText } from './order.js';
 import { describeItem, displayName, sourceLabel } from './reasons.js';
 
 const SURFACE_NAMES = { abilities: 'abilities API', rest: 'REST API' } as const;
@@ -37,17 +40,18 @@ export interface DesiredIgnore {
 
 /** What keeps a site's updates hidden once the plan has run (see `staysIgnored`). */
 export interface IgnoresAfter {
-  desired: ReadonlyMap<string, DesiredIgnore>;
-  /** Live ignores by item key. */
-  live: ReadonlyMap<string, readonly LiveIgnore[]>;
-  /** Item keys whose per-site ignore the plan removes. */
-  unignored: ReadonlySet<string>;
-  /** Kinds a site-wide flag ignores as a whole. */
-  flagged: ReadonlySet<IgnorableKind>;
+  desired: DesiredIgnores;
+  /** The site's live ignores. */
+  live: readonly LiveIgnore[];
+  /** The plan's `unignore` actions on the site: their per-site ignores are gone after it. */
+  unignores: readonly Action[];
 }
 
 export interface SiteIgnoreOutcome {
-  actions: Action[];
+  /** `ignore` actions, in action order (kind, then slug). */
+  ignores: Action[];
+  /** `unignore` actions, in action order. */
+  unignores: Action[];
   /** About this site; createPlan merges them across sites, so they name no site themselves. */
   notes: Array<Omit<PlanNote, 'site_ids'>>;
   /**
@@ -63,10 +67,22 @@ export interface IgnoreContext {
   capabilities: DashboardCapabilities;
 }
 
+/**
+ * How the site's live ignores stand on `want`: true when one covers all versions, else the
+ * versions they ignore (none: an empty list).
+ */
+function liveCoverage(live: readonly LiveIgnore[], want: ItemRef): true | string[] {
+  const versions: string[] = [];
+  for (const ignore of live) {
+    if (ignore.kind !== want.kind || ignore.slug !== want.slug) continue;
+    if (ignore.versions === 'all') return true;
+    versions.push(...ignore.versions);
+  }
+  return versions;
+}
+
 /** The reason of an `ignore` action: the rule's own, unless live ignores some versions already. */
-function ignoreReason(want: DesiredIgnore, have: readonly LiveIgnore[]): string {
-  if (have.length === 0) return want.reason;
-  const partial = have.flatMap((ignore) => (ignore.versions === 'all' ? [] : ignore.versions));
+function ignoreReason(want: DesiredIgnore, partial: readonly string[]): string {
   return partial.length === 0 ? want.reason : `${want.reason}; live ignores only ${partial.join(', ')}`;
 }
 
@@ -102,31 +118,12 @@ function undesiredMessage(ignore: LiveIgnore, context: IgnoreContext): string {
   return `per-site ignore of ${item} is not in the desired state, but the dashboard's ${surface} cannot unignore; remove it in the dashboard`;
 }
 
-const NO_IGNORES: ReadonlyMap<string, readonly LiveIgnore[]> = new Map();
-const NONE: ReadonlySet<never> = new Set();
-
-/** The site's live ignores by item key (most sites have a few; many have none). */
-function liveByItem(ignores: readonly LiveIgnore[]): ReadonlyMap<string, readonly LiveIgnore[]> {
-  if (ignores.length === 0) return NO_IGNORES;
-  const live = new Map<string, LiveIgnore[]>();
-  for (const ignore of ignores) {
-    const key = itemKey(ignore.kind, ignore.slug);
-    const entries = live.get(key);
-    if (entries) entries.push(ignore);
-    else live.set(key, [ignore]);
-  }
-  return live;
+function sameItem(a: ItemRef, b: ItemRef): boolean {
+  return a.kind === b.kind && a.slug === b.slug;
 }
 
-/** Kinds ignored as a whole on the site by a site-wide flag (usually none). */
-function flaggedKinds(ignores: readonly LiveIgnore[]): ReadonlySet<IgnorableKind> {
-  let flagged: Set<IgnorableKind> | undefined;
-  for (const ignore of ignores) {
-    if (ignore.origin !== 'site-flag') continue;
-    flagged ??= new Set();
-    flagged.add(ignore.kind);
-  }
-  return flagged ?? NONE;
+function byItem(a: ItemRef, b: ItemRef): number {
+  return compareKinds(a.kind, b.kind) || compareText(a.slug, b.slug);
 }
 
 function ignoreAction(
@@ -141,20 +138,24 @@ function ignoreAction(
   return { kind, name, op, reason, risk: 'low', site_id: site.id, site_url: site.url, slug };
 }
 
+/**
+ * A site has a few live ignores and the desired state names a few items: plain scans over
+ * them, and lookups in the (shared) desired set, cost less than a map built per site.
+ */
 export function planSiteIgnores(
   facts: LiveSiteFacts,
-  desired: ReadonlyMap<string, DesiredIgnore>,
+  desired: DesiredIgnores,
   context: IgnoreContext,
 ): SiteIgnoreOutcome {
-  const { site } = facts;
-  const live = liveByItem(facts.ignores);
-  const actions: Action[] = [];
+  const { site, ignores: live } = facts;
+  const ignores: Action[] = [];
+  const unignores: Action[] = [];
   const notes: SiteIgnoreOutcome['notes'] = [];
   const unmanaged: LiveIgnore[] = [];
 
-  for (const [key, want] of desired) {
-    const have = live.get(key) ?? [];
-    if (have.some((ignore) => ignore.versions === 'all')) continue;
+  for (const want of desired.items) {
+    const coverage = liveCoverage(live, want);
+    if (coverage === true) continue;
     if (!canIgnore(context.capabilities, want.kind)) {
       // No action apply could not perform; the item still counts as ignored for updates below.
       const message = cannotIgnoreMessage(want, context);
@@ -162,25 +163,23 @@ export function planSiteIgnores(
       continue;
     }
     const name = displayName(facts.pending, want.kind, want.slug);
-    actions.push(ignoreAction(site, 'ignore', want, name, ignoreReason(want, have)));
+    ignores.push(ignoreAction(site, 'ignore', want, name, ignoreReason(want, coverage)));
   }
 
-  const unignored = new Set<string>();
-  for (const [key, ignores] of live) {
-    if (desired.has(key) || context.scope === 'keep') continue;
-    for (const ignore of ignores) {
+  if (context.scope !== 'keep') {
+    for (const ignore of live) {
+      if (desired.byItem.has(ignore.kind, ignore.slug)) continue;
       if (undesired(ignore, context) !== 'unignore') {
         unmanaged.push(ignore);
-      } else if (!unignored.has(key)) {
-        unignored.add(key);
+      } else if (!unignores.some((action) => sameItem(action, ignore))) {
         const reason = 'per-site ignore not in the desired state (ignoreScope: remove)';
         const name = displayName(facts.pending, ignore.kind, ignore.slug);
-        actions.push(ignoreAction(site, 'unignore', ignore, name, reason));
+        unignores.push(ignoreAction(site, 'unignore', ignore, name, reason));
       }
     }
+    if (unignores.length > 1) unignores.sort(byItem);
   }
-  const after = { desired, live, unignored, flagged: flaggedKinds(facts.ignores) };
-  return { actions, notes, unmanaged, after };
+  return { ignores, unignores, notes, unmanaged, after: { desired, live, unignores } };
 }
 
 /**
@@ -193,15 +192,24 @@ export function undesiredIgnoreNotes(
   context: IgnoreContext,
   book: NoteBook,
 ) {
-  const groups = new Map<string, { ignore: LiveIgnore; sites: number[] }>();
+  type Group = { ignore: LiveIgnore; sites: number[] };
+  const byOrigin = new Map<string, ItemMap<Group>>();
+  const groups: Group[] = [];
   for (const ignore of unmanaged) {
-    const key = `${ignore.origin}\u0000${ignore.kind}\u0000${ignore.slug}`;
-    const group = groups.get(key);
+    let sameOrigin = byOrigin.get(ignore.origin);
+    if (!sameOrigin) {
+      sameOrigin = new ItemMap();
+      byOrigin.set(ignore.origin, sameOrigin);
+    }
+    const group = sameOrigin.get(ignore.kind, ignore.slug);
     // Sites come in ascending order: a repeat of the same site is the last one listed.
-    if (!group) groups.set(key, { ignore, sites: [ignore.siteId] });
-    else if (group.sites.at(-1) !== ignore.siteId) group.sites.push(ignore.siteId);
+    if (!group) {
+      const created = { ignore, sites: [ignore.siteId] };
+      sameOrigin.set(ignore.kind, ignore.slug, created);
+      groups.push(created);
+    } else if (group.sites.at(-1) !== ignore.siteId) group.sites.push(ignore.siteId);
   }
-  for (const { ignore, sites } of groups.values()) {
+  for (const { ignore, sites } of groups) {
     const item = { kind: ignore.kind, slug: ignore.slug };
     const verdict = undesired(ignore, context);
     if (verdict === 'global') {
@@ -214,17 +222,20 @@ export function undesiredIgnoreNotes(
   }
 }
 
-/** Whether `update` (whose item key is `key`) stays hidden by an ignore once the plan has run. */
-export function staysIgnored(after: IgnoresAfter, update: PendingUpdate, key: string): boolean {
+/** Whether `update` stays hidden by an ignore once the plan has run. */
+export function staysIgnored(after: IgnoresAfter, update: PendingUpdate): boolean {
   if (update.kind === 'translation') return false;
-  if (after.desired.has(key) || after.flagged.has(update.kind)) return true;
-  const ignores = after.live.get(key);
-  if (!ignores) return false;
-  // An unignored per-site entry is gone after the plan; every other live ignore stays.
-  const gone = after.unignored.has(key);
-  return ignores.some(
-    (ignore) =>
-      !(gone && ignore.origin === 'site') &&
-      (ignore.versions === 'all' || ignore.versions.includes(update.to)),
-  );
+  if (after.desired.byItem.has(update.kind, update.slug)) return true;
+  for (const ignore of after.live) {
+    // A site-wide flag ignores its whole kind.
+    if (ignore.origin === 'site-flag') {
+      if (ignore.kind === update.kind) return true;
+      continue;
+    }
+    if (!sameItem(ignore, update)) continue;
+    // An unignored per-site entry is gone after the plan; every other live ignore stays.
+    if (ignore.origin === 'site' && after.unignores.some((action) => sameItem(action, update))) continue;
+    if (ignore.versions === 'all' || ignore.versions.includes(update.to)) return true;
+  }
+  return false;
 }

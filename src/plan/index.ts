@@ -8,11 +8,12 @@
  * - compareVersions / versionLevel: PHP version_compare semantics, patch/minor/major levels
  * - matchesSelection: the site selection rules (ids, domains, host globs, include/exclude)
  */
-export { canonicalJson, canonicalSha256, planId, verifyPlanId } from './canonical.js';
+export { canonicalJson, canonicalSha256 } from './canonical.js';
 export { createPlan, type PlanOptions, publicDashboardUrl } from './create.js';
 export { fingerprintIndexed, fingerprintSite } from './fingerprint.js';
 export { indexLiveState, type LiveIndex } from './live-index.js';
 export { compareActions, compareNotes } from './order.js';
+export { planId, verifyPlanId } from './plan-id.js';
 export { matchesSelection, normaliseAddress } from './select.js';
 export { compareVersions, levelWithin, versionLevel, withinPin } from './versions.js';
 export { REMAINING_WAVE } from './waves.js';

@@ -25,7 +25,9 @@ const KIND_RANK: Record<ItemKind, number> = { core: 0, plugin: 1, theme: 2, tran
 const OP_RANK: Record<ActionOp, number> = { ignore: 0, unignore: 1, update: 2 };
 
 export function compareKinds(a: ItemKind, b: ItemKind): number {
-  return KIND_RANK[a] - KIND_RANK[b];
+  if (a === b) return 0;
+  // A kind the ranks do not know (never from a validated read) still gets a total order.
+  return (KIND_RANK[a] ?? 4) - (KIND_RANK[b] ?? 4) || compareText(a, b);
 }
 
 /** `waveRank` maps an update's wave name to its position (the implicit last wave included). */

@@ -7,12 +7,12 @@
  */
 import type { Action, PendingUpdate, PlanNote, Site } from '../types.js';
 import { type IgnoresAfter, staysIgnored } from './ignores.js';
-import { itemKey, type LiveSiteFacts } from './live-index.js';
-import { compareText } from './order.js';
+import type { LiveSiteFacts } from './live-index.js';
 import type { CompiledRules, HoldVerdict, PolicyVerdict, SiteRules } from './policies.js';
 import { describeItem, sourceLabel } from './reasons.js';
 
 export interface SiteUpdateOutcome {
+  /** In action order (kind, then slug). */
   actions: Action[];
   /** About this site; createPlan merges them across sites, so they name no site themselves. */
   notes: Array<Omit<PlanNote, 'site_ids'>>;
@@ -32,21 +32,19 @@ function heldMessage(update: PendingUpdate, { hold, pinned }: HoldVerdict): stri
 }
 
 /**
- * One pending update per (kind, slug), with its item key: the lowest move (from, then to, then
- * name), so the choice does not depend on the order the dashboard listed translations in.
+ * One pending update per (kind, slug), in action order: the lowest move, so the choice does
+ * not depend on the order the dashboard listed translations in. The index lists a site's
+ * pending updates by kind, slug, then move: the lowest of each item is the first of its run.
  */
-function lowestMoves(pending: readonly PendingUpdate[]): Map<string, PendingUpdate> {
-  const lowest = new Map<string, PendingUpdate>();
+function lowestMoves(pending: readonly PendingUpdate[]): PendingUpdate[] {
+  const lowest: PendingUpdate[] = [];
+  let last: PendingUpdate | undefined;
   for (const update of pending) {
-    const key = itemKey(update.kind, update.slug);
-    const known = lowest.get(key);
-    if (!known || compareMoves(update, known) < 0) lowest.set(key, update);
+    if (last && last.kind === update.kind && last.slug === update.slug) continue;
+    lowest.push(update);
+    last = update;
   }
   return lowest;
-}
-
-function compareMoves(a: PendingUpdate, b: PendingUpdate): number {
-  return compareText(a.from, b.from) || compareText(a.to, b.to) || compareText(a.name, b.name);
 }
 
 function updateAction(site: Site, update: PendingUpdate, verdict: PolicyVerdict, wave: string | undefined) {
@@ -74,8 +72,8 @@ export function planSiteUpdates(
   const { site } = facts;
   const actions: Action[] = [];
   const notes: SiteUpdateOutcome['notes'] = [];
-  for (const [key, update] of lowestMoves(facts.pending)) {
-    if (staysIgnored(ignores, update, key)) continue;
+  for (const update of lowestMoves(facts.pending)) {
+    if (staysIgnored(ignores, update)) continue;
     const verdict = rules.judge(siteRules, update);
     if (!verdict) continue;
     if ('hold' in verdict) {

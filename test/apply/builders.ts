@@ -38,7 +38,7 @@ export function ignore(
 
 export function planOf(actions: Action[]): Plan {
   return {
-    format_version: 2,
+    format_version: 3,
     id: 'a'.repeat(64),
     created_at: '2026-01-01T00:00:00.000Z',
     expires_at: '2026-01-01T01:00:00.000Z',

@@ -35,6 +35,7 @@ describe('schemas/plan.schema.json', () => {
     const plan = createPlan(golden.desired, golden.live, PLAN_OPTIONS);
     const broken = [
       { ...plan, format_version: 1 },
+      { ...plan, format_version: 2 },
       { ...plan, notes: [{ kind: 'held', message: 'x', site_ids: [] }] },
       { ...plan, notes: [{ kind: 'held', message: 'x', site_id: 3 }] },
       { ...plan, dashboard: { url: 'https://user:pw@dash.test/' } },

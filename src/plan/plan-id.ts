@@ -1,0 +1,198 @@
+/**
+ * The plan id: sha256 of the canonical JSON (canonical.ts) of every field of the plan but `id`.
+ *
+ * A fleet's plan is tens of thousands of actions, and this hash is most of what planning costs
+ * after the site pass, so the two members that hold a plan's size are written here by hand:
+ *   - an action with exactly the planner's fields is written from its values in sorted-key
+ *     order, each distinct string escaped once (a fleet repeats the same few thousand);
+ *   - `fingerprints`, a plain record of strings, is written key by key.
+ * Anything else (an edited plan file, an unexpected field, a value of another type) is written
+ * by the general canonical writer, so the bytes hashed are always exactly the canonical JSON;
+ * tests compare the two writers on hostile plans.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import type { Plan } from '../types.js';
+import { canonicalJson, canonicalMemberJson, canonicalSha256 } from './canonical.js';
+
+type Quote = (text: string) => string;
+
+/** JSON.stringify of each distinct string, once per plan. */
+function quoteOncePerString(): Quote {
+  const quoted = new Map<string, string>();
+  return (text) => {
+    let json = quoted.get(text);
+    if (json === undefined) {
+      json = JSON.stringify(text);
+      quoted.set(text, json);
+    }
+    return json;
+  };
+}
+
+const ACTION_FIELDS = 8; // kind, name, op, reason, risk, site_id, site_url, slug
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return (
+    (prototype === Object.prototype || prototype === null) &&
+    typeof (value as { toJSON?: unknown }).toJSON !== 'function'
+  );
+}
+
+function optionalText(value: unknown): value is string | undefined {
+  return value === undefined || typeof value === 'string';
+}
+
+/** `quote`, with the last string and its JSON remembered: for fields equal from one action to the next. */
+function quoteRuns(quote: Quote): Quote {
+  let last: string | undefined;
+  let json = '';
+  return (text) => {
+    if (text !== last) {
+      last = text;
+      json = quote(text);
+    }
+    return json;
+  };
+}
+
+/**
+ * The canonical JSON of an action holding the planner's fields and no others, each of its
+ * type; undefined for anything else (the caller writes that with the general writer). An
+ * optional member present as `undefined` counts as another field, so it takes the general path.
+ */
+function plannedActionWriter(quote: Quote): (value: unknown) => string | undefined {
+  // Neighbouring actions mostly share their site, operation, kind, risk, reason and wave.
+  const [quoteKind, quoteOp, quoteReason, quoteRisk, quoteSite, quoteWave] = Array.from({ length: 6 }, () =>
+    quoteRuns(quote),
+  ) as [Quote, Quote, Quote, Quote, Quote, Quote];
+  return (value) => {
+    if (!isPlainRecord(value)) return undefined;
+    const { from, kind, name, op, reason, risk, site_id, site_url, slug, to, wave } = value;
+    if (
+      typeof kind !== 'string' ||
+      typeof name !== 'string' ||
+      typeof op !== 'string' ||
+      typeof reason !== 'string' ||
+      typeof risk !== 'string' ||
+      typeof site_id !== 'number' ||
+      !Number.isFinite(site_id) ||
+      typeof site_url !== 'string' ||
+      typeof slug !== 'string' ||
+      !optionalText(from) ||
+      !optionalText(to) ||
+      !optionalText(wave)
+    ) {
+      return undefined;
+    }
+    const fields =
+      ACTION_FIELDS +
+      (from === undefined ? 0 : 1) +
+      (to === undefined ? 0 : 1) +
+      (wave === undefined ? 0 : 1);
+    if (Object.keys(value).length !== fields) return undefined;
+    // Keys in code-unit order. A finite number's JSON is its String() form (-0 included: "0").
+    let json = from === undefined ? '{"kind":' : `{"from":${quote(from)},"kind":`;
+    json += `${quoteKind(kind)},"name":${quote(name)},"op":${quoteOp(op)},"reason":${quoteReason(reason)},"risk":${quoteRisk(risk)},"site_id":${site_id},"site_url":${quoteSite(site_url)},"slug":${quote(slug)}`;
+    if (to !== undefined) json += `,"to":${quote(to)}`;
+    if (wave !== undefined) json += `,"wave":${quoteWave(wave)}`;
+    return `${json}}`;
+  };
+}
+
+/** Feeds a hash in chunks of about CHUNK characters: one update call per action would cost more than the hashing. */
+const CHUNK = 64 * 1024;
+
+function chunkedHash(hash: Hash): { write(text: string): void; end(): void } {
+  let pending = '';
+  return {
+    write(text) {
+      pending += text;
+      if (pending.length >= CHUNK) {
+        hash.update(pending, 'utf8');
+        pending = '';
+      }
+    },
+    end() {
+      if (pending !== '') hash.update(pending, 'utf8');
+      pending = '';
+    },
+  };
+}
+
+function writeActions(actions: readonly unknown[], write: (text: string) => void, quote: Quote): void {
+  const plannedActionJson = plannedActionWriter(quote);
+  write('[');
+  for (let i = 0; i < actions.length; i++) {
+    const action = actions[i];
+    if (i > 0) write(',');
+    // An array hole or undefined entry is written as null, as JSON.stringify does.
+    write(plannedActionJson(action) ?? canonicalJson(action));
+  }
+  write(']');
+}
+
+/** A record of distinct strings (fingerprints), so not worth remembering their JSON. */
+function writeStringRecord(record: Record<string, string>, write: (text: string) => void) {
+  let first = true;
+  write('{');
+  // Default sort compares UTF-16 code units: the canonical key order ("10" before "9").
+  for (const key of Object.keys(record).sort()) {
+    write(`${first ? '' : ','}${JSON.stringify(key)}:${JSON.stringify(record[key])}`);
+    first = false;
+  }
+  write('}');
+}
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  if (!isPlainRecord(value)) return false;
+  for (const key in value) if (typeof value[key] !== 'string') return false;
+  return true;
+}
+
+/** sha256 (hex) of the canonical JSON of `rest`, a plan without its id. */
+function planContentSha256(rest: Record<string, unknown>): string {
+  const { actions, fingerprints } = rest;
+  const fast =
+    Array.isArray(actions) &&
+    typeof (actions as { toJSON?: unknown }).toJSON !== 'function' &&
+    (fingerprints === undefined || isStringRecord(fingerprints));
+  if (!fast) return canonicalSha256(rest);
+  const hash = createHash('sha256');
+  const out = chunkedHash(hash);
+  const quote = quoteOncePerString();
+  let first = true;
+  out.write('{');
+  for (const key of Object.keys(rest).sort()) {
+    const value = rest[key];
+    const head = `${first ? '' : ','}${JSON.stringify(key)}:`;
+    if (key === 'actions') {
+      out.write(head);
+      writeActions(value as unknown[], out.write, quote);
+    } else if (key === 'fingerprints' && value !== undefined) {
+      out.write(head);
+      writeStringRecord(value as Record<string, string>, out.write);
+    } else {
+      const json = canonicalMemberJson(value);
+      if (json === undefined) continue;
+      out.write(head + json);
+    }
+    first = false;
+  }
+  out.write('}');
+  out.end();
+  return hash.digest('hex');
+}
+
+/** The plan id: sha256 of the canonical JSON of every field but `id`. */
+export function planId(planWithoutId: Omit<Plan, 'id'>): string {
+  const { id: _ignored, ...rest } = planWithoutId as Omit<Plan, 'id'> & { id?: unknown };
+  return planContentSha256(rest);
+}
+
+/** True when the plan's id still matches its content (nothing was edited after planning). */
+export function verifyPlanId(plan: Plan): boolean {
+  const { id, ...rest } = plan;
+  return typeof id === 'string' && id === planId(rest);
+}

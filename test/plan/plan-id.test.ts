@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, createPlan, planId } from '../../src/plan/index.js';
+import type { Plan } from '../../src/types.js';
+import { GOLDEN_CASES } from '../golden/cases.js';
+import { PLAN_OPTIONS } from './builders.js';
+
+/** What the id must be: sha256 of the general canonical writer's output (tested on its own). */
+function expectedId(plan: Record<string, unknown>): string {
+  const { id: _id, ...rest } = plan;
+  return createHash('sha256').update(canonicalJson(rest), 'utf8').digest('hex');
+}
+
+const mixed = GOLDEN_CASES.find((c) => c.name === 'mixed-fleet')!;
+const base = createPlan(mixed.desired, mixed.live, PLAN_OPTIONS);
+
+// Strings a hostile dashboard could send: quotes, backslashes, controls, lone surrogates.
+const hostile = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.string({ unit: 'binary', maxLength: 6 }),
+  fc.constantFrom('"', '\\', '\u0000', '\ud800', '\udfff', '😀', '\u2028', 'a"b\\c'),
+);
+
+const plannedAction = fc.record(
+  {
+    from: hostile,
+    kind: hostile,
+    name: hostile,
+    op: hostile,
+    reason: hostile,
+    risk: hostile,
+    site_id: fc.oneof(fc.integer(), fc.double(), fc.constant(-0)),
+    site_url: hostile,
+    slug: hostile,
+    to: hostile,
+    wave: hostile,
+  },
+  { requiredKeys: ['kind', 'name', 'op', 'reason', 'risk', 'site_id', 'site_url', 'slug'] },
+);
+
+/** Planner-shaped actions with something off: an extra or missing key, a wrong type, undefined. */
+const oddAction = fc.oneof(
+  plannedAction.map((a) => ({ ...a, extra: 1 })),
+  plannedAction.map(({ slug: _slug, ...a }) => a),
+  plannedAction.map((a) => ({ ...a, site_id: String(a.site_id) })),
+  plannedAction.map((a) => ({ ...a, wave: undefined })),
+  plannedAction.map((a) => ({ ...a, to: 3 })),
+  plannedAction.map((a) => Object.assign(Object.create({ inherited: 1 }), a)),
+  plannedAction.map((a) => ({ ...a, toJSON: () => ({ replaced: true }) })),
+  fc.constantFrom(null, undefined, 7, 'text', [1, 2]),
+);
+
+function withActions(actions: unknown[], fingerprints: unknown = base.fingerprints): Record<string, unknown> {
+  const { id: _id, ...rest } = base;
+  return { ...rest, actions, fingerprints };
+}
+
+describe('plan id writer', () => {
+  it('gives a real plan the sha256 of its canonical JSON', () => {
+    expect(base.actions.length).toBeGreaterThan(5);
+    expect(base.id).toBe(expectedId(base as unknown as Record<string, unknown>));
+  });
+
+  it('matches the general writer for planner-shaped actions with hostile strings and numbers', () => {
+    fc.assert(
+      fc.property(fc.array(plannedAction, { maxLength: 20 }), (actions) => {
+        const plan = withActions(actions);
+        expect(planId(plan as Omit<Plan, 'id'>)).toBe(expectedId(plan));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('matches the general writer when actions are not what the planner writes', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(plannedAction, oddAction), { maxLength: 12 }), (actions) => {
+        const plan = withActions(actions);
+        expect(planId(plan as Omit<Plan, 'id'>)).toBe(expectedId(plan));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('matches the general writer for array holes and odd fingerprints', () => {
+    // biome-ignore lint/suspicious/noSparseArray: a hole is what is tested
+    const holes = [base.actions[0], , base.actions[1]];
+    for (const plan of [
+      withActions(holes),
+      withActions(base.actions, JSON.parse('{"10":"b","9":"a","__proto__":"c","":"\\""}')),
+      withActions(base.actions, { 1: 2 }),
+      withActions(base.actions, undefined),
+      withActions(base.actions, new Map([[1, 'a']])),
+      { ...withActions(base.actions), notes: undefined, extra: () => 1 },
+    ]) {
+      expect(planId(plan as Omit<Plan, 'id'>)).toBe(expectedId(plan));
+    }
+  });
+
+  it('hashes plans larger than its chunk', () => {
+    const many = Array.from({ length: 3_000 }, (_, i) => ({
+      ...base.actions[i % base.actions.length]!,
+      site_id: i,
+    }));
+    const plan = withActions(many);
+    expect(planId(plan as Omit<Plan, 'id'>)).toBe(expectedId(plan));
+  });
+});
