@@ -44,9 +44,21 @@ export function fingerprintIndexed(index: LiveIndex, siteId: number, items: read
     ignoreCount++;
   }
   const text = `${field(status)}${field(facts?.site.url ?? '')}p${pendingCount}:${pending}i${ignoreCount}:${ignores}`;
-  // One-shot hash: a plan fingerprints thousands of sites, and a Hash object each cost as much
-  // again. UTF-16 bytes: UTF-8 would turn every lone surrogate (a hostile slug) into U+FFFD.
-  return `sha256:${hash('sha256', Buffer.from(text, 'utf16le'))}`;
+  return `sha256:${sha256OfText(text)}`;
+}
+
+/** A byte UTF-8 never holds: it marks the other encoding, so the two can never collide. */
+const UTF16_MARK = Buffer.from([0xff]);
+
+/**
+ * sha256 of the text's UTF-8 bytes. A text with a lone surrogate (a hostile slug) has none, so
+ * it is hashed as UTF-16 after a byte UTF-8 never holds (UTF-8 would turn every lone surrogate
+ * into U+FFFD, and two texts into one fingerprint). One-shot: a plan fingerprints thousands of
+ * sites, and a Hash object each would cost as much again.
+ */
+function sha256OfText(text: string): string {
+  if ((text as unknown as { isWellFormed(): boolean }).isWellFormed()) return hash('sha256', text);
+  return hash('sha256', Buffer.concat([UTF16_MARK, Buffer.from(text, 'utf16le')]));
 }
 
 /**

@@ -94,6 +94,11 @@ describe('fingerprintSite', () => {
     expect(fingerprintSite(slugged('x\ud800'), 1, lone)).not.toBe(
       fingerprintSite(slugged('x\udc00'), 1, other),
     );
+    // UTF-8 would write a lone surrogate as U+FFFD.
+    const replaced = [{ kind: 'plugin' as const, slug: 'x\ufffd' }];
+    expect(fingerprintSite(slugged('x\ud800'), 1, lone)).not.toBe(
+      fingerprintSite(slugged('x\ufffd'), 1, replaced),
+    );
     const versions = (v: string[]) => ({ ...live, ignores: [ignored(1, 'theme', 't', { versions: v })] });
     expect(fingerprintSite(versions(['1,2']), 1, items)).not.toBe(
       fingerprintSite(versions(['1', '2']), 1, items),
