@@ -63,10 +63,12 @@ function quoteRuns(quote: Quote): Quote {
  * optional member present as `undefined` counts as another field, so it takes the general path.
  */
 function plannedActionWriter(quote: Quote): (value: unknown) => string | undefined {
-  // Neighbouring actions mostly share their site, operation, kind, risk, reason and wave.
-  const [quoteKind, quoteOp, quoteReason, quoteRisk, quoteSite, quoteWave] = Array.from({ length: 6 }, () =>
+  // Neighbouring actions mostly share their site, operation, kind, risk, reason and wave. A
+  // site's address is written by its few actions only: not worth remembering past them.
+  const [quoteKind, quoteOp, quoteReason, quoteRisk, quoteWave] = Array.from({ length: 5 }, () =>
     quoteRuns(quote),
-  ) as [Quote, Quote, Quote, Quote, Quote, Quote];
+  ) as [Quote, Quote, Quote, Quote, Quote];
+  const quoteSite = quoteRuns(JSON.stringify);
   return (value) => {
     if (!isPlainRecord(value)) return undefined;
     const { from, kind, name, op, reason, risk, site_id, site_url, slug, to, wave } = value;
@@ -133,13 +135,21 @@ function writeActions(actions: readonly unknown[], write: (text: string) => void
   write(']');
 }
 
+/** Text JSON writes as it is, in quotes: a site id key, a fingerprint. */
+const PLAIN = /^[0-9A-Za-z:]*$/;
+
 /** A record of distinct strings (fingerprints), so not worth remembering their JSON. */
 function writeStringRecord(record: Record<string, string>, write: (text: string) => void) {
   let first = true;
   write('{');
   // Default sort compares UTF-16 code units: the canonical key order ("10" before "9").
   for (const key of Object.keys(record).sort()) {
-    write(`${first ? '' : ','}${JSON.stringify(key)}:${JSON.stringify(record[key])}`);
+    const value = record[key] as string;
+    const json =
+      PLAIN.test(key) && PLAIN.test(value)
+        ? `"${key}":"${value}"`
+        : `${JSON.stringify(key)}:${JSON.stringify(value)}`;
+    write(first ? json : `,${json}`);
     first = false;
   }
   write('}');

@@ -36,15 +36,16 @@ function heldMessage(update: PendingUpdate, { hold, pinned }: HoldVerdict): stri
  * not depend on the order the dashboard listed translations in. The index lists a site's
  * pending updates by kind, slug, then move: the lowest of each item is the first of its run.
  */
-function lowestMoves(pending: readonly PendingUpdate[]): PendingUpdate[] {
-  const lowest: PendingUpdate[] = [];
-  let last: PendingUpdate | undefined;
-  for (const update of pending) {
-    if (last && last.kind === update.kind && last.slug === update.slug) continue;
-    lowest.push(update);
-    last = update;
-  }
-  return lowest;
+function lowestMoves(pending: readonly PendingUpdate[]): readonly PendingUpdate[] {
+  // Most sites list one move per item: then the list is its own answer.
+  let repeats = false;
+  for (let i = 1; i < pending.length && !repeats; i++) repeats = sameItem(pending[i - 1]!, pending[i]!);
+  if (!repeats) return pending;
+  return pending.filter((update, i) => i === 0 || !sameItem(pending[i - 1]!, update));
+}
+
+function sameItem(a: PendingUpdate, b: PendingUpdate): boolean {
+  return a.slug === b.slug && a.kind === b.kind;
 }
 
 function updateAction(site: Site, update: PendingUpdate, verdict: PolicyVerdict, wave: string | undefined) {
