@@ -44,16 +44,32 @@ function optionalText(value: unknown): value is string | undefined {
   return value === undefined || typeof value === 'string';
 }
 
-/** `quote`, with the last string and its JSON remembered: for fields equal from one action to the next. */
-function quoteRuns(quote: Quote): Quote {
-  let last: string | undefined;
-  let json = '';
-  return (text) => {
-    if (text !== last) {
-      last = text;
-      json = quote(text);
+/**
+ * The JSON from `"kind"` to `"site_id":` of an action: the part fixed by its item and verdict,
+ * which a fleet repeats on every site. Remembered by name and reason, and checked against kind,
+ * operation and risk before it is reused, so a segment is never written for another action.
+ */
+function middleSegments(quote: Quote) {
+  interface Segment {
+    kind: string;
+    op: string;
+    risk: string;
+    text: string;
+  }
+  const byName = new Map<string, Map<string, Segment>>();
+  return (kind: string, name: string, op: string, reason: string, risk: string): string => {
+    let byReason = byName.get(name);
+    if (!byReason) {
+      byReason = new Map();
+      byName.set(name, byReason);
     }
-    return json;
+    let segment = byReason.get(reason);
+    if (!segment || segment.kind !== kind || segment.op !== op || segment.risk !== risk) {
+      const text = `"kind":${quote(kind)},"name":${quote(name)},"op":${quote(op)},"reason":${quote(reason)},"risk":${quote(risk)},"site_id":`;
+      segment = { kind, op, risk, text };
+      byReason.set(reason, segment);
+    }
+    return segment.text;
   };
 }
 
@@ -61,17 +77,20 @@ function quoteRuns(quote: Quote): Quote {
  * The canonical JSON of an action holding the planner's fields and no others, each of its
  * type; undefined for anything else (the caller writes that with the general writer). An
  * optional member present as `undefined` counts as another field, so it takes the general path.
+ *
+ * Written in a few large pieces (each one a node of the string the hash reads): the segment an
+ * item and verdict fix, the site's segment and the wave's end, each remembered while it repeats.
  */
 function plannedActionWriter(quote: Quote): (value: unknown) => string | undefined {
-  // Neighbouring actions mostly share their site, operation, kind, risk, reason and wave. A
-  // site's address is written by its few actions only: not worth remembering past them.
-  const [quoteKind, quoteOp, quoteReason, quoteRisk, quoteWave] = Array.from({ length: 5 }, () =>
-    quoteRuns(quote),
-  ) as [Quote, Quote, Quote, Quote, Quote];
-  const quoteSite = quoteRuns(JSON.stringify);
+  const middle = middleSegments(quote);
+  let siteId = Number.NaN;
+  let siteUrl: string | undefined;
+  let siteSegment = '';
+  let wave: string | undefined;
+  let waveEnd = '}';
   return (value) => {
     if (!isPlainRecord(value)) return undefined;
-    const { from, kind, name, op, reason, risk, site_id, site_url, slug, to, wave } = value;
+    const { from, kind, name, op, reason, risk, site_id, site_url, slug, to } = value;
     if (
       typeof kind !== 'string' ||
       typeof name !== 'string' ||
@@ -84,7 +103,7 @@ function plannedActionWriter(quote: Quote): (value: unknown) => string | undefin
       typeof slug !== 'string' ||
       !optionalText(from) ||
       !optionalText(to) ||
-      !optionalText(wave)
+      !optionalText(value.wave)
     ) {
       return undefined;
     }
@@ -92,14 +111,22 @@ function plannedActionWriter(quote: Quote): (value: unknown) => string | undefin
       ACTION_FIELDS +
       (from === undefined ? 0 : 1) +
       (to === undefined ? 0 : 1) +
-      (wave === undefined ? 0 : 1);
+      (value.wave === undefined ? 0 : 1);
     if (Object.keys(value).length !== fields) return undefined;
-    // Keys in code-unit order. A finite number's JSON is its String() form (-0 included: "0").
-    let json = from === undefined ? '{"kind":' : `{"from":${quote(from)},"kind":`;
-    json += `${quoteKind(kind)},"name":${quote(name)},"op":${quoteOp(op)},"reason":${quoteReason(reason)},"risk":${quoteRisk(risk)},"site_id":${site_id},"site_url":${quoteSite(site_url)},"slug":${quote(slug)}`;
-    if (to !== undefined) json += `,"to":${quote(to)}`;
-    if (wave !== undefined) json += `,"wave":${quoteWave(wave)}`;
-    return `${json}}`;
+    if (!Object.is(site_id, siteId) || site_url !== siteUrl) {
+      siteId = site_id;
+      siteUrl = site_url;
+      // A finite number's JSON is its String() form (-0 included: "0").
+      siteSegment = `${String(site_id)},"site_url":${JSON.stringify(site_url)},"slug":`;
+    }
+    if (value.wave !== wave) {
+      wave = value.wave;
+      waveEnd = wave === undefined ? '}' : `,"wave":${quote(wave)}}`;
+    }
+    // Keys in code-unit order: from, kind, name, op, reason, risk, site_id, site_url, slug, to, wave.
+    const head = from === undefined ? '{' : `{"from":${quote(from)},`;
+    const tail = to === undefined ? waveEnd : `,"to":${quote(to)}${waveEnd}`;
+    return `${head}${middle(kind, name, op, reason, risk)}${siteSegment}${quote(slug)}${tail}`;
   };
 }
 
