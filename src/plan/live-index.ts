@@ -50,6 +50,16 @@ function compareIgnores(a: LiveIgnore, b: LiveIgnore): number {
   );
 }
 
+/** The client reads facts in (site, kind, slug) order already: checking costs less than sorting. */
+function sortUnlessSorted<T>(list: T[], compare: (a: T, b: T) => number): void {
+  for (let i = 1; i < list.length; i++) {
+    if (compare(list[i - 1] as T, list[i] as T) > 0) {
+      list.sort(compare);
+      return;
+    }
+  }
+}
+
 export function indexLiveState(live: LiveState): LiveIndex {
   const sites = new Map<number, LiveSiteFacts>();
   for (const site of live.sites) sites.set(site.id, { site, pending: [], ignores: [] });
@@ -57,8 +67,8 @@ export function indexLiveState(live: LiveState): LiveIndex {
   for (const update of live.pending) sites.get(update.siteId)?.pending.push(update);
   for (const ignore of live.ignores) sites.get(ignore.siteId)?.ignores.push(ignore);
   for (const facts of sites.values()) {
-    if (facts.pending.length > 1) facts.pending.sort(comparePending);
-    if (facts.ignores.length > 1) facts.ignores.sort(compareIgnores);
+    sortUnlessSorted(facts.pending, comparePending);
+    sortUnlessSorted(facts.ignores, compareIgnores);
   }
   const unreadable = new Map<number, UnreadableSite>();
   for (const entry of live.unreadable) unreadable.set(entry.siteId, entry);
