@@ -229,6 +229,12 @@ export type PlanNoteKind =
 export interface PlanNote {
   kind: PlanNoteKind;
   site_ids?: number[];
+  /**
+   * The addresses of `site_ids`, in the same order. Only on notes about sites the dashboard
+   * could not report on (`unreadable-site`, `offline-site`): they have no actions, so nothing
+   * else in the plan says which sites they are.
+   */
+  site_urls?: string[];
   item?: ItemRef;
   message: string;
 }

@@ -54,6 +54,12 @@ function validNote(value: unknown): boolean {
   const ids = note.site_ids;
   if (ids !== undefined && !(Array.isArray(ids) && ids.every((id) => Number.isInteger(id) && id >= 0)))
     return false;
+  const urls = note.site_urls;
+  if (
+    urls !== undefined &&
+    !(Array.isArray(urls) && urls.length === ids?.length && urls.every((url) => typeof url === 'string'))
+  )
+    return false;
   const item = note.item as Record<string, unknown> | undefined;
   return item === undefined || (typeof item?.kind === 'string' && typeof item.slug === 'string');
 }

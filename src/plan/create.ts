@@ -62,7 +62,7 @@ function checkOptions(options: PlanOptions): void {
  * for those sites to come back.
  */
 function offlineNotes(
-  offline: ReadonlyMap<Site['status'], { sites: number[]; withheld: number }>,
+  offline: ReadonlyMap<Site['status'], { sites: Site[]; withheld: number }>,
   book: NoteBook,
 ) {
   for (const [status, { sites, withheld }] of offline) {
@@ -71,7 +71,7 @@ function offlineNotes(
         ? 'nothing would change'
         : `${withheld === 1 ? '1 change was' : `${withheld} changes were`} not planned`;
     const message = `${status}: ${waiting}; plan again once connected`;
-    book.add({ kind: 'offline-site', message }, sites);
+    book.addAbout({ kind: 'offline-site', message }, sites);
   }
 }
 
@@ -95,7 +95,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   const unignores: Action[] = [];
   const updatesByWave: Action[][] = [];
   const fingerprints: Record<string, string> = {};
-  const offline = new Map<Site['status'], { sites: number[]; withheld: number }>();
+  const offline = new Map<Site['status'], { sites: Site[]; withheld: number }>();
   const unmanaged: LiveIgnore[] = [];
   const sites: LiveSiteFacts[] = [...index.sites.values()].sort((a, b) => a.site.id - b.site.id);
   for (const facts of sites) {
@@ -107,7 +107,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     const touched = siteIgnores.ignores.concat(siteIgnores.unignores, siteUpdates.actions);
     if (site.status !== 'connected') {
       const entry = offline.get(site.status) ?? { sites: [], withheld: 0 };
-      entry.sites.push(site.id);
+      entry.sites.push(site);
       entry.withheld += touched.length;
       offline.set(site.status, entry);
       continue;

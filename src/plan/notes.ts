@@ -8,9 +8,13 @@
 import type { ItemRef, PlanNote } from '../types.js';
 import { compareNotes } from './order.js';
 
+type NoteText = Omit<PlanNote, 'site_ids' | 'site_urls'>;
+
 export interface NoteBook {
   /** Records `note`, about the given site or sites (plan-wide when none). */
-  add(note: Omit<PlanNote, 'site_ids'>, sites?: number | readonly number[]): void;
+  add(note: NoteText, sites?: number | readonly number[]): void;
+  /** Records `note` about sites named with their addresses (`site_urls`): sites without actions. */
+  addAbout(note: NoteText, sites: ReadonlyArray<{ id: number; url: string }>): void;
   /** Every note once, in the stated order, site lists ascending. */
   notes(): PlanNote[];
 }
@@ -32,20 +36,31 @@ export function createNoteBook(): NoteBook {
     const byItem = entry(byKind, kind, () => new Map<string, Map<string, PlanNote>>());
     return entry(byItem, item ? `${item.kind}:${item.slug}` : '', () => new Map<string, PlanNote>());
   };
+  /** The one note of this kind, item and message. */
+  const noteFor = ({ kind, item, message }: NoteText): PlanNote => {
+    const same = notesOf(kind, item);
+    let note = same.get(message);
+    if (!note) {
+      // Keys in code-unit order, as canonical JSON writes them.
+      note = { ...(item ? { item: { kind: item.kind, slug: item.slug } } : {}), kind, message };
+      same.set(message, note);
+      all.push(note);
+    }
+    return note;
+  };
   return {
-    add({ kind, item, message }, sites) {
-      const same = notesOf(kind, item);
-      let note = same.get(message);
-      if (!note) {
-        // Keys in code-unit order, as canonical JSON writes them.
-        note = { ...(item ? { item: { kind: item.kind, slug: item.slug } } : {}), kind, message };
-        same.set(message, note);
-        all.push(note);
-      }
+    add(text, sites) {
+      const note = noteFor(text);
       if (sites === undefined) return;
       if (typeof sites !== 'number') note.site_ids = note.site_ids ? note.site_ids.concat(sites) : [...sites];
       else if (note.site_ids) note.site_ids.push(sites);
       else note.site_ids = [sites];
+    },
+    addAbout(text, sites) {
+      const note = noteFor(text);
+      // Keys in code-unit order: site_ids before site_urls, both after message.
+      note.site_ids = (note.site_ids ?? []).concat(sites.map((site) => site.id));
+      note.site_urls = (note.site_urls ?? []).concat(sites.map((site) => site.url));
     },
     notes() {
       for (const note of all) {
@@ -54,7 +69,19 @@ export function createNoteBook(): NoteBook {
         // Sites are usually added in ascending order; sort (and drop repeats) only when not.
         let ordered = true;
         for (let i = 1; i < ids.length && ordered; i++) ordered = ids[i - 1]! < ids[i]!;
-        if (!ordered) note.site_ids = [...new Set(ids)].sort((a, b) => a - b);
+        if (ordered) continue;
+        const urls = note.site_urls;
+        if (!urls) {
+          note.site_ids = [...new Set(ids)].sort((a, b) => a - b);
+          continue;
+        }
+        // The first address given for a site is the one kept.
+        const urlOf = new Map<number, string>();
+        ids.forEach((id, i) => {
+          if (!urlOf.has(id)) urlOf.set(id, urls[i] ?? '');
+        });
+        note.site_ids = [...urlOf.keys()].sort((a, b) => a - b);
+        note.site_urls = note.site_ids.map((id) => urlOf.get(id) ?? '');
       }
       return [...all].sort(compareNotes);
     },

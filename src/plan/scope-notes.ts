@@ -20,7 +20,7 @@ export function scopeNotes(
     const site: Site = known ?? { id: entry.siteId, url: entry.url, name: '', status: 'disconnected' };
     if (!inScope(site)) continue;
     const message = `could not be read (${entry.code}: ${entry.message}); no actions planned`;
-    book.add({ kind: 'unreadable-site', message }, entry.siteId);
+    book.addAbout({ kind: 'unreadable-site', message }, [site]);
   }
   const knownIds = new Set([...index.sites.keys(), ...index.unreadable.keys()]);
   // Only a domain matcher needs the addresses; most selections have none.

@@ -110,7 +110,7 @@ function ignoreSection(plan: Plan, live: LiveState | undefined): Section {
 }
 
 function noteRow(note: PlanNote): string {
-  const sites = note.site_ids ? ` — ${siteList(note.site_ids)}` : '';
+  const sites = note.site_ids ? ` — ${siteList(note.site_ids, note.site_urls, esc)}` : '';
   return `- **${note.kind}** ${esc(note.message)}${sites}`;
 }
 

@@ -135,7 +135,7 @@ function* groupChunks(
 }
 
 function noteLine(note: PlanNote): string {
-  const sites = note.site_ids ? ` [${siteList(note.site_ids)}]` : '';
+  const sites = note.site_ids ? ` [${siteList(note.site_ids, note.site_urls, safeText)}]` : '';
   return `  ! ${note.kind}: ${safeText(note.message)}${sites}\n`;
 }
 

@@ -44,10 +44,18 @@ export function noChangesLine(plan: Plan): string {
 /** How many site ids a view lists before it counts the rest (the JSON plan has them all). */
 export const LISTED_SITES = 10;
 
-/** The sites a note is about: `site 12`, `sites 12, 15, 19`, `2345 sites: 1, 4, … and 2335 more`. */
-export function siteList(ids: readonly number[]): string {
-  if (ids.length === 1) return `site ${ids[0]}`;
-  if (ids.length <= LISTED_SITES) return `sites ${ids.join(', ')}`;
-  const shown = ids.slice(0, LISTED_SITES).join(', ');
+/**
+ * The sites a note is about: `site 12`, `sites 12, 15, 19`, `2345 sites: 1, 4, … and 2335 more`;
+ * each with its address when the note gives them (`site 12 (https://a.test/)`), the address
+ * passed through `clean` for the medium.
+ */
+export function siteList(ids: readonly number[], urls?: readonly string[], clean: Clean = raw): string {
+  const named = (id: number, i: number) => {
+    const url = urls?.[i];
+    return url === undefined ? String(id) : `${id} (${clean(url)})`;
+  };
+  if (ids.length === 1) return `site ${named(ids[0] as number, 0)}`;
+  const shown = ids.slice(0, LISTED_SITES).map(named).join(', ');
+  if (ids.length <= LISTED_SITES) return `sites ${shown}`;
   return `${ids.length} sites: ${shown} and ${ids.length - LISTED_SITES} more`;
 }

@@ -55,6 +55,18 @@ describe('svc-gitops apply PLANFILE refusals', () => {
       reId({ ...plan, notes: [hostileNote as unknown as Plan['notes'][number]] }),
       '/work/notes.json',
     );
+    // Addresses must name exactly the listed sites, as strings.
+    const unmatched = {
+      kind: 'offline-site',
+      message: 'm',
+      site_ids: [1, 2],
+      site_urls: ['https://a.test/'],
+    };
+    savePlan(
+      world,
+      reId({ ...plan, notes: [unmatched as unknown as Plan['notes'][number]] }),
+      '/work/urls.json',
+    );
     const expiredAt = new Date(Date.parse(plan.expires_at) + 1000);
 
     const cases: Array<[string[], string, string, object?]> = [
@@ -63,6 +75,7 @@ describe('svc-gitops apply PLANFILE refusals', () => {
       [['apply', 'plan.json'], 'PREVIEW_EXPIRED', `expired at ${plan.expires_at}`, { now: () => expiredAt }],
       [['apply', 'junk.json'], 'PLAN_INVALID', 'is not JSON'],
       [['apply', 'notes.json'], 'PLAN_INVALID', 'notes[0] is not a valid note'],
+      [['apply', 'urls.json'], 'PLAN_INVALID', 'notes[0] is not a valid note'],
     ];
     for (const [argv, code, text, options] of cases) {
       const result = await run(world, argv, options ?? {});

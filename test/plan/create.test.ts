@@ -307,9 +307,26 @@ describe('updates', () => {
       {
         kind: 'offline-site',
         site_ids: [1, 2, 3],
+        site_urls: sites.map((s) => s.url),
         message: 'disconnected: 4 changes were not planned; plan again once connected',
       },
     ]);
+  });
+
+  it('names unreadable sites with their addresses, in site order, each once', () => {
+    const entry = (id: number, url: string) => ({
+      siteId: id,
+      url,
+      code: 'svc_site_offline',
+      message: 'offline',
+    });
+    const unreadable = [entry(5, 'https://five.test/'), entry(3, 'https://three.test/')];
+    const result = plan(desiredState(), { ...live([], [], [site(1)]), unreadable });
+    const note = result.notes.find((n) => n.kind === 'unreadable-site');
+    expect(note).toMatchObject({
+      site_ids: [3, 5],
+      site_urls: ['https://three.test/', 'https://five.test/'],
+    });
   });
 
   it('lists every site a repeated note is about, once, in one note', () => {

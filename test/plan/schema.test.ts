@@ -38,6 +38,7 @@ describe('schemas/plan.schema.json', () => {
       { ...plan, format_version: 2 },
       { ...plan, notes: [{ kind: 'held', message: 'x', site_ids: [] }] },
       { ...plan, notes: [{ kind: 'held', message: 'x', site_id: 3 }] },
+      { ...plan, notes: [{ kind: 'offline-site', message: 'x', site_urls: ['https://a.test/'] }] },
       { ...plan, dashboard: { url: 'https://user:pw@dash.test/' } },
       { ...plan, extra: true },
       { ...plan, actions: [{ ...plan.actions[0]!, op: 'delete' }] },

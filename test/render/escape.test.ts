@@ -55,10 +55,23 @@ describe('fenceFor', () => {
 });
 
 describe('hostile names through the renderers', () => {
+  // Notes name offline and unreadable sites by address: hostile ones too (the last, nastiest
+  // names first, as a note shows its first ten sites).
+  const reversed = [...HOSTILE].reverse();
+  const offline = reversed.map((name, i) =>
+    site(100 + i, { url: `https://off${i}.test/${name}/`, status: 'disconnected' }),
+  );
+  const unreadable = reversed.map((name, i) => ({
+    siteId: 200 + i,
+    url: `https://gone${i}.test/${name}/`,
+    code: 'svc_site_offline',
+    message: 'offline',
+  }));
   const live = liveState({
-    sites: HOSTILE.map((name, i) => site(i + 1, { url: `https://s${i}.test/${name}/` })),
+    sites: [...HOSTILE.map((name, i) => site(i + 1, { url: `https://s${i}.test/${name}/` })), ...offline],
     pending: HOSTILE.map((name, i) => update(i + 1, 'plugin', `p${i}/${name}.php`, '1.0', '1.0.1', name)),
     ignores: HOSTILE.map((name, i) => ignored(i + 1, 'theme', `${name}\n\`\`\``)),
+    unreadable,
   });
   const plan = createPlan(
     desiredState({ ignoreScope: 'remove', policies: [policy({ name: 'p' })] }),
@@ -91,5 +104,11 @@ describe('hostile names through the renderers', () => {
     expect(text).not.toMatch(/[\u001b\u202e\r]/);
     const actionLines = text.split('\n').filter((line) => /^ {2}[+~-] /.test(line));
     expect(actionLines).toHaveLength(plan.actions.length);
+    const noteLines = text.split('\n').filter((line) => line.startsWith('  ! '));
+    expect(noteLines).toHaveLength(plan.notes.length);
+    expect(plan.notes.filter((note) => note.site_urls).map((note) => note.kind)).toEqual([
+      'unreadable-site',
+      'offline-site',
+    ]);
   });
 });
