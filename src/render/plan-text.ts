@@ -45,18 +45,20 @@ function safeMemo(): Safe {
 interface LineStyle {
   s: Styles;
   safe: Safe;
-  markers: Record<Action['op'], string>;
+  /** Each operation's marker and padded name, the start of its lines. */
+  starts: Record<Action['op'], string>;
   highRisk: string;
 }
 
 function lineStyle(colour: boolean): LineStyle {
   const s = styles(colour);
-  const markers = {
-    ignore: s.green(MARKERS.ignore),
-    unignore: s.red(MARKERS.unignore),
-    update: s.yellow(MARKERS.update),
+  const start = (op: Action['op'], marker: string) => `  ${marker} ${op.padEnd(8)} `;
+  const starts = {
+    ignore: start('ignore', s.green(MARKERS.ignore)),
+    unignore: start('unignore', s.red(MARKERS.unignore)),
+    update: start('update', s.yellow(MARKERS.update)),
   };
-  return { s, safe: safeMemo(), markers, highRisk: ` ${s.red(s.bold('[high risk]'))}` };
+  return { s, safe: safeMemo(), starts, highRisk: ` ${s.red(s.bold('[high risk]'))}` };
 }
 
 function actionLine(action: Action, subject: string, style: LineStyle): string {
@@ -66,7 +68,7 @@ function actionLine(action: Action, subject: string, style: LineStyle): string {
   const risk = action.risk === 'high' ? style.highRisk : '';
   const wave = action.wave === undefined ? '' : s.dim(` wave ${safe(action.wave)}`);
   const reason = s.dim(`  (${safe(action.reason)})`);
-  return `  ${style.markers[action.op]} ${action.op.padEnd(8)} ${subject}${change}${risk}${wave}${reason}\n`;
+  return `${style.starts[action.op]}${subject}${change}${risk}${wave}${reason}\n`;
 }
 
 interface Group {
@@ -74,8 +76,45 @@ interface Group {
   actions: Action[];
 }
 
-/** Actions by site, sites ascending; within a site, the plan's own order. */
+/**
+ * Actions by site, sites ascending; within a site, the plan's own order. The plan lists each
+ * operation (and each wave) by ascending site, so its actions form a few ascending runs, merged
+ * here in one pass; a plan in another order (an edited file) is grouped through a map.
+ */
 function bySite(actions: readonly Action[], safe: Safe): Group[] {
+  const runs: number[] = [0];
+  for (let i = 1; i < actions.length && runs.length <= MAX_RUNS; i++) {
+    if ((actions[i] as Action).site_id < (actions[i - 1] as Action).site_id) runs.push(i);
+  }
+  if (runs.length > MAX_RUNS) return bySiteMap(actions, safe);
+  const ends = [...runs.slice(1), actions.length];
+  const heads = [...runs];
+  const groups: Group[] = [];
+  for (;;) {
+    // The lowest site at the head of any run is the next group; each run gives its actions in turn.
+    let site = Number.POSITIVE_INFINITY;
+    for (let r = 0; r < heads.length; r++) {
+      if ((heads[r] as number) < (ends[r] as number))
+        site = Math.min(site, (actions[heads[r] as number] as Action).site_id);
+    }
+    if (site === Number.POSITIVE_INFINITY) return groups;
+    const group: Group = { title: '', actions: [] };
+    for (let r = 0; r < heads.length; r++) {
+      let at = heads[r] as number;
+      while (at < (ends[r] as number) && (actions[at] as Action).site_id === site)
+        group.actions.push(actions[at++] as Action);
+      heads[r] = at;
+    }
+    const first = group.actions[0] as Action;
+    group.title = `site ${first.site_id} ${safe(first.site_url)}`;
+    groups.push(group);
+  }
+}
+
+/** More ascending runs than a plan's operations and waves make: an edited plan, grouped by map. */
+const MAX_RUNS = 16;
+
+function bySiteMap(actions: readonly Action[], safe: Safe): Group[] {
   const groups = new Map<number, Group>();
   for (const action of actions) {
     const group = groups.get(action.site_id);

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createPlan } from '../../src/plan/index.js';
 import { renderPlanJson } from '../../src/render/plan-json.js';
@@ -49,6 +50,31 @@ describe('renderPlanText', () => {
         groupBy === 'site' ? 1 : 2,
       );
     }
+  });
+
+  it('groups by site in any action order, each site once with its actions in plan order', () => {
+    const base = plan.actions[0]!;
+    // A few ascending runs of sites (as a plan lists them) or many (an edited file).
+    const runs = fc.array(fc.array(fc.integer({ min: 1, max: 6 }), { maxLength: 8 }), { maxLength: 24 });
+    fc.assert(
+      fc.property(runs, (siteRuns) => {
+        const ids = siteRuns.flatMap((run) => [...run].sort((a, b) => a - b));
+        const actions = ids.map((id, i) => ({
+          ...base,
+          site_id: id,
+          site_url: `https://s${id}.test/`,
+          slug: `p${i}`,
+        }));
+        // Grouped output = the actions stably sorted by site (each site's in plan order).
+        const sorted = actions
+          .map((a, i) => [a, i] as const)
+          .sort(([a, i], [b, j]) => a.site_id - b.site_id || i - j);
+        const text = renderPlanText({ ...plan, actions });
+        expect(text).toBe(renderPlanText({ ...plan, actions: sorted.map(([a]) => a) }));
+        expect(text.match(/^site \d+ /gm) ?? []).toHaveLength(new Set(ids).size);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('says so when there is nothing to do', () => {
