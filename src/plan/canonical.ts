@@ -101,7 +101,8 @@ function serialiseSlowly(value: unknown): string {
     // As JSON.stringify: undefined, functions and symbols have no JSON form; null stands in.
     return (JSON.stringify(plain) as string | undefined) ?? 'null';
   }
-  if (Array.isArray(plain)) return `[${plain.map((entry) => serialise(entry)).join(',')}]`;
+  // Array.from visits holes (map skips them): a hole is written as null, as JSON.stringify does.
+  if (Array.isArray(plain)) return `[${Array.from(plain, (entry) => serialise(entry)).join(',')}]`;
   const record = plain as Record<string, unknown>;
   const members: string[] = [];
   for (const key of Object.keys(record).sort()) {

@@ -82,8 +82,11 @@ function liveCoverage(live: readonly LiveIgnore[], want: ItemRef): true | string
 }
 
 /** The reason of an `ignore` action: the rule's own, unless live ignores some versions already. */
-function ignoreReason(want: DesiredIgnore, partial: readonly string[]): string {
-  return partial.length === 0 ? want.reason : `${want.reason}; live ignores only ${partial.join(', ')}`;
+function ignoreReason(want: DesiredIgnore, partial: string[]): string {
+  // Sorted: the dashboard's order of an ignore's versions must not change the plan.
+  return partial.length === 0
+    ? want.reason
+    : `${want.reason}; live ignores only ${partial.sort(compareText).join(', ')}`;
 }
 
 /** The reason shared by every `ignore` action a rule's item makes. */

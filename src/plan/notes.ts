@@ -52,6 +52,8 @@ export function createNoteBook(): NoteBook {
     add(text, sites) {
       const note = noteFor(text);
       if (sites === undefined) return;
+      // Addresses must stay in step with the ids: a note is recorded one way only.
+      if (note.site_urls) throw new Error(`internal: note "${text.message}" is recorded with addresses`);
       if (typeof sites !== 'number') note.site_ids = note.site_ids ? note.site_ids.concat(sites) : [...sites];
       else if (note.site_ids) note.site_ids.push(sites);
       else note.site_ids = [sites];
@@ -75,10 +77,12 @@ export function createNoteBook(): NoteBook {
           note.site_ids = [...new Set(ids)].sort((a, b) => a - b);
           continue;
         }
-        // The first address given for a site is the one kept.
+        // A site given twice with two addresses keeps the lowest: the same whatever the order.
         const urlOf = new Map<number, string>();
         ids.forEach((id, i) => {
-          if (!urlOf.has(id)) urlOf.set(id, urls[i] ?? '');
+          const url = urls[i] as string;
+          const known = urlOf.get(id);
+          if (known === undefined || url < known) urlOf.set(id, url);
         });
         note.site_ids = [...urlOf.keys()].sort((a, b) => a - b);
         note.site_urls = note.site_ids.map((id) => urlOf.get(id) ?? '');

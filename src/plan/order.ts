@@ -24,10 +24,15 @@ export function compareText(a: string, b: string): number {
 const KIND_RANK: Record<ItemKind, number> = { core: 0, plugin: 1, theme: 2, translation: 3 };
 const OP_RANK: Record<ActionOp, number> = { ignore: 0, unignore: 1, update: 2 };
 
+function kindRank(kind: string): number {
+  return Object.hasOwn(KIND_RANK, kind) ? KIND_RANK[kind as ItemKind] : 4;
+}
+
 export function compareKinds(a: ItemKind, b: ItemKind): number {
   if (a === b) return 0;
-  // A kind the ranks do not know (never from a validated read) still gets a total order.
-  return (KIND_RANK[a] ?? 4) - (KIND_RANK[b] ?? 4) || compareText(a, b);
+  // A kind the ranks do not know (never from a validated read) still gets a total order: after
+  // the known ones, by name.
+  return kindRank(a) - kindRank(b) || compareText(a, b);
 }
 
 /** `waveRank` maps an update's wave name to its position (the implicit last wave included). */

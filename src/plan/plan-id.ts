@@ -29,7 +29,16 @@ function quoteOncePerString(): Quote {
   };
 }
 
-const ACTION_FIELDS = 8; // kind, name, op, reason, risk, site_id, site_url, slug
+/**
+ * An action's keys in code-unit order, by which optional fields it has (1: from, 2: to, 4: wave).
+ * A planner's record, or one read back from a saved plan, lists its keys in this order.
+ */
+const ACTION_KEYS: ReadonlyArray<readonly string[]> = Array.from({ length: 8 }, (_, optional) => [
+  ...(optional & 1 ? ['from'] : []),
+  ...['kind', 'name', 'op', 'reason', 'risk', 'site_id', 'site_url', 'slug'],
+  ...(optional & 2 ? ['to'] : []),
+  ...(optional & 4 ? ['wave'] : []),
+]);
 
 function isPlainRecord(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
@@ -107,12 +116,14 @@ function plannedActionWriter(quote: Quote): (value: unknown) => string | undefin
     ) {
       return undefined;
     }
-    const fields =
-      ACTION_FIELDS +
-      (from === undefined ? 0 : 1) +
-      (to === undefined ? 0 : 1) +
-      (value.wave === undefined ? 0 : 1);
-    if (Object.keys(value).length !== fields) return undefined;
+    // The record's own enumerable keys must be exactly the fields written, in that (sorted)
+    // order: a value read here but not among them (inherited, hidden) sends it the general way.
+    const keys = Object.keys(value);
+    const optional =
+      (from === undefined ? 0 : 1) | (to === undefined ? 0 : 2) | (value.wave === undefined ? 0 : 4);
+    const expected = ACTION_KEYS[optional] as readonly string[];
+    if (keys.length !== expected.length) return undefined;
+    for (let i = 0; i < keys.length; i++) if (keys[i] !== expected[i]) return undefined;
     if (!Object.is(site_id, siteId) || site_url !== siteUrl) {
       siteId = site_id;
       siteUrl = site_url;
@@ -156,7 +167,7 @@ function writeActions(actions: readonly unknown[], write: (text: string) => void
   for (let i = 0; i < actions.length; i++) {
     const action = actions[i];
     if (i > 0) write(',');
-    // An array hole or undefined entry is written as null, as JSON.stringify does.
+    // An array hole or undefined entry is written as null, as canonicalJson does.
     write(plannedActionJson(action) ?? canonicalJson(action));
   }
   write(']');
@@ -192,6 +203,7 @@ function isStringRecord(value: unknown): value is Record<string, string> {
 function planContentSha256(rest: Record<string, unknown>): string {
   const { actions, fingerprints } = rest;
   const fast =
+    typeof rest.toJSON !== 'function' &&
     Array.isArray(actions) &&
     typeof (actions as { toJSON?: unknown }).toJSON !== 'function' &&
     (fingerprints === undefined || isStringRecord(fingerprints));

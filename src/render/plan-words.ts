@@ -41,6 +41,15 @@ export function noChangesLine(plan: Plan): string {
   return `Nothing to change; ${plural(plan.notes.length, 'note')} below.`;
 }
 
+/**
+ * An address as a list shows it: the characters that delimit the list (parentheses, commas,
+ * spaces) percent-encoded, which leaves the same URL, so a hostile address cannot pose as
+ * more entries (`https://a.test/), 1 (https://b.test/` stays one).
+ */
+function listedAddress(url: string): string {
+  return url.replace(/[(), ]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
 /** How many site ids a view lists before it counts the rest (the JSON plan has them all). */
 export const LISTED_SITES = 10;
 
@@ -52,7 +61,7 @@ export const LISTED_SITES = 10;
 export function siteList(ids: readonly number[], urls?: readonly string[], clean: Clean = raw): string {
   const named = (id: number, i: number) => {
     const url = urls?.[i];
-    return url === undefined ? String(id) : `${id} (${clean(url)})`;
+    return url === undefined ? String(id) : `${id} (${clean(listedAddress(url))})`;
   };
   if (ids.length === 1) return `site ${named(ids[0] as number, 0)}`;
   const shown = ids.slice(0, LISTED_SITES).map(named).join(', ');

@@ -40,6 +40,29 @@ describe('ignores: pair, then diff', () => {
     expect(result.actions[0]?.risk).toBe('low');
   });
 
+  it('words an ignore the same whatever order the dashboard lists versions and moves in', () => {
+    const desired = desiredState({ ignores: [ignoreRule({ core: true, plugins: ['hello.php'] })] });
+    const facts = (reverse: boolean) => {
+      const order = <T>(list: T[]) => (reverse ? [...list].reverse() : list);
+      return liveState({
+        sites: [site(1)],
+        // Core listed twice: the ignore is named after its lowest move, not the first listed.
+        pending: order([
+          update(1, 'core', 'wordpress', '6.0', '6.1', 'WordPress 6.1'),
+          update(1, 'core', 'wordpress', '6.0', '6.0.1', 'WordPress 6.0.1'),
+        ]),
+        ignores: [ignored(1, 'plugin', 'hello.php', { versions: order(['1.8', '1.7']) })],
+      });
+    };
+    const [listed, reversed] = [plan(desired, facts(false)), plan(desired, facts(true))];
+    expect(reversed.actions).toEqual(listed.actions);
+    expect(listed.actions.map((a) => [a.slug, a.name])).toEqual([
+      ['wordpress', 'WordPress 6.0.1'],
+      ['hello.php', 'hello.php'],
+    ]);
+    expect(listed.actions[1]?.reason).toContain('live ignores only 1.7, 1.8');
+  });
+
   it('unions the ignore rules that select a site', () => {
     const desired = desiredState({
       ignores: [
@@ -311,6 +334,18 @@ describe('updates', () => {
         message: 'disconnected: 4 changes were not planned; plan again once connected',
       },
     ]);
+  });
+
+  it('keeps the lowest address of a site listed twice as unreadable, whatever the order', () => {
+    const entry = (url: string) => ({ siteId: 4, url, code: 'E', message: 'm' });
+    const [a, b] = [entry('https://b.test/'), entry('https://a.test/')];
+    for (const unreadable of [
+      [a, b],
+      [b, a],
+    ]) {
+      const note = plan(desiredState(), { ...live([], [], []), unreadable }).notes[0];
+      expect(note).toMatchObject({ site_ids: [4], site_urls: ['https://a.test/'] });
+    }
   });
 
   it('names unreadable sites with their addresses, in site order, each once', () => {

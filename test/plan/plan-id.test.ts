@@ -126,6 +126,37 @@ describe('plan id writer', () => {
     }
   });
 
+  it('matches the general writer for holes next to toJSON holders, and a toJSON on the plan itself', () => {
+    const at = new Date(0);
+    // biome-ignore lint/suspicious/noSparseArray: a hole is what is tested
+    const actions = [, base.actions[0], at];
+    // biome-ignore lint/suspicious/noSparseArray: a hole is what is tested
+    const notes = [, at];
+    for (const plan of [
+      withActions(actions),
+      { ...withActions(base.actions), notes },
+      { ...withActions(base.actions), toJSON: () => ({ replaced: true }) },
+    ]) {
+      const { id: _id, ...rest } = plan;
+      expect(() => JSON.parse(canonicalJson(rest))).not.toThrow();
+      expect(planId(plan as Omit<Plan, 'id'>)).toBe(expectedId(plan));
+    }
+  });
+
+  it('writes only own enumerable fields, whatever a property read would also see', () => {
+    const hidden = { ...base.actions[0]!, zzz: 1 } as Record<string, unknown>;
+    Object.defineProperty(hidden, 'wave', { value: 'w1', enumerable: false });
+    expect(planId(withActions([hidden]) as Omit<Plan, 'id'>)).toBe(expectedId(withActions([hidden])));
+    const polluted = Object.prototype as Record<string, unknown>;
+    polluted.from = 'x';
+    try {
+      const plan = withActions([{ ...base.actions[0]!, zzz: 1 }]);
+      expect(planId(plan as Omit<Plan, 'id'>)).toBe(expectedId(plan));
+    } finally {
+      delete polluted.from;
+    }
+  });
+
   it('hashes plans larger than its chunk', () => {
     const many = Array.from({ length: 3_000 }, (_, i) => ({
       ...base.actions[i % base.actions.length]!,

@@ -106,6 +106,18 @@ describe('hostile names through the renderers', () => {
     expect(actionLines).toHaveLength(plan.actions.length);
     const noteLines = text.split('\n').filter((line) => line.startsWith('  ! '));
     expect(noteLines).toHaveLength(plan.notes.length);
+    // An address cannot pose as more sites of the list.
+    const spoofed = createPlan(
+      desiredState(),
+      liveState({
+        unreadable: [{ siteId: 5, url: 'https://a.test/), 1 (https://b.test/', code: 'E', message: 'm' }],
+      }),
+      PLAN_OPTIONS,
+    );
+    expect(renderPlanText(spoofed)).toContain('[site 5 (https://a.test/%29%2C%201%20%28https://b.test/)]');
+    expect(renderPlanMarkdown(spoofed)).toMatch(
+      /— site 5 \(https:\u200b\/\/a\.test\/%29%2C%201%20%28https:\u200b\/\/b\.test\/\)/,
+    );
     expect(plan.notes.filter((note) => note.site_urls).map((note) => note.kind)).toEqual([
       'unreadable-site',
       'offline-site',
