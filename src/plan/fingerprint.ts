@@ -15,6 +15,13 @@ function field(value: string): string {
   return `${value.length}:${value}`;
 }
 
+/** field(kind) of the known kinds, written once: every fact has one. */
+const KIND_FIELDS = new Map(['core', 'plugin', 'theme', 'translation'].map((kind) => [kind, field(kind)]));
+
+function kindField(kind: string): string {
+  return KIND_FIELDS.get(kind) ?? field(kind);
+}
+
 function touches(items: readonly ItemRef[], kind: string, slug: string): boolean {
   // Slug first: it tells items apart far more often than the kind.
   for (const item of items) if (item.slug === slug && item.kind === kind) return true;
@@ -33,7 +40,7 @@ export function fingerprintIndexed(index: LiveIndex, siteId: number, items: read
   let pendingCount = 0;
   for (const { kind, slug, from, to } of facts?.pending ?? []) {
     if (!touches(items, kind, slug)) continue;
-    pending += `${kind.length}:${kind}${slug.length}:${slug}${from.length}:${from}${to.length}:${to}`;
+    pending += `${kindField(kind)}${slug.length}:${slug}${from.length}:${from}${to.length}:${to}`;
     pendingCount++;
   }
   let ignores = '';
@@ -41,7 +48,7 @@ export function fingerprintIndexed(index: LiveIndex, siteId: number, items: read
   for (const ignore of facts?.ignores ?? []) {
     const { kind, slug, origin } = ignore;
     if (origin !== 'site-flag' && !touches(items, kind, slug)) continue;
-    ignores += `${field(kind)}${field(slug)}${field(origin)}${field(encodeVersions(ignore.versions))}`;
+    ignores += `${kindField(kind)}${field(slug)}${field(origin)}${field(encodeVersions(ignore.versions))}`;
     ignoreCount++;
   }
   const text = `${field(status)}${field(facts?.site.url ?? '')}p${pendingCount}:${pending}i${ignoreCount}:${ignores}`;

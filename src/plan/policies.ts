@@ -117,9 +117,13 @@ export function compileRules(policies: readonly UpdatePolicy[], holds: readonly 
       const level = levelOf(update.from, update.to);
       if (level === 'none') return undefined;
       const named = itemRules(update.kind, update.slug);
-      const allowing = named.policies.find(
-        (entry) => site.policies[entry.index] && levelWithin(level, entry.policy.maxLevel),
-      );
+      let allowing: CompiledPolicy | undefined;
+      for (const entry of named.policies) {
+        if (site.policies[entry.index] && levelWithin(level, entry.policy.maxLevel)) {
+          allowing = entry;
+          break;
+        }
+      }
       if (!allowing) return undefined;
       for (const { hold, index } of named.holds) {
         if (!site.holds[index]) continue;
