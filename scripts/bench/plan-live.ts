@@ -54,6 +54,10 @@ const pending = Number(argument('pending', '6'));
 const repeat = Number(argument('repeat', '8'));
 /** Rounds left out of the warm medians: V8 optimises the planner over the first few. */
 const warmup = Number(argument('warmup', '3'));
+if (!Number.isInteger(warmup) || warmup < 0 || !Number.isInteger(repeat) || repeat <= warmup) {
+  console.error('--warmup must be a whole number ≥ 0 and --repeat a whole number larger than it');
+  process.exit(2);
+}
 const LATENCY_MS = Number(argument('latency', '20'));
 
 /** Child process: generates the fleet, serves it, and reports what a complete read must fetch. */
@@ -135,7 +139,7 @@ function printTable(results: VariantResult[]): void {
     'targets: req÷min = 1.00; (plan+render)÷read ≤ 0.25 (6/site); peak RSS ≤ 512 MB (50/site). `plan` renders text (+ JSON with --out); all three is the upper bound',
   );
   console.log(
-    `cold = the first round of a fresh process (one \`svc-gitops plan\` run, JIT warm-up included); warm = medians after ${warmup} warm-up rounds. The strict ratios divide by a loopback read of cached pages, faster than any real dashboard; the last column adds ${LATENCY_MS} ms per request (--latency)`,
+    `cold = the first round of a fresh process (one \`svc-gitops plan\` run, JIT warm-up included; its read also fills the sandbox's page caches); warm = medians after ${warmup} warm-up rounds, whose reads are of cached pages. Both are loopback reads, faster than any real dashboard; the last column adds ${LATENCY_MS} ms per request (--latency)`,
   );
 }
 
@@ -325,7 +329,7 @@ async function measureVariant(served: ServedSandbox & { fleet: ServedFleet }, pe
     // One plan run's peak (what `svc-gitops plan` needs); later rounds add uncollected garbage.
     if (round === 0) peakRssMb = process.resourceUsage().maxRSS / 1024;
   }
-  if (!stats || repeat <= warmup) throw new Error('--repeat must be larger than --warmup');
+  if (!stats) throw new Error('no round ran');
   const nearbyReadMs = await readWithLatency(url, settings);
   const counted = stats;
   const issued = (name: string) =>

@@ -82,11 +82,10 @@ function liveCoverage(live: readonly LiveIgnore[], want: ItemRef): true | string
 }
 
 /** The reason of an `ignore` action: the rule's own, unless live ignores some versions already. */
-function ignoreReason(want: DesiredIgnore, partial: string[]): string {
-  // Sorted: the dashboard's order of an ignore's versions must not change the plan.
-  return partial.length === 0
-    ? want.reason
-    : `${want.reason}; live ignores only ${partial.sort(compareText).join(', ')}`;
+function ignoreReason(want: DesiredIgnore, partial: readonly string[]): string {
+  // Each version once, sorted: the dashboard's order and repeats must not change the plan.
+  if (partial.length === 0) return want.reason;
+  return `${want.reason}; live ignores only ${[...new Set(partial)].sort(compareText).join(', ')}`;
 }
 
 /** The reason shared by every `ignore` action a rule's item makes. */

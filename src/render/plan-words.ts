@@ -41,13 +41,26 @@ export function noChangesLine(plan: Plan): string {
   return `Nothing to change; ${plural(plan.notes.length, 'note')} below.`;
 }
 
+/** Characters that delimit the views' site lists (text: `[…]`, both: `id (address), …`). */
+const LIST_DELIMITERS = new Set(['(', ')', ',', '[', ']']);
+
 /**
- * An address as a list shows it: the characters that delimit the list (parentheses, commas,
- * spaces) percent-encoded, which leaves the same URL, so a hostile address cannot pose as
- * more entries (`https://a.test/), 1 (https://b.test/` stays one).
+ * An address as a site list shows it: printable ASCII as it is, except the lists' delimiters;
+ * everything else (spaces, controls, any other character, so look-alikes of the delimiters too)
+ * percent-encoded as UTF-8, the way a URL may write it. A hostile address therefore cannot pose
+ * as more entries of the list (`https://a.test/), 1 (https://b.test/` stays one), and no later
+ * escaping turns any of it back into a space or a delimiter.
  */
-function listedAddress(url: string): string {
-  return url.replace(/[(), ]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+export function listedAddress(url: string): string {
+  let out = '';
+  for (const char of url) {
+    const code = char.codePointAt(0) as number;
+    if (code > 0x20 && code < 0x7f && !LIST_DELIMITERS.has(char)) out += char;
+    else
+      for (const byte of Buffer.from(char, 'utf8'))
+        out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
 }
 
 /** How many site ids a view lists before it counts the rest (the JSON plan has them all). */

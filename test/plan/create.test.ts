@@ -61,6 +61,16 @@ describe('ignores: pair, then diff', () => {
       ['hello.php', 'hello.php'],
     ]);
     expect(listed.actions[1]?.reason).toContain('live ignores only 1.7, 1.8');
+    // A version two live ignores list is named once.
+    const twice = liveState({
+      sites: [site(1)],
+      ignores: [
+        ignored(1, 'plugin', 'hello.php', { versions: ['1.7'] }),
+        ignored(1, 'plugin', 'hello.php', { versions: ['1.7'], origin: 'global' }),
+      ],
+    });
+    const hello = plan(desired, twice).actions.find((a) => a.slug === 'hello.php');
+    expect(hello?.reason).toMatch(/live ignores only 1\.7$/);
   });
 
   it('unions the ignore rules that select a site', () => {

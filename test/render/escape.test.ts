@@ -115,6 +115,19 @@ describe('hostile names through the renderers', () => {
       PLAN_OPTIONS,
     );
     expect(renderPlanText(spoofed)).toContain('[site 5 (https://a.test/%29%2C%201%20%28https://b.test/)]');
+    // Nor with look-alike delimiters, whitespace that a later step would make a space, or `]`.
+    const lookalike = 'https://a.test/\u2769\ua4f9\t7\t\u2768]\u00a0https://b.test/';
+    const disguised = createPlan(
+      desiredState(),
+      liveState({ unreadable: [{ siteId: 5, url: lookalike, code: 'E', message: 'm' }] }),
+      PLAN_OPTIONS,
+    );
+    for (const view of [renderPlanText(disguised), renderPlanMarkdown(disguised)]) {
+      const listed = /site 5 \((.*)\)/.exec(view)?.[1] ?? '';
+      expect(listed).toMatch(
+        /^https:\u200b?\/\/a\.test\/%E2%9D%A9%EA%93%B9%097%09%E2%9D%A8%5D%C2%A0https:\u200b?\/\/b\.test\/$/,
+      );
+    }
     expect(renderPlanMarkdown(spoofed)).toMatch(
       /— site 5 \(https:\u200b\/\/a\.test\/%29%2C%201%20%28https:\u200b\/\/b\.test\/\)/,
     );
