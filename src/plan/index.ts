@@ -8,7 +8,7 @@
  * - compareVersions / versionLevel: PHP version_compare semantics, patch/minor/major levels
  * - matchesSelection: the site selection rules (ids, domains, host globs, include/exclude)
  */
-export { canonicalJson, canonicalSha256 } from './canonical.js';
+export { canonicalJson, canonicalSha256 } from '../canonical/canonical-json.js';
 export { createPlan, type PlanOptions, publicDashboardUrl } from './create.js';
 export { fingerprintIndexed, fingerprintSite } from './fingerprint.js';
 export { indexLiveState, type LiveIndex } from './live-index.js';

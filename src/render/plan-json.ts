@@ -6,8 +6,10 @@
  * records are written as they are, without a reordered copy. Key order never affects the id,
  * which is computed over the canonical form of the parsed plan.
  * `planJsonChunks` yields the same bytes piece by piece (a batch of actions at a time), so a
- * fleet-sized plan can be written without one giant string.
+ * fleet-sized plan can be written without one giant string. Actions are written by the action
+ * writer the plan id uses (src/canonical/), the rest by JSON.stringify.
  */
+import { actionJsonWriter } from '../canonical/action-json.js';
 import type { Plan } from '../types.js';
 
 const ORDER: Record<string, readonly string[]> = {
@@ -103,6 +105,23 @@ function* elementChunks(elements: readonly unknown[]): Generator<string> {
   }
 }
 
+/**
+ * The plan's actions, one per line, each written by the action writer (the same text as the
+ * plan id hashes: canonical JSON is compact with its keys sorted, as these lines are); a record
+ * the writer does not take is written alone with its keys sorted.
+ */
+function* actionChunks(actions: readonly unknown[]): Generator<string> {
+  const write = actionJsonWriter();
+  for (let start = 0; start < actions.length; start += BATCH) {
+    const lines: string[] = [];
+    const end = Math.min(start + BATCH, actions.length);
+    // A hole is written as null, as JSON.stringify writes one in an array.
+    for (let i = start; i < end; i++)
+      lines.push(write(actions[i]) ?? JSON.stringify(ordered(actions[i])) ?? 'null');
+    yield `${start > 0 ? ',\n' : ''}    ${lines.join(',\n    ')}`;
+  }
+}
+
 function hasKeys(element: unknown): boolean {
   if (element === null || typeof element !== 'object' || Array.isArray(element)) return false;
   for (const _ in element) return true;
@@ -118,7 +137,7 @@ export function* planJsonChunks(plan: Plan): Generator<string> {
     const comma = position < keys.length - 1 ? ',' : '';
     if (Array.isArray(value) && value.length > 0 && ONE_PER_LINE.has(key)) {
       yield `  ${JSON.stringify(key)}: [\n`;
-      yield* elementChunks(value);
+      yield* key === 'actions' ? actionChunks(value) : elementChunks(value);
       yield `\n  ]${comma}\n`;
     } else {
       yield `  ${JSON.stringify(key)}: ${indent(JSON.stringify(ordered(value, ORDER[key]), null, 2), '  ')}${comma}\n`;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createPlan } from '../../src/plan/index.js';
+import { canonicalJson, createPlan } from '../../src/plan/index.js';
 import { renderPlanJson } from '../../src/render/plan-json.js';
 import { renderPlanText } from '../../src/render/plan-text.js';
 import type { Action, Plan } from '../../src/types.js';
@@ -106,6 +106,39 @@ describe('renderPlanJson', () => {
     );
     const json = renderPlanJson({ ...plan, actions: reversed });
     expect(json).toBe(renderPlanJson(plan));
+  });
+
+  it('writes each action line as its canonical JSON, whatever its strings hold', () => {
+    const text = fc.oneof(
+      fc.string({ maxLength: 8 }),
+      fc.constantFrom('"', '\\', '\u0000', '\ud800', '😀', '},{"'),
+    );
+    const action = fc.record(
+      {
+        from: text,
+        kind: text,
+        name: text,
+        op: text,
+        reason: text,
+        risk: text,
+        site_id: fc.integer(),
+        site_url: text,
+        slug: text,
+        to: text,
+        wave: text,
+      },
+      { requiredKeys: ['kind', 'name', 'op', 'reason', 'risk', 'site_id', 'site_url', 'slug'] },
+    );
+    fc.assert(
+      fc.property(fc.array(action, { maxLength: 12 }), (actions) => {
+        const json = renderPlanJson({ ...plan, actions: actions as unknown as Action[] });
+        const start = json.indexOf('"actions": [\n') + '"actions": [\n'.length;
+        const lines =
+          actions.length === 0 ? [] : json.slice(start, json.indexOf('\n  ]', start)).split(',\n');
+        expect(lines.map((line) => line.trim())).toEqual(actions.map((a) => canonicalJson(a)));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('keeps a "__proto__" member of a record it reorders', () => {

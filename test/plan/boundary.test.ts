@@ -1,0 +1,36 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/** Every module specifier a directory's files import. */
+function imports(dir: string): Array<[string, string]> {
+  const root = join(import.meta.dirname, '../../src', dir);
+  return readdirSync(root).flatMap((file) =>
+    [...readFileSync(join(root, file), 'utf8').matchAll(/from '([^']+)'/g)].map(
+      ([, spec]) => [`${dir}/${file}`, spec as string] as [string, string],
+    ),
+  );
+}
+
+describe('module boundaries of the pure core', () => {
+  it('src/canonical imports only its own files and node built-ins', () => {
+    for (const [file, spec] of imports('canonical'))
+      expect(spec, file).toMatch(/^(\.\/[\w-]+\.js|node:[\w/]+)$/);
+  });
+
+  it('src/plan imports only types, errors, canonical JSON, its own files and node built-ins', () => {
+    for (const [file, spec] of imports('plan')) {
+      expect(spec, file).toMatch(
+        /^(\.\/[\w-]+\.js|\.\.\/(types|errors)\.js|\.\.\/canonical\/[\w-]+\.js|node:[\w/]+)$/,
+      );
+    }
+  });
+
+  it('src/render imports only types, errors, canonical JSON, its own files and the diff library: never the planner', () => {
+    for (const [file, spec] of imports('render')) {
+      expect(spec, file).toMatch(
+        /^(\.\/[\w-]+\.js|\.\.\/(types|errors)\.js|\.\.\/canonical\/[\w-]+\.js|diff)$/,
+      );
+    }
+  });
+});
