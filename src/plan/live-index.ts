@@ -23,7 +23,7 @@ export interface LiveIndex {
   unreadable: Map<number, UnreadableSite>;
 }
 
-export function comparePending(a: PendingUpdate, b: PendingUpdate): number {
+function comparePending(a: PendingUpdate, b: PendingUpdate): number {
   return (
     compareKinds(a.kind, b.kind) ||
     compareText(a.slug, b.slug) ||

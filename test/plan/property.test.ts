@@ -5,7 +5,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createPlan, matchesSelection, versionLevel, withinPin } from '../../src/plan/index.js';
+import {
+  compareActions,
+  createPlan,
+  matchesSelection,
+  versionLevel,
+  withinPin,
+} from '../../src/plan/index.js';
 import type { DesiredState, LiveState, SiteSelection, VersionLevel } from '../../src/types.js';
 import {
   desiredState,
@@ -153,6 +159,11 @@ describe('plan properties', () => {
       fc.property(desired, live, (want, have) => {
         const plan = createPlan(want, have, PLAN_OPTIONS);
         updates += plan.summary.update;
+        // The stated order (these desired states have no waves), each action once.
+        const byOrder = compareActions(() => 0);
+        for (let i = 1; i < plan.actions.length; i++) {
+          expect(byOrder(plan.actions[i - 1]!, plan.actions[i]!)).toBeLessThan(0);
+        }
         // Held updates, not notes: one note covers every site holding the same target.
         for (const note of plan.notes) if (note.kind === 'held') held += note.site_ids?.length ?? 0;
         for (const action of plan.actions) {
