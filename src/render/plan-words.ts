@@ -51,7 +51,7 @@ const LIST_DELIMITERS = new Set(['(', ')', ',', '[', ']']);
  * as more entries of the list (`https://a.test/), 1 (https://b.test/` stays one), and no later
  * escaping turns any of it back into a space or a delimiter.
  */
-export function listedAddress(url: string): string {
+function listedAddress(url: string): string {
   let out = '';
   for (const char of url) {
     const code = char.codePointAt(0) as number;
