@@ -5,6 +5,7 @@ import { abilityFunctions } from '../../src/dashboard/abilities/functions.js';
 import { openConnection } from '../../src/dashboard/connection.js';
 import { generateFleet } from '../../src/sandbox/index.js';
 import { type Harness, openHarness } from './helpers/sandbox.js';
+import { json, startServer, type TestServer } from './helpers/server.js';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
@@ -99,5 +100,36 @@ describe('readLive with another interface namespace', () => {
     const live = await h.client().readLive();
     expect(live.sites).toHaveLength(4);
     expect(Object.keys((await h.stats()).abilities)).toContain('acme/list-updates-v1');
+  });
+});
+
+describe('readLive against a dashboard that drops listed items', () => {
+  let proxy: TestServer | undefined;
+  afterEach(() => proxy?.close());
+
+  it('refuses an ignored-updates listing shorter than its total: a missing ignore never becomes a plan', async () => {
+    h = await openHarness();
+    const upstream = h.sandbox.url.replace(/\/$/, '');
+    // A proxy in front of the sandbox that drops one ignore and keeps the listing's total.
+    proxy = await startServer(async (req, res, body) => {
+      const method = req.method ?? 'GET';
+      const answer = await fetch(upstream + (req.url ?? '/'), {
+        method,
+        headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' },
+        body: method === 'GET' || method === 'HEAD' ? undefined : body,
+      });
+      let text = await answer.text();
+      if (req.url?.includes('list-ignored-updates-v1')) {
+        const listing = JSON.parse(text) as { ignored: unknown[]; total: number };
+        listing.ignored = listing.ignored.slice(1);
+        text = JSON.stringify(listing);
+      }
+      json(res, answer.status, JSON.parse(text));
+    });
+    const read = h.client({ dashboardUrl: proxy.url }).readLive();
+    await expect(read).rejects.toMatchObject({
+      code: 'INCOMPLETE_READ',
+      message: expect.stringMatching(/list-ignored-updates-v1.*holds \d+ items but reports a total of \d+/),
+    });
   });
 });

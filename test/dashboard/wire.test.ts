@@ -263,6 +263,18 @@ describe('paging', () => {
     });
   });
 
+  it('refuses a total page 1 contradicts, or an absurd one, before asking for more pages', async () => {
+    const asked: number[] = [];
+    const short = readAllPages('x', 200, async (page) => {
+      asked.push(page);
+      return { items: [1, 2, 3], total: 2_000_000 };
+    });
+    await expect(short).rejects.toMatchObject({ code: 'INCOMPLETE_READ' });
+    expect(asked).toEqual([1]);
+    const huge = readAllPages('x', 200, async () => ({ items: Array(200).fill(0), total: 1e15 }));
+    await expect(huge).rejects.toMatchObject({ code: 'INCOMPLETE_READ', message: /at most 100000 pages/ });
+  });
+
   it('parses JSON without prototype pollution', () => {
     const value = parseJson('{"__proto__":{"x":1},"k":[{"__proto__":{"y":2}}]}', 'w') as Record<
       string,

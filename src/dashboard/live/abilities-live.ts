@@ -1,3 +1,4 @@
+import { SvcError } from '../../errors.js';
 import type { DashboardCapabilities, LiveState } from '../../types.js';
 import type { AbilityCaller } from '../abilities/call.js';
 import type { ReadLiveOptions } from '../client.js';
@@ -107,6 +108,17 @@ async function readListing<T>(
   const paged = caller.declares(ability, 'page') && caller.declares(ability, 'per_page');
   if (!paged) {
     const page = parse(await caller.call(ability, input, signal), where);
+    // One answer holds the whole listing: the items must be all the total it reports.
+    if (page.items.length !== page.total) {
+      throw new SvcError(
+        'INCOMPLETE_READ',
+        `${where}: the listing holds ${page.items.length} items but reports a total of ${page.total}`,
+        {
+          hint: 'The dashboard dropped items or changed while it was read; run again.',
+          details: { what: where },
+        },
+      );
+    }
     onPage(1, 1);
     return { items: page.items, errors: page.errors };
   }
