@@ -116,7 +116,7 @@ describe('readLive against a dashboard that drops listed items', () => {
       const answer = await fetch(upstream + (req.url ?? '/'), {
         method,
         headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' },
-        body: method === 'GET' || method === 'HEAD' ? undefined : body,
+        ...(method === 'GET' || method === 'HEAD' ? {} : { body }),
       });
       let text = await answer.text();
       if (req.url?.includes('list-ignored-updates-v1')) {
