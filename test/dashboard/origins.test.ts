@@ -11,8 +11,10 @@ function onEverySite(entry: Omit<WireIgnore, 'siteId'>): WireIgnore[] {
   return SITES.map((siteId) => ({ siteId, ...entry }));
 }
 
-const origins = (listed: WireIgnore[]) =>
-  classifyIgnores(listed, new Map()).map((i) => `${i.siteId}:${i.kind}:${i.slug}:${i.origin}`);
+const origins = (listed: WireIgnore[], siteIds: readonly number[] = SITES) =>
+  classifyIgnores(listed, new Map(), new Set(siteIds)).map(
+    (i) => `${i.siteId}:${i.kind}:${i.slug}:${i.origin}`,
+  );
 
 describe('classifyIgnores: where a listed ignore is stored', () => {
   it('takes an ignore set through an ability (name = slug) as per-site, even on every site', () => {
@@ -58,7 +60,9 @@ describe('classifyIgnores: where a listed ignore is stored', () => {
       { siteId: 3, kind: 'theme', slug: 'astra', versions: 'all', name: 'Astra' },
       { siteId: 3, kind: 'plugin', slug: 'hello/hello.php', versions: 'all', name: 'Hello Dolly' },
     ];
-    expect(new Set(classifyIgnores(listed, new Map()).map((i) => i.origin))).toEqual(new Set(['site']));
+    expect(new Set(classifyIgnores(listed, new Map(), new Set(SITES)).map((i) => i.origin))).toEqual(
+      new Set(['site']),
+    );
   });
 
   it('drops an exact repeat of an entry and never calls a one-site listing global', () => {
@@ -69,7 +73,19 @@ describe('classifyIgnores: where a listed ignore is stored', () => {
       versions: ['6.9'],
       name: 'WordPress',
     };
-    expect(origins([entry, entry])).toEqual(['1:core:wordpress:site']);
+    expect(origins([entry, entry], [1])).toEqual(['1:core:wordpress:site']);
+  });
+
+  it('counts every site the dashboard lists: a site without ignores of its own would list a global one', () => {
+    const twoOfThree: WireIgnore[] = [1, 2].map((siteId) => ({
+      siteId,
+      kind: 'core',
+      slug: 'wordpress',
+      versions: 'all',
+      name: 'WordPress',
+    }));
+    expect(origins(twoOfThree, [1, 2, 3])).toEqual(['1:core:wordpress:site', '2:core:wordpress:site']);
+    expect(origins(twoOfThree, [1, 2])).toEqual(['1:core:wordpress:global', '2:core:wordpress:global']);
   });
 
   it('reads the stored name from the shipped listing', () => {

@@ -110,7 +110,11 @@ describe('tolerant reads', () => {
       { siteId, kind: 'plugin' as const, slug: 'g/g.php', versions: 'all' as const },
       ...(siteId === 2 ? [{ siteId, kind: 'theme' as const, slug: 'astra', versions: 'all' as const }] : []),
     ]);
-    const out = classifyIgnores(listed, new Map([[3, { core: true, plugin: false, theme: false }]]));
+    const out = classifyIgnores(
+      listed,
+      new Map([[3, { core: true, plugin: false, theme: false }]]),
+      new Set([1, 2, 3]),
+    );
     expect(out.filter((i) => i.origin === 'global')).toHaveLength(3);
     expect(out.find((i) => i.slug === 'astra')?.origin).toBe('site');
     expect(out.find((i) => i.origin === 'site-flag')).toEqual({
@@ -124,6 +128,7 @@ describe('tolerant reads', () => {
       classifyIgnores(
         listed.filter((i) => i.siteId === 1),
         new Map(),
+        new Set([1]),
       )[0]?.origin,
     ).toBe('site');
   });

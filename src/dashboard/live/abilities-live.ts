@@ -82,7 +82,7 @@ export async function readLiveViaAbilities(
     dashboardUrl,
     sites: sites.items,
     updates: updates.items,
-    ignores: classifyIgnores(ignored.items, flags),
+    ignores: classifyIgnores(ignored.items, flags, new Set(sites.items.map((site) => site.id))),
     errors: [...updates.errors, ...ignored.errors],
     capabilities,
     siteIds,

@@ -12,8 +12,9 @@ import type { SiteFlags, WireIgnore } from '../wire/reads.js';
  * 1. `name` equal to the slug marks a plugin/theme ignored through an ability (facts §3.5, §5:
  *    the abilities store Name = slug), and abilities write only per-site lists: `site`. This is
  *    how every ignore svc-gitops itself sets looks, so those stay removable on any number of sites.
- * 2. An entry (same name and versions) listed on every site of the listing, when the listing
- *    covers at least two sites, is `global`; a second entry for the item on one site is `site`
+ * 2. An entry (same name and versions) listed on every site the dashboard lists (`siteIds`, at
+ *    least two), is `global`: a global ignore is repeated on every site, and a site without
+ *    ignores of its own still lists it; a second entry for the item on one site is `site`
  *    when it differs (an ability's name = slug, other versions); a per-site copy set in the UI
  *    with the real name and the same versions cannot be told apart and is taken as global.
  * 3. Everything else is `site`.
@@ -29,8 +30,9 @@ import type { SiteFlags, WireIgnore } from '../wire/reads.js';
 export function classifyIgnores(
   listed: WireIgnore[],
   flagsBySite: ReadonlyMap<number, SiteFlags>,
+  /** Every site of the dashboard's site listing. */
+  siteIds: ReadonlySet<number>,
 ): LiveIgnore[] {
-  const siteIds = new Set(listed.map((ignore) => ignore.siteId));
   // Per item, how many distinct sites list each (name, versions) signature.
   const sitesPerSignature = new Map<string, Set<number>>();
   for (const ignore of listed) {
@@ -40,8 +42,17 @@ export function classifyIgnores(
     sites.add(ignore.siteId);
     sitesPerSignature.set(key, sites);
   }
-  const onEverySite = (ignore: WireIgnore) =>
-    siteIds.size >= 2 && sitesPerSignature.get(signature(ignore))?.size === siteIds.size;
+  const covered = new Map<string, boolean>();
+  const onEverySite = (ignore: WireIgnore): boolean => {
+    const key = signature(ignore);
+    let every = covered.get(key);
+    if (every === undefined) {
+      const sites = sitesPerSignature.get(key);
+      every = siteIds.size >= 2 && sites !== undefined && [...siteIds].every((id) => sites.has(id));
+      covered.set(key, every);
+    }
+    return every;
+  };
 
   const out: LiveIgnore[] = [];
   const emitted = new Set<string>();
