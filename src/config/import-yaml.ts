@@ -1,5 +1,7 @@
 import { Document, isMap, isSeq, type YAMLSeq } from 'yaml';
+import { normaliseAddress } from '../plan/select.js';
 import type { LiveIgnore, LiveState, Site } from '../types.js';
+import { DESIRED_STATE_SCHEMA } from './schema.js';
 
 export interface ImportOptions {
   /** Shown in the header; defaults to the live state's dashboard URL (credentials never shown). */
@@ -11,24 +13,39 @@ export interface ImportOptions {
 const DEFAULT_SCHEMA_REF = './node_modules/svc-gitops/schemas/svc-gitops.schema.json';
 const SITE_ITEM = /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/;
 
+/** The slugs the format can hold, from the schema itself (its single description). */
+const SLUG = (() => {
+  const defs = DESIRED_STATE_SCHEMA.$defs as Record<string, { pattern: string }>;
+  return {
+    plugin: new RegExp(defs.pluginSlug?.pattern ?? '$^'),
+    theme: new RegExp(defs.themeSlug?.pattern ?? '$^'),
+  };
+})();
+
 /**
  * Desired-state YAML that adopts the live per-site ignore lists, so `import` then `plan` shows no
  * ignore changes. Sites with identical ignore sets share one rule; rules are ordered by their
  * lowest site ID and everything inside them is sorted, so the same live state gives the same bytes.
  * Only per-site ignores are adopted: global ignores and site-wide flags are not changeable through
  * the interface, and version-specific ignores stay unmanaged (listed in the header), since
- * adopting them as all-version ignores would make the next plan widen them.
+ * adopting them as all-version ignores would make the next plan widen them; so do slugs the
+ * format cannot hold (the dashboard reports any folder name). A site is named by its address
+ * only where that address selects exactly this site, by the planner's own matching; else by ID.
  */
 export function renderImportYaml(live: LiveState, o: ImportOptions = {}): string {
   const names = siteNames(live.sites);
   const bySite = new Map<number, LiveIgnore[]>();
   const partial: string[] = [];
+  const unwritable: string[] = [];
   for (const ignore of live.ignores) {
     if (ignore.origin !== 'site') continue;
+    const where = `${names.get(ignore.siteId) ?? ignore.siteId} ${ignore.slug}`;
     if (ignore.versions !== 'all') {
-      partial.push(
-        `${names.get(ignore.siteId) ?? ignore.siteId} ${ignore.slug} ${ignore.versions.join(',')}`,
-      );
+      partial.push(`${where} ${ignore.versions.join(',')}`);
+      continue;
+    }
+    if (ignore.kind !== 'core' && !SLUG[ignore.kind].test(ignore.slug)) {
+      unwritable.push(where);
       continue;
     }
     bySite.set(ignore.siteId, [...(bySite.get(ignore.siteId) ?? []), ignore]);
@@ -60,11 +77,11 @@ export function renderImportYaml(live: LiveState, o: ImportOptions = {}): string
       if (isSeq(list)) list.flow = true;
     }
   }
-  doc.commentBefore = header(live, o, partial.sort());
+  doc.commentBefore = header(live, o, partial.sort(), unwritable.sort());
   return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
 }
 
-function header(live: LiveState, o: ImportOptions, partial: string[]): string {
+function header(live: LiveState, o: ImportOptions, partial: string[], unwritable: string[]): string {
   const lines = [
     ` yaml-language-server: $schema=${o.schemaRef ?? DEFAULT_SCHEMA_REF}`,
     ` Imported from ${withoutCredentials(o.dashboardUrl ?? live.dashboardUrl)} by \`svc-gitops import\`.`,
@@ -76,6 +93,9 @@ function header(live: LiveState, o: ImportOptions, partial: string[]): string {
     // (reported by the plan, never changed, because `unmanaged: report`).
     lines.push(` Left unmanaged (ignores of specific versions): ${partial.join('; ')}.`);
   }
+  if (unwritable.length > 0) {
+    lines.push(` Left unmanaged (slugs this format cannot hold): ${unwritable.join('; ')}.`);
+  }
   const unreadable = [...live.unreadable].sort((a, b) => a.siteId - b.siteId);
   if (unreadable.length > 0) {
     lines.push(` Not imported (unreadable): ${unreadable.map((u) => `${u.siteId} (${u.code})`).join(', ')}.`);
@@ -83,34 +103,29 @@ function header(live: LiveState, o: ImportOptions, partial: string[]): string {
   return lines.join('\n');
 }
 
-/** Domain when it identifies the site unambiguously and is a valid site item, else the numeric ID. */
+/**
+ * A site's name in the rules: its address as the planner compares addresses (no scheme, no
+ * `www.`), when that is a plain domain the format accepts, names itself again, and no other site
+ * shares it (`www.shop.test` and `shop.test` are one address to the planner); else its ID.
+ */
 function siteNames(sites: readonly Site[]): Map<number, string | number> {
-  const hosts = new Map<number, string>();
   const count = new Map<string, number>();
   for (const site of sites) {
-    const host = hostOf(site.url);
-    if (!host) continue;
-    hosts.set(site.id, host);
-    count.set(host, (count.get(host) ?? 0) + 1);
+    const address = normaliseAddress(site.url);
+    count.set(address, (count.get(address) ?? 0) + 1);
   }
   const names = new Map<number, string | number>();
   for (const site of sites) {
-    const host = hosts.get(site.id);
-    names.set(
-      site.id,
-      host && count.get(host) === 1 && SITE_ITEM.test(host) && host !== 'all' ? host : site.id,
-    );
+    const address = normaliseAddress(site.url);
+    const usable =
+      count.get(address) === 1 &&
+      SITE_ITEM.test(address) &&
+      !/^[0-9]+$/.test(address) && // digits alone are a site ID
+      address !== 'all' &&
+      normaliseAddress(address) === address;
+    names.set(site.id, usable ? address : site.id);
   }
   return names;
-}
-
-function hostOf(url: string): string | undefined {
-  try {
-    const parsed = new URL(url);
-    return parsed.pathname === '/' || parsed.pathname === '' ? parsed.hostname.toLowerCase() : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function withoutCredentials(url: string): string {

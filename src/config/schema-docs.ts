@@ -50,8 +50,8 @@ export function nearestDocs(
 /** Specific advice for values that are close to valid: URLs for domains, unencoded or partial slugs. */
 export function patternHint(value: unknown, title: string | undefined): string | undefined {
   if (typeof value !== 'string') return undefined;
-  if (title === 'plugin slug' && /^[A-Za-z0-9._-]+$/.test(value)) {
-    return `plugin slugs are <folder>/<file>.php: did you mean \`${value.replace(/\.php$/, '')}/${value.replace(/\.php$/, '')}.php\`?`;
+  if (title === 'plugin slug' && /^[A-Za-z0-9._-]+$/.test(value) && !value.endsWith('.php')) {
+    return `plugin slugs are <folder>/<file>.php: did you mean \`${value}/${value}.php\`?`;
   }
   const url = /^[a-z]+:\/\/([^/]+)/i.exec(value);
   if (url) return `write the bare domain: ${url[1]!.toLowerCase()}`;

@@ -54,12 +54,12 @@ function checkSlug(
   slug: string,
   path: Array<string | number>,
 ): void {
-  const ok = kind === 'plugin' ? /^[\w.-]+\/[\w.-]+\.php$/.test(slug) : /^[\w.-]+$/.test(slug);
+  const ok = kind === 'plugin' ? /^([\w.-]+\/)?[\w.-]+\.php$/.test(slug) : /^[\w.-]+$/.test(slug);
   if (!ok) {
     reader.fail(
       path,
       kind === 'plugin'
-        ? `plugin slug "${slug}" must look like <folder>/<file>.php`
+        ? `plugin slug "${slug}" must look like <folder>/<file>.php or <file>.php`
         : `theme slug "${slug}" must be a folder name`,
     );
   }

@@ -133,4 +133,46 @@ describe('renderImportYaml', () => {
     expect(result.diagnostics).toEqual([]);
     expect(result.desired!.ignores).toEqual([]);
   });
+
+  it('adopts an odd fleet exactly: www twins, ports, non-ASCII and numeric hosts, single-file plugins', async () => {
+    const odd = (id: number, url: string): Site => ({ id, url, name: url, status: 'connected' });
+    const live: LiveState = {
+      ...liveState(),
+      sites: [
+        odd(1, 'https://www.shop.demo.test/'),
+        odd(2, 'https://shop.demo.test/'),
+        odd(3, 'https://a.demo.test:8443/'),
+        odd(4, 'https://bücher.demo.test/'),
+        odd(5, 'https://12345/'),
+        odd(6, 'https://www.www.twice.test/'),
+        odd(7, 'https://plain.demo.test/'),
+      ],
+      ignores: [
+        ignore(1, 'plugin', 'akismet/akismet.php'),
+        ignore(3, 'plugin', 'akismet/akismet.php'),
+        ignore(4, 'theme', 'astra'),
+        ignore(5, 'core', 'wordpress'),
+        ignore(6, 'plugin', 'hello.php'),
+        ignore(7, 'plugin', 'hello.php'),
+        ignore(7, 'plugin', 'my plugin/my+plugin.php'),
+      ],
+    };
+    const text = renderImportYaml(live);
+    const result = await loadText(text);
+    expect(result.diagnostics).toEqual([]);
+    expect(text).toContain('  - sites: [1, 3]\n      plugins: [akismet/akismet.php]\n');
+    expect(text).toContain('  - sites: [4]\n');
+    expect(text).toContain('  - sites: [5]\n');
+    expect(text).toContain('  - sites: [6, plain.demo.test]\n      plugins: [hello.php]\n');
+    expect(text).toContain(
+      '# Left unmanaged (slugs this format cannot hold): plain.demo.test my plugin/my+plugin.php.',
+    );
+    // Planned with `unmanaged: remove`, only what the format cannot hold would be unignored:
+    // every other live ignore is adopted, on its own site and no other.
+    const desired = { ...result.desired!, ignoreScope: 'remove' as const };
+    const plan = createPlan(desired, live, { now: new Date('2026-01-01T00:00:00Z'), lifetimeMinutes: 60 });
+    expect(plan.actions.map((a) => `${a.op} ${a.site_id} ${a.slug}`)).toEqual([
+      'unignore 7 my plugin/my+plugin.php',
+    ]);
+  });
 });

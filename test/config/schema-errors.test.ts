@@ -86,6 +86,17 @@ describe('schema diagnostics', () => {
     ]);
   });
 
+  it('takes single-file plugin slugs (hello.php) and advises on a bare folder name', async () => {
+    const ok = await loadText(
+      doc('ignores:\n  rules:\n    - {sites: [all], plugins: [hello.php, akismet/akismet.php]}\n'),
+    );
+    expect(ok.diagnostics).toEqual([]);
+    const bare = await loadText(doc('ignores:\n  rules:\n    - {sites: [all], plugins: [akismet]}\n'));
+    expect(bare.diagnostics[0]!.hint).toBe(
+      'plugin slugs are <folder>/<file>.php: did you mean `akismet/akismet.php`?',
+    );
+  });
+
   it('asks for at least one item in an ignore rule', async () => {
     const result = await loadText(doc('ignores:\n  rules:\n    - sites: [all]\n'));
     expect(result.diagnostics[0]!.message).toBe('set at least one of core, plugins, themes');

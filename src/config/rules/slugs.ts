@@ -47,7 +47,8 @@ export function canMatchKind(glob: string, kind: ItemKind): boolean {
   const wild = /[*]/.test(glob);
   if (kind === 'plugin') {
     if (wild) return true;
-    return /^[^/]+\/[^/]+\.php$/.test(glob.replace(/\?/g, 'x'));
+    // <folder>/<file>.php, or <file>.php for a single-file plugin (hello.php).
+    return /^([^/]+\/)?[^/]+\.php$/.test(glob.replace(/\?/g, 'x'));
   }
   return !glob.includes('/');
 }
