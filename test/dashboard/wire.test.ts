@@ -327,16 +327,15 @@ describe('assembling the live state', () => {
     to: kind === 'plugin' ? '2' : '',
   });
 
-  it('keeps one translation per site and slug, the first listed', () => {
-    const live = assembleLive({
-      ...base,
-      updates: [
-        update('translation', 'x', 'de'),
-        update('plugin', 'a/a.php'),
-        update('translation', 'x', 'fr'),
-      ],
-    });
-    expect(live.pending.map((p) => `${p.kind}:${p.from}`)).toEqual(['plugin:1', 'translation:de']);
+  it('keeps one translation per site and slug, the lowest move, whatever order the languages came in', () => {
+    const languages = [update('translation', 'x', '6.8.3'), update('translation', 'x', '6.8.1')];
+    for (const translations of [languages, [...languages].reverse()]) {
+      const live = assembleLive({
+        ...base,
+        updates: [translations[0]!, update('plugin', 'a/a.php'), translations[1]!],
+      });
+      expect(live.pending.map((p) => `${p.kind}:${p.from}`)).toEqual(['plugin:1', 'translation:6.8.1']);
+    }
   });
 
   it('orders by site, kind and slug whatever order the dashboard used', () => {

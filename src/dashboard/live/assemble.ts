@@ -25,8 +25,8 @@ const KIND_ORDER = { core: 0, plugin: 1, theme: 2, translation: 3 } as const;
 
 /**
  * Builds the LiveState in a deterministic order (site id, kind, slug). Sites named in `errors[]`
- * become unreadable (first error wins); translations are kept once per site and slug (the
- * dashboard lists one entry per language and cannot update them separately).
+ * become unreadable (first error wins); translations are kept once per site and slug, the lowest
+ * move (the dashboard lists one entry per language and cannot update them separately).
  */
 export function assembleLive(parts: LiveParts): LiveState {
   const wanted = parts.siteIds ? new Set(parts.siteIds) : undefined;
@@ -59,15 +59,21 @@ export function assembleLive(parts: LiveParts): LiveState {
   }
 
   // Entries are already PendingUpdate-shaped. In (site, kind, slug) order, equal neighbours are
-  // either translations (one entry per language: the first is kept) or the trace of a listing
-  // that shifted while it was paged (an item read twice means another was missed).
+  // either translations (one entry per language: the lowest move is kept, whatever order the
+  // languages were listed in) or the trace of a listing that shifted while it was paged (an
+  // item read twice means another was missed).
   const sorted = sortBySiteRuns(wanted ? parts.updates.filter((u) => keep(u.siteId)) : parts.updates);
   const pending: PendingUpdate[] = [];
   let last: PendingUpdate | undefined;
   for (const u of sorted) {
     if (last && last.siteId === u.siteId && last.kind === u.kind && last.slug === u.slug) {
-      if (u.kind === 'translation') continue;
-      throw shifted(`update ${u.kind} ${u.slug} of site ${u.siteId} was listed twice`);
+      if (u.kind !== 'translation')
+        throw shifted(`update ${u.kind} ${u.slug} of site ${u.siteId} was listed twice`);
+      if (lowerMove(u, last)) {
+        pending[pending.length - 1] = u;
+        last = u;
+      }
+      continue;
     }
     pending.push(u);
     last = u;
@@ -111,6 +117,13 @@ function sortBySiteRuns<T extends { siteId: number; kind: keyof typeof KIND_ORDE
     inOrder = true;
   }
   return out;
+}
+
+/** Moves compared by from, to, then name, as code units: a total order, so the choice is fixed. */
+function lowerMove(a: PendingUpdate, b: PendingUpdate): boolean {
+  if (a.from !== b.from) return a.from < b.from;
+  if (a.to !== b.to) return a.to < b.to;
+  return a.name < b.name;
 }
 
 function shifted(what: string): SvcError {
