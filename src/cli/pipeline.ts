@@ -4,6 +4,7 @@ import { createDashboardClient, type DashboardClient } from '../dashboard/index.
 import { SvcError } from '../errors.js';
 import { createPlan, matchesSelection } from '../plan/index.js';
 import { countDiagnostics, renderDiagnosticsText } from '../render/diagnostics.js';
+import { safeText, terminalText } from '../render/safe-text.js';
 import { loadSettings, type Settings } from '../settings/index.js';
 import type { DesiredState, LiveState, Plan, Site, SiteMatcher } from '../types.js';
 import { type CliContext, useColour } from './context.js';
@@ -48,7 +49,7 @@ export function openDashboard(
     });
   }
   const client = createDashboardClient(loaded.settings, {
-    onWarning: (message) => ctx.stderr.write(`svc-gitops: warning: ${message}\n`),
+    onWarning: (message) => ctx.stderr.write(`svc-gitops: warning: ${terminalText(message)}\n`),
   });
   return { settings: loaded.settings, client };
 }
@@ -89,7 +90,7 @@ export async function planNow(ctx: CliContext, options: PlanNowOptions): Promise
       );
       for (const failure of synced.failed) {
         ctx.stderr.write(
-          `svc-gitops: warning: site ${failure.siteId} did not sync: ${failure.message} (${failure.code})\n`,
+          `svc-gitops: warning: site ${failure.siteId} did not sync: ${safeText(failure.message)} (${safeText(failure.code)})\n`,
         );
       }
       live = await client.readLive({ signal: ctx.signal });

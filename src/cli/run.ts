@@ -1,5 +1,6 @@
 import { CommanderError } from 'commander';
 import { EXIT, isSvcError } from '../errors.js';
+import { terminalText } from '../render/safe-text.js';
 import type { CliContext, OutputStream } from './context.js';
 import { createProgram } from './program.js';
 
@@ -31,15 +32,16 @@ export function reportError(error: unknown, ctx: CliContext): number {
   }
   if (isSvcError(error)) {
     if (error.code === 'INTERRUPTED') {
-      ctx.stderr.write(`svc-gitops: interrupted: ${error.message}\n`);
+      ctx.stderr.write(`svc-gitops: interrupted: ${terminalText(error.message)}\n`);
       return EXIT.interrupted;
     }
-    ctx.stderr.write(`svc-gitops: error [${error.code}]: ${error.message}\n`);
-    if (error.hint) ctx.stderr.write(`  hint: ${error.hint}\n`);
+    // Messages may quote what the dashboard sent: no escape sequence of its reaches the terminal.
+    ctx.stderr.write(`svc-gitops: error [${error.code}]: ${terminalText(error.message)}\n`);
+    if (error.hint) ctx.stderr.write(`  hint: ${terminalText(error.hint)}\n`);
     return EXIT.error;
   }
   const message = error instanceof Error ? error.message : String(error);
-  ctx.stderr.write(`svc-gitops: internal error: ${message}\n`);
+  ctx.stderr.write(`svc-gitops: internal error: ${terminalText(message)}\n`);
   ctx.stderr.write(
     '  this is a bug in svc-gitops; set SVC_GITOPS_DEBUG=1 for details and please report it\n',
   );

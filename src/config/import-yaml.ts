@@ -1,5 +1,6 @@
 import { Document, isMap, isSeq, type YAMLSeq } from 'yaml';
 import { normaliseAddress } from '../plan/select.js';
+import { safeText } from '../render/safe-text.js';
 import type { LiveIgnore, LiveState, Site } from '../types.js';
 import { DESIRED_STATE_SCHEMA } from './schema.js';
 
@@ -39,9 +40,10 @@ export function renderImportYaml(live: LiveState, o: ImportOptions = {}): string
   const unwritable: string[] = [];
   for (const ignore of live.ignores) {
     if (ignore.origin !== 'site') continue;
-    const where = `${names.get(ignore.siteId) ?? ignore.siteId} ${ignore.slug}`;
+    // The header quotes the dashboard: no control character of its reaches a terminal.
+    const where = `${names.get(ignore.siteId) ?? ignore.siteId} ${safeText(ignore.slug)}`;
     if (ignore.versions !== 'all') {
-      partial.push(`${where} ${ignore.versions.join(',')}`);
+      partial.push(`${where} ${safeText(ignore.versions.join(','))}`);
       continue;
     }
     if (ignore.kind !== 'core' && !SLUG[ignore.kind].test(ignore.slug)) {
@@ -98,7 +100,8 @@ function header(live: LiveState, o: ImportOptions, partial: string[], unwritable
   }
   const unreadable = [...live.unreadable].sort((a, b) => a.siteId - b.siteId);
   if (unreadable.length > 0) {
-    lines.push(` Not imported (unreadable): ${unreadable.map((u) => `${u.siteId} (${u.code})`).join(', ')}.`);
+    const listed = unreadable.map((u) => `${u.siteId} (${safeText(u.code)})`);
+    lines.push(` Not imported (unreadable): ${listed.join(', ')}.`);
   }
   return lines.join('\n');
 }

@@ -12,6 +12,15 @@ const MAX_FIELD = 300;
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\ufeff]/gu;
 const HAS_UNSAFE = new RegExp(UNSAFE.source, 'u');
 
+/**
+ * A message for a terminal line that may quote the dashboard (an error, a warning): controls
+ * neutralised as in safeText, but its own line breaks and length kept.
+ */
+export function terminalText(value: string): string {
+  if (!HAS_UNSAFE.test(value)) return value;
+  return value.replace(UNSAFE, (c) => (c === '\n' || c === '\t' ? c : c === '\r' ? ' ' : '\ufffd'));
+}
+
 export function safeText(value: string, max = MAX_FIELD): string {
   // The common case, checked without copying: nothing to neutralise and short enough (a
   // string of at most `max` code units has at most `max` characters).

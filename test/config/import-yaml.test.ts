@@ -175,4 +175,15 @@ describe('renderImportYaml', () => {
       'unignore 7 my plugin/my+plugin.php',
     ]);
   });
+
+  it('quotes dashboard text in its header without control characters', () => {
+    const live: LiveState = {
+      ...liveState(),
+      ignores: [ignore(1, 'plugin', 'x/x.php', { versions: ['1.0\u001b]0;pwned\u0007\u001b[2J'] })],
+      unreadable: [{ siteId: 9, url: 'https://down.demo.test/', code: 'gone\u001b[31m', message: 'x' }],
+    };
+    const text = renderImportYaml(live);
+    expect(text).toContain('x/x.php 1.0');
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  });
 });

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { json, startServer } from '../dashboard/helpers/server.js';
 import { cli } from '../helpers/cli.js';
 import {
   closedPortUrl,
@@ -99,6 +100,31 @@ describe('plan with a dashboard that keeps failing', () => {
       expectCleanFailure(result, 'HTTP_ERROR');
       expect(result.stderr).toContain('500');
     } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+describe('plan with a dashboard whose errors hold terminal escapes', () => {
+  it('prints the error with every control character neutralised', async () => {
+    const hostile = await startServer((_req, res) =>
+      json(res, 400, {
+        code: 'bad\u001b[31mRED',
+        message: 'Boom \u001b]0;pwned\u0007 \u001b[2J cleared\u202e',
+        data: { status: 400 },
+      }),
+    );
+    const sandbox = await startDemo('compat-6.1');
+    try {
+      const result = await cli(['plan', '-c', MINIMAL], {
+        env: { ...sandboxEnv(sandbox, tempDir()), SVC_URL: hostile.url },
+        cwd: REPO,
+      });
+      expectCleanFailure(result, 'HTTP_ERROR');
+      expect(result.stderr).toContain('Boom');
+      expect(result.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    } finally {
+      await hostile.close();
       await sandbox.close();
     }
   });

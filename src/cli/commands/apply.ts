@@ -13,6 +13,7 @@ import { renderApplyJson } from '../../render/apply-json.js';
 import { renderApplyMarkdown } from '../../render/apply-markdown.js';
 import type { ApplyReport } from '../../render/apply-report.js';
 import { renderApplyText } from '../../render/apply-text.js';
+import { terminalText } from '../../render/safe-text.js';
 import type { Action } from '../../types.js';
 import type { CliContext } from '../context.js';
 import { createProgress } from '../progress.js';
@@ -119,7 +120,7 @@ async function runApproved(
 ): Promise<number> {
   const warnings = [...approved.warnings];
   const warn = (message: string) => {
-    ctx.stderr.write(`svc-gitops: warning: ${message}\n`);
+    ctx.stderr.write(`svc-gitops: warning: ${terminalText(message)}\n`);
     warnings.push(message);
   };
   const progress = createProgress(ctx.stderr, { clock: () => ctx.now().getTime() });
