@@ -81,9 +81,20 @@ export function assembleWithinCap(
   const rows = sections.map(cachedRows);
   const totalRows = sections.reduce((total, section) => total + section.rowCount, 0);
   const room = maxChars - size(head);
-  const shown = allFit(sections, rows, room)
-    ? sections.map((section) => section.rowCount)
-    : shareRows(sections, rows, room - size(truncationNote(totalRows, totalRows)));
+  let shown = sections.map((section) => section.rowCount);
+  if (!allFit(sections, rows, room)) {
+    // Room for the note as it will read: its counts change its length, so share the rows out
+    // again whenever the note for what is left out needs more than was reserved (it converges:
+    // the reserve only grows, up to the longest note).
+    let reserve = size(truncationNote(totalRows, totalRows));
+    for (;;) {
+      shown = shareRows(sections, rows, room - reserve);
+      const omitted = totalRows - shown.reduce((total, count) => total + count, 0);
+      const needed = size(truncationNote(omitted, totalRows));
+      if (needed <= reserve) break;
+      reserve = needed;
+    }
+  }
   const lines = [...head];
   sections.forEach((section, index) => {
     if (shown[index]! === 0) return;

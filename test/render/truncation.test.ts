@@ -40,6 +40,21 @@ describe('markdown size cap', () => {
     }
   });
 
+  it('holds at every cap of a range, however long the note for what is left out reads', () => {
+    // The note's counts change its length; caps that left room only for a shorter note overshot.
+    const plan = createPlan(
+      { ...desired, ignoreScope: 'remove', policies: [everything] },
+      generateFleet({ sites: 300, pendingPerSite: 6, ignoredPerSite: 3 }),
+      PLAN_OPTIONS,
+    );
+    const over: string[] = [];
+    for (let cap = 2_000; cap < 3_500; cap++) {
+      const length = renderPlanMarkdown(plan, { maxChars: cap }).length;
+      if (length > cap) over.push(`${cap}: ${length}`);
+    }
+    expect(over).toEqual([]);
+  });
+
   it('truncates exactly at the limit', () => {
     const small = createPlan(
       desired,
