@@ -9,8 +9,10 @@
  *   can form, and the same text is safe inside HTML such as `<summary>`. Without a literal `[`
  *   or `<` no link can start, so parentheses and quotes stay readable. Escaped text is never
  *   placed at the start of a line, so line-start syntax (`#`, `-`, `+`, `1.`) needs nothing;
- * - mentions, references and autolinks: a zero-width space after `@` and `#`, inside `://` and
- *   after `www`, so `@team`, `#123`, `user@host` and `https://…` stay plain text;
+ * - mentions, references and autolinks: a zero-width space after `@` and `#`, inside `://`,
+ *   after `www` and in `GH-`, and after every sixth character of a run of 7 or more hex digits
+ *   (GitHub links commit SHAs of 7 or more), so `@team`, `#123`, `GH-1`, `user@host`,
+ *   `https://…` and a SHA stay plain text;
  * - controls and length: see safe-text.ts.
  */
 import { safeText } from './safe-text.js';
@@ -23,7 +25,9 @@ export function escapeMarkdown(value: string): string {
   const text = safeText(value)
     .replace(/[@#]/g, (c) => c + ZWSP)
     .replace(/:\/\//g, `:${ZWSP}//`)
-    .replace(/(www)(\.)/gi, `$1${ZWSP}$2`);
+    .replace(/(www)(\.)/gi, `$1${ZWSP}$2`)
+    .replace(/\b(gh)-/gi, `$1${ZWSP}-`)
+    .replace(/[0-9a-f]{7,}/gi, (run) => run.replace(/[0-9a-f]{6}(?=[0-9a-f])/gi, `$&${ZWSP}`));
   let out = '';
   for (const c of text) {
     const named = NAMED[c];

@@ -17,7 +17,8 @@ const HOSTILE = [
   'www.evil.test',
   'mail admin@evil.test',
   '@octocat and @org/team',
-  'fixes #123 and GH-1',
+  'fixes #123 and GH-1 and gh-2',
+  'commit a5c3785ed8d6a35868bc169f07e40e889087fd2e and 1234567',
   '**bold** _em_ ~~strike~~ `code` ``x``',
   'a | b | c',
   '$\\sqrt{x}$',
@@ -35,6 +36,8 @@ describe('escapeMarkdown', () => {
     expect(out).not.toMatch(/(?<!&)#\d/);
     expect(out).not.toMatch(/https?:\/\//);
     expect(out).not.toMatch(/www\./i);
+    expect(out).not.toMatch(/\bgh-\d/i);
+    expect(out).not.toMatch(/[0-9a-f]{7}/i);
   });
 
   it('keeps ordinary names readable', () => {
