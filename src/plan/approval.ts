@@ -19,9 +19,15 @@ export function judgeApproval(actions: readonly Action[], rules: ApprovalRules):
   const sitesUpdated = new Set<number>();
   let core = 0;
   let major = 0;
-  for (const action of actions) {
+  // A plan lists each site's updates together: a site is added once per run.
+  let last = Number.NaN;
+  for (let i = 0; i < actions.length; i++) {
+    const action = actions[i] as Action;
     if (action.op !== 'update') continue;
-    sitesUpdated.add(action.site_id);
+    if (action.site_id !== last) {
+      sitesUpdated.add(action.site_id);
+      last = action.site_id;
+    }
     if (action.kind === 'core') {
       core++;
       if (levelOf(action.from ?? '', action.to ?? '') === 'major') major++;

@@ -11,11 +11,11 @@ import { SvcError } from '../errors.js';
 import type { Action, DesiredState, LiveIgnore, LiveState, Plan, Site } from '../types.js';
 import { judgeApproval } from './approval.js';
 import { compileDesiredIgnores } from './desired-ignores.js';
-import { fingerprintIndexed } from './fingerprint.js';
+import { fingerprintOfFacts } from './fingerprint.js';
 import { planSiteIgnores, undesiredIgnoreNotes } from './ignores.js';
 import { indexLiveState, type LiveSiteFacts } from './live-index.js';
 import { createNoteBook, type NoteBook } from './notes.js';
-import { planId } from './plan-id.js';
+import { plannedPlanId } from './plan-id.js';
 import { compileRules } from './policies.js';
 import { scopeNotes } from './scope-notes.js';
 import { compileSelection } from './select.js';
@@ -104,19 +104,25 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     const wave = waves.waveOf(site);
     const siteIgnores = planSiteIgnores(facts, desiredIgnoresOf(site), context);
     const siteUpdates = planSiteUpdates(facts, rules, rules.siteRules(site), siteIgnores.after, wave);
-    const touched = siteIgnores.ignores.concat(siteIgnores.unignores, siteUpdates.actions);
+    const touchedCount =
+      siteIgnores.ignores.length + siteIgnores.unignores.length + siteUpdates.actions.length;
     if (site.status !== 'connected') {
       const entry = offline.get(site.status) ?? { sites: [], withheld: 0 };
       entry.sites.push(site);
-      entry.withheld += touched.length;
+      entry.withheld += touchedCount;
       offline.set(site.status, entry);
       continue;
     }
     for (const note of siteIgnores.notes) book.add(note, site.id);
     for (const note of siteUpdates.notes) book.add(note, site.id);
     for (const ignore of siteIgnores.unmanaged) unmanaged.push(ignore);
-    if (touched.length === 0) continue;
-    fingerprints[site.id] = fingerprintIndexed(index, site.id, touched);
+    if (touchedCount === 0) continue;
+    // The site is readable (checked above): its status is the listing's.
+    fingerprints[site.id] = fingerprintOfFacts(facts, site.status, [
+      siteIgnores.ignores,
+      siteIgnores.unignores,
+      siteUpdates.actions,
+    ]);
     for (const action of siteIgnores.ignores) ignores.push(action);
     for (const action of siteIgnores.unignores) unignores.push(action);
     if (siteUpdates.actions.length === 0) continue;
@@ -144,5 +150,5 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     summary: summarise(actions),
     needs_approval: approval.needsApproval,
   };
-  return { ...withoutId, id: planId(withoutId) };
+  return { ...withoutId, id: plannedPlanId(withoutId) };
 }

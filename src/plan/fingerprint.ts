@@ -8,7 +8,7 @@
 
 import { hash } from 'node:crypto';
 import type { ItemRef, LiveState } from '../types.js';
-import { encodeVersions, indexLiveState, type LiveIndex } from './live-index.js';
+import { encodeVersions, indexLiveState, type LiveIndex, type LiveSiteFacts } from './live-index.js';
 
 /** A field of a fact, length-prefixed: no value can run into the next, whatever it holds. */
 function field(value: string): string {
@@ -24,7 +24,16 @@ function kindField(kind: string): string {
 
 function touches(items: readonly ItemRef[], kind: string, slug: string): boolean {
   // Slug first: it tells items apart far more often than the kind.
-  for (const item of items) if (item.slug === slug && item.kind === kind) return true;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i] as ItemRef;
+    if (item.slug === slug && item.kind === kind) return true;
+  }
+  return false;
+}
+
+/** Whether any of the lists touches the item (the planner's ignore, unignore and update lists). */
+function touchesAny(lists: ReadonlyArray<readonly ItemRef[]>, kind: string, slug: string): boolean {
+  for (let i = 0; i < lists.length; i++) if (touches(lists[i] as readonly ItemRef[], kind, slug)) return true;
   return false;
 }
 
@@ -36,20 +45,40 @@ function touches(items: readonly ItemRef[], kind: string, slug: string): boolean
 export function fingerprintIndexed(index: LiveIndex, siteId: number, items: readonly ItemRef[]): string {
   const facts = index.sites.get(siteId);
   const status = index.unreadable.has(siteId) ? 'unreadable' : (facts?.site.status ?? 'missing');
+  return fingerprintOfFacts(facts, status, [items]);
+}
+
+/**
+ * The fingerprint of a site whose facts the caller holds already (createPlan): the items it
+ * touches given as several lists (their union), so no list of them all is built per site.
+ */
+export function fingerprintOfFacts(
+  facts: LiveSiteFacts | undefined,
+  status: string,
+  touched: ReadonlyArray<readonly ItemRef[]>,
+): string {
   let pending = '';
   let pendingCount = 0;
-  for (const { kind, slug, from, to } of facts?.pending ?? []) {
-    if (!touches(items, kind, slug)) continue;
-    pending += `${kindField(kind)}${slug.length}:${slug}${from.length}:${from}${to.length}:${to}`;
-    pendingCount++;
+  if (facts !== undefined) {
+    const list = facts.pending;
+    for (let i = 0; i < list.length; i++) {
+      const { kind, slug, from, to } = list[i] as LiveSiteFacts['pending'][number];
+      if (!touchesAny(touched, kind, slug)) continue;
+      pending += `${kindField(kind)}${slug.length}:${slug}${from.length}:${from}${to.length}:${to}`;
+      pendingCount++;
+    }
   }
   let ignores = '';
   let ignoreCount = 0;
-  for (const ignore of facts?.ignores ?? []) {
-    const { kind, slug, origin } = ignore;
-    if (origin !== 'site-flag' && !touches(items, kind, slug)) continue;
-    ignores += `${kindField(kind)}${field(slug)}${field(origin)}${field(encodeVersions(ignore.versions))}`;
-    ignoreCount++;
+  if (facts !== undefined) {
+    const list = facts.ignores;
+    for (let i = 0; i < list.length; i++) {
+      const ignore = list[i] as LiveSiteFacts['ignores'][number];
+      const { kind, slug, origin } = ignore;
+      if (origin !== 'site-flag' && !touchesAny(touched, kind, slug)) continue;
+      ignores += `${kindField(kind)}${field(slug)}${field(origin)}${field(encodeVersions(ignore.versions))}`;
+      ignoreCount++;
+    }
   }
   const text = `${field(status)}${field(facts?.site.url ?? '')}p${pendingCount}:${pending}i${ignoreCount}:${ignores}`;
   return `sha256:${sha256OfText(text)}`;

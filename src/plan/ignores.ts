@@ -71,15 +71,20 @@ export interface IgnoreContext {
  * How the site's live ignores stand on `want`: true when one covers all versions, else the
  * versions they ignore (none: an empty list).
  */
-function liveCoverage(live: readonly LiveIgnore[], want: ItemRef): true | string[] {
-  const versions: string[] = [];
-  for (const ignore of live) {
+function liveCoverage(live: readonly LiveIgnore[], want: ItemRef): true | readonly string[] {
+  // Most sites have no live ignore of a desired item: the list is made only when one is found.
+  let versions: string[] | undefined;
+  for (let i = 0; i < live.length; i++) {
+    const ignore = live[i] as LiveIgnore;
     if (ignore.kind !== want.kind || ignore.slug !== want.slug) continue;
     if (ignore.versions === 'all') return true;
+    versions ??= [];
     versions.push(...ignore.versions);
   }
-  return versions;
+  return versions ?? NO_VERSIONS;
 }
+
+const NO_VERSIONS: readonly string[] = Object.freeze([]);
 
 /** The reason of an `ignore` action: the rule's own, unless live ignores some versions already. */
 function ignoreReason(want: DesiredIgnore, partial: readonly string[]): string {

@@ -60,17 +60,90 @@ function sortUnlessSorted<T>(list: T[], compare: (a: T, b: T) => number): void {
   }
 }
 
-export function indexLiveState(live: LiveState): LiveIndex {
-  const sites = new Map<number, LiveSiteFacts>();
-  for (const site of live.sites) sites.set(site.id, { site, pending: [], ignores: [] });
-  // Facts about sites the listing did not return have no site to belong to and are dropped.
-  for (const update of live.pending) sites.get(update.siteId)?.pending.push(update);
-  for (const ignore of live.ignores) sites.get(ignore.siteId)?.ignores.push(ignore);
-  for (const facts of sites.values()) {
+/*
+ * One loop per function: each pass is run once per plan, and a function whose loop V8 compiles
+ * while it runs (on-stack replacement) would otherwise leave the passes after it without type
+ * feedback, to be deoptimised on every plan.
+ */
+
+function siteBuckets(sites: readonly Site[]): Map<number, LiveSiteFacts> {
+  const bySite = new Map<number, LiveSiteFacts>();
+  for (let i = 0; i < sites.length; i++) {
+    const site = sites[i] as Site;
+    bySite.set(site.id, { site, pending: [], ignores: [] });
+  }
+  return bySite;
+}
+
+/**
+ * Deals facts into their sites' lists. The client lists each site's facts together: each run is
+ * one lookup and one copy of exactly its size (no list grown by push, to be copied on by the
+ * collector while the plan is made); a site listed in several runs gets the later ones appended.
+ */
+function addFacts<T extends { siteId: number }>(
+  bySite: Map<number, LiveSiteFacts>,
+  facts: readonly T[],
+  listOf: (site: LiveSiteFacts) => T[],
+  setList: (site: LiveSiteFacts, list: T[]) => void,
+): void {
+  let start = 0;
+  while (start < facts.length) {
+    const siteId = (facts[start] as T).siteId;
+    let end = start + 1;
+    while (end < facts.length && (facts[end] as T).siteId === siteId) end++;
+    // Facts about sites the listing did not return have no site to belong to and are dropped.
+    const site = bySite.get(siteId);
+    if (site !== undefined) {
+      const list = listOf(site);
+      if (list.length === 0) setList(site, facts.slice(start, end));
+      else for (let i = start; i < end; i++) list.push(facts[i] as T);
+    }
+    start = end;
+  }
+}
+
+function addPending(bySite: Map<number, LiveSiteFacts>, pending: readonly PendingUpdate[]): void {
+  addFacts(
+    bySite,
+    pending,
+    (site) => site.pending,
+    (site, list) => {
+      site.pending = list;
+    },
+  );
+}
+
+function addIgnores(bySite: Map<number, LiveSiteFacts>, ignores: readonly LiveIgnore[]): void {
+  addFacts(
+    bySite,
+    ignores,
+    (site) => site.ignores,
+    (site, list) => {
+      site.ignores = list;
+    },
+  );
+}
+
+function sortFacts(bySite: Map<number, LiveSiteFacts>): void {
+  for (const facts of bySite.values()) {
     sortUnlessSorted(facts.pending, comparePending);
     sortUnlessSorted(facts.ignores, compareIgnores);
   }
+}
+
+function indexUnreadable(entries: readonly UnreadableSite[]): Map<number, UnreadableSite> {
   const unreadable = new Map<number, UnreadableSite>();
-  for (const entry of live.unreadable) unreadable.set(entry.siteId, entry);
-  return { sites, unreadable };
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] as UnreadableSite;
+    unreadable.set(entry.siteId, entry);
+  }
+  return unreadable;
+}
+
+export function indexLiveState(live: LiveState): LiveIndex {
+  const sites = siteBuckets(live.sites);
+  addPending(sites, live.pending);
+  addIgnores(sites, live.ignores);
+  sortFacts(sites);
+  return { sites, unreadable: indexUnreadable(live.unreadable) };
 }

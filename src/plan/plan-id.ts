@@ -10,7 +10,7 @@
  * tests compare the two writers on hostile plans.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { actionJsonWriter, isPlainRecord } from '../canonical/action-json.js';
+import { actionJsonWriter, isPlainRecord, plannedActionJsonWriter } from '../canonical/action-json.js';
 import { canonicalJson, canonicalMemberJson, canonicalSha256 } from '../canonical/canonical-json.js';
 import type { Plan } from '../types.js';
 
@@ -34,8 +34,8 @@ function chunkedHash(hash: Hash): { write(text: string): void; end(): void } {
   };
 }
 
-function writeActions(actions: readonly unknown[], write: (text: string) => void): void {
-  const plannedActionJson = actionJsonWriter();
+function writeActions(actions: readonly unknown[], write: (text: string) => void, planned: boolean): void {
+  const plannedActionJson = planned ? plannedActionJsonWriter() : actionJsonWriter();
   write('[');
   for (let i = 0; i < actions.length; i++) {
     const action = actions[i];
@@ -50,14 +50,15 @@ function writeActions(actions: readonly unknown[], write: (text: string) => void
 const PLAIN = /^[0-9A-Za-z:]*$/;
 
 /** A record of distinct strings (fingerprints), so not worth remembering their JSON. */
-function writeStringRecord(record: Record<string, string>, write: (text: string) => void) {
+function writeStringRecord(record: Record<string, string>, write: (text: string) => void, planned: boolean) {
   let first = true;
   write('{');
   // Default sort compares UTF-16 code units: the canonical key order ("10" before "9").
   for (const key of Object.keys(record).sort()) {
     const value = record[key] as string;
+    // A planner's record: keys are site ids (a number's text), values `sha256:` and hex.
     const json =
-      PLAIN.test(key) && PLAIN.test(value)
+      planned || (PLAIN.test(key) && PLAIN.test(value))
         ? `"${key}":"${value}"`
         : `${JSON.stringify(key)}:${JSON.stringify(value)}`;
     write(first ? json : `,${json}`);
@@ -73,13 +74,13 @@ function isStringRecord(value: unknown): value is Record<string, string> {
 }
 
 /** sha256 (hex) of the canonical JSON of `rest`, a plan without its id. */
-function planContentSha256(rest: Record<string, unknown>): string {
+function planContentSha256(rest: Record<string, unknown>, planned: boolean): string {
   const { actions, fingerprints } = rest;
   const fast =
     typeof rest.toJSON !== 'function' &&
     Array.isArray(actions) &&
     typeof (actions as { toJSON?: unknown }).toJSON !== 'function' &&
-    (fingerprints === undefined || isStringRecord(fingerprints));
+    (fingerprints === undefined || planned || isStringRecord(fingerprints));
   if (!fast) return canonicalSha256(rest);
   const hash = createHash('sha256');
   const out = chunkedHash(hash);
@@ -90,10 +91,10 @@ function planContentSha256(rest: Record<string, unknown>): string {
     const head = `${first ? '' : ','}${JSON.stringify(key)}:`;
     if (key === 'actions') {
       out.write(head);
-      writeActions(value as unknown[], out.write);
+      writeActions(value as unknown[], out.write, planned);
     } else if (key === 'fingerprints' && value !== undefined) {
       out.write(head);
-      writeStringRecord(value as Record<string, string>, out.write);
+      writeStringRecord(value as Record<string, string>, out.write, planned);
     } else {
       const json = canonicalMemberJson(value);
       if (json === undefined) continue;
@@ -109,7 +110,16 @@ function planContentSha256(rest: Record<string, unknown>): string {
 /** The plan id: sha256 of the canonical JSON of every field but `id`. */
 export function planId(planWithoutId: Omit<Plan, 'id'>): string {
   const { id: _ignored, ...rest } = planWithoutId as Omit<Plan, 'id'> & { id?: unknown };
-  return planContentSha256(rest);
+  return planContentSha256(rest, false);
+}
+
+/**
+ * planId of a plan createPlan has just built, before anyone else holds it: its actions are the
+ * planner's records (see plannedActionJsonWriter) and its fingerprints are keyed by site id, so
+ * neither is checked for a shape it cannot have. Same bytes hashed as planId; tests compare.
+ */
+export function plannedPlanId(planWithoutId: Omit<Plan, 'id'>): string {
+  return planContentSha256(planWithoutId as unknown as Record<string, unknown>, true);
 }
 
 /** True when the plan's id still matches its content (nothing was edited after planning). */

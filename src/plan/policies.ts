@@ -76,6 +76,13 @@ function verdictOf(entry: CompiledPolicy, level: VersionLevel): PolicyVerdict {
   return verdict;
 }
 
+/** Which of the filters select the site, by position (a plain loop: no callback per site). */
+function selectedBy(filters: readonly ((site: Site) => boolean)[], site: Site): boolean[] {
+  const selected = new Array<boolean>(filters.length);
+  for (let i = 0; i < filters.length; i++) selected[i] = (filters[i] as (site: Site) => boolean)(site);
+  return selected;
+}
+
 export function compileRules(policies: readonly UpdatePolicy[], holds: readonly Hold[]): CompiledRules {
   const policySelects = policies.map((policy) => compileSelection(policy.selection));
   const holdSelects = holds.map((hold) => compileSelection(hold.selection));
@@ -108,10 +115,7 @@ export function compileRules(policies: readonly UpdatePolicy[], holds: readonly 
 
   return {
     siteRules(site) {
-      return {
-        policies: policySelects.map((selects) => selects(site)),
-        holds: holdSelects.map((selects) => selects(site)),
-      };
+      return { policies: selectedBy(policySelects, site), holds: selectedBy(holdSelects, site) };
     },
     judge(site, update) {
       const level = levelOf(update.from, update.to);

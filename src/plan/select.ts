@@ -43,6 +43,12 @@ function compileMatcher(matcher: SiteMatcher): SitePredicate {
 
 export type SiteFilter = (site: Site) => boolean;
 
+function anyMatches(predicates: readonly SitePredicate[], site: Site, address: string): boolean {
+  for (let i = 0; i < predicates.length; i++)
+    if ((predicates[i] as SitePredicate)(site, address)) return true;
+  return false;
+}
+
 export function compileSelection(selection: SiteSelection): SiteFilter {
   const include = selection.include.map(compileMatcher);
   const exclude = selection.exclude.map(compileMatcher);
@@ -50,11 +56,10 @@ export function compileSelection(selection: SiteSelection): SiteFilter {
   const byAddress = [...selection.include, ...selection.exclude].some(
     (matcher) => matcher.type === 'domain' || matcher.type === 'glob',
   );
+  // Plain loops: a callback per call (`some`) is two closures allocated per site and rule.
   return (site) => {
     const address = byAddress ? normaliseAddress(site.url) : '';
-    return (
-      include.some((matches) => matches(site, address)) && !exclude.some((matches) => matches(site, address))
-    );
+    return anyMatches(include, site, address) && !anyMatches(exclude, site, address);
   };
 }
 

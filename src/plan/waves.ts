@@ -18,17 +18,15 @@ export function assignWaves(waves: readonly Wave[]): WaveAssignment {
   const compiled = waves.map((wave) => ({ name: wave.name, selects: compileSelection(wave.selection) }));
   // Asked inside the action sort: a name → position map, not a search of the list.
   const order = new Map([...waves.map((wave) => wave.name), REMAINING_WAVE].map((name, i) => [name, i]));
-  // Asked once per update: a site's wave is worked out once (matching globs is not free).
-  const bySite = new Map<number, string>();
   return {
+    // Asked once per site (createPlan): nothing to remember, and no callback per site.
     waveOf(site) {
       if (compiled.length === 0) return undefined;
-      let wave = bySite.get(site.id);
-      if (wave === undefined) {
-        wave = compiled.find((candidate) => candidate.selects(site))?.name ?? REMAINING_WAVE;
-        bySite.set(site.id, wave);
+      for (let i = 0; i < compiled.length; i++) {
+        const candidate = compiled[i] as (typeof compiled)[number];
+        if (candidate.selects(site)) return candidate.name;
       }
-      return wave;
+      return REMAINING_WAVE;
     },
     rank(wave) {
       return wave === undefined ? 0 : (order.get(wave) ?? -1);

@@ -9,6 +9,7 @@ import {
   compareActions,
   createPlan,
   matchesSelection,
+  verifyPlanId,
   versionLevel,
   withinPin,
 } from '../../src/plan/index.js';
@@ -158,6 +159,8 @@ describe('plan properties', () => {
     fc.assert(
       fc.property(desired, live, (want, have) => {
         const plan = createPlan(want, have, PLAN_OPTIONS);
+        // The id createPlan writes from its own records is the one any reader computes.
+        expect(verifyPlanId(plan)).toBe(true);
         updates += plan.summary.update;
         // The stated order (these desired states have no waves), each action once.
         const byOrder = compareActions(() => 0);
