@@ -279,6 +279,8 @@ export interface ActionOutcome {
   status: ActionStatus;
   code?: string;
   message?: string;
+  /** Reported done by the call, but the re-read that would confirm it failed or missed the site. */
+  unverified?: true;
 }
 
 export interface ApplyResult {

@@ -79,24 +79,26 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     runId,
     now,
   });
-  const sent = executed.outcomes.some((o) => o.status === 'done' || o.status === 'failed');
-  if (sent) {
-    options.onEvent?.({ type: 'verify', sites: new Set(runnable.map((a) => a.site_id)).size });
+  // Every outcome in plan order: what was sent, and what was held back (an update skipped as
+  // done by an earlier run is checked by the re-read as well).
+  const planned = plan.actions.map((action, index) => preset.get(index) ?? action) as ActionOutcome[];
+  runnableIndices.forEach((planIndex, i) => {
+    planned[planIndex] = executed.outcomes[i]!;
+  });
+  const toCheck = planned.filter(
+    (o) => o.status === 'done' || o.status === 'failed' || o.code === 'ALREADY_DONE',
+  );
+  if (toCheck.length > 0) {
+    options.onEvent?.({ type: 'verify', sites: new Set(toCheck.map((o) => o.action.site_id)).size });
   }
-  const verified = sent
-    ? await verifyOutcomes(options.client, executed.outcomes)
-    : { outcomes: executed.outcomes };
+  const verified = toCheck.length > 0 ? await verifyOutcomes(options.client, planned) : { outcomes: planned };
   if (verified.error) options.onEvent?.({ type: 'verify-failed', ...verified.error });
 
-  const outcomes = plan.actions.map((action, index) => preset.get(index) ?? action);
-  runnableIndices.forEach((planIndex, i) => {
-    outcomes[planIndex] = verified.outcomes[i]!;
-  });
   const result: ApplyResult = {
     plan_id: plan.id,
     started_at: startedAt,
     finished_at: now().toISOString(),
-    outcomes: outcomes as ActionOutcome[],
+    outcomes: verified.outcomes,
     interrupted: executed.interrupted,
     calls: executed.calls,
   };
@@ -106,6 +108,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     at: result.finished_at,
     interrupted: result.interrupted,
     failed: result.outcomes.filter((o) => o.status === 'failed').length,
+    verified: verified.error === undefined,
   });
   options.onEvent?.({ type: 'finished', result });
   return result;

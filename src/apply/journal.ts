@@ -28,7 +28,15 @@ export type JournalRecord =
       at: string;
       outcomes: Array<{ key: string; status: ActionStatus; code?: string }>;
     }
-  | { type: 'run-end'; run_id: string; at: string; interrupted: boolean; failed: number };
+  | {
+      type: 'run-end';
+      run_id: string;
+      at: string;
+      interrupted: boolean;
+      failed: number;
+      /** False when the re-read after the calls failed (absent in older journals: it ran). */
+      verified?: boolean;
+    };
 
 export type JournalCall =
   | { type: 'set-ignored'; site_id: number; kind: string; direction: string; slugs: string[] }
@@ -132,10 +140,17 @@ export function readJournal(fs: typeof nodeFs, path: string): JournalRecord[] {
   return records;
 }
 
-/** Change keys of every update the journal saw confirmed done (by any run). */
+/**
+ * Change keys of the updates whose calls reported them done since the last run that finished
+ * and checked its outcomes against a re-read. Such a run settles everything before it: from then
+ * on the live state says what is pending (a site restored from a backup may need the same update
+ * again). Updates of later runs (killed, interrupted, or unable to re-read) are never sent again;
+ * the run that skips them still checks them against its own re-read.
+ */
 export function completedUpdates(records: readonly JournalRecord[]): Set<string> {
   const done = new Set<string>();
   for (const record of records) {
+    if (record.type === 'run-end' && !record.interrupted && record.verified !== false) done.clear();
     if (record.type !== 'result') continue;
     for (const outcome of record.outcomes) {
       if (outcome.status === 'done' && outcome.key.startsWith('["update"')) done.add(outcome.key);

@@ -8,7 +8,11 @@ import type { ActionOutcome, LiveState } from '../types.js';
  * - done but not in effect (an ignore not kept, an update still pending) → failed,
  *   `NOT_PERSISTED` / `NOT_APPLIED`;
  * - failed (e.g. a reset after the request went out) but in effect → done, with a note;
- * - skipped and blocked actions were never sent and are left alone.
+ * - an update skipped because an earlier run reported it done (ALREADY_DONE) but still pending
+ *   → failed, `NOT_APPLIED`: the earlier report was not the truth;
+ * - other skipped and blocked actions were never sent and are left alone.
+ * When the re-read fails, nothing can be confirmed: done outcomes are marked `unverified`, and
+ * the run does not count as a success.
  */
 
 export interface VerifyReport {
@@ -21,7 +25,7 @@ export async function verifyOutcomes(
   client: Pick<DashboardClient, 'readLive'>,
   outcomes: readonly ActionOutcome[],
 ): Promise<VerifyReport> {
-  const sent = outcomes.filter((o) => o.status === 'done' || o.status === 'failed');
+  const sent = outcomes.filter((o) => o.status === 'done' || o.status === 'failed' || skippedAsDone(o));
   const siteIds = [...new Set(sent.map((o) => o.action.site_id))].sort((a, b) => a - b);
   if (siteIds.length === 0) return { outcomes: [...outcomes] };
   let live: LiveState;
@@ -31,19 +35,39 @@ export async function verifyOutcomes(
     const code = isSvcError(error) ? error.code : 'INTERNAL';
     const message = error instanceof Error ? error.message : String(error);
     const unverified = outcomes.map((o) =>
-      o.status === 'done' ? { ...o, message: `reported done; not verified (re-read failed: ${code})` } : o,
+      o.status === 'done'
+        ? {
+            ...o,
+            unverified: true as const,
+            message: `reported done; not verified (re-read failed: ${code})`,
+          }
+        : o,
     );
     return { outcomes: unverified, error: { code, message } };
   }
   return { outcomes: outcomes.map((o) => checkOutcome(o, live)) };
 }
 
+function skippedAsDone(outcome: ActionOutcome): boolean {
+  return outcome.status === 'skipped' && outcome.code === 'ALREADY_DONE';
+}
+
 function checkOutcome(outcome: ActionOutcome, live: LiveState): ActionOutcome {
-  if (outcome.status !== 'done' && outcome.status !== 'failed') return outcome;
   const { action } = outcome;
+  if (skippedAsDone(outcome)) {
+    if (live.unreadable.some((site) => site.siteId === action.site_id) || isInEffect(outcome, live))
+      return outcome;
+    return {
+      action,
+      status: 'failed',
+      code: 'NOT_APPLIED',
+      message: 'an earlier run reported this update done, but it is still pending',
+    };
+  }
+  if (outcome.status !== 'done' && outcome.status !== 'failed') return outcome;
   if (live.unreadable.some((site) => site.siteId === action.site_id)) {
     return outcome.status === 'done'
-      ? { ...outcome, message: 'reported done; not verified (site unreadable)' }
+      ? { ...outcome, unverified: true, message: 'reported done; not verified (site unreadable)' }
       : outcome;
   }
   const inEffect = isInEffect(outcome, live);
@@ -86,8 +110,11 @@ function isInEffect({ action }: ActionOutcome, live: LiveState): boolean {
   const listed = live.ignores.filter(
     (i) => i.siteId === action.site_id && i.kind === action.kind && i.slug === action.slug,
   );
-  // An ignore is in effect when the item is ignored on the site at all: the reader cannot always
-  // tell a per-site ignore present on every site from a global one, and either hides the update.
-  // An unignore is in effect when no per-site ignore of the item is left.
-  return action.op === 'ignore' ? listed.length > 0 : !listed.some((i) => i.origin === 'site');
+  // An ignore is in effect when the item is ignored on the site in all versions (the planner
+  // plans one where live ignores only some): the reader cannot always tell a per-site ignore
+  // present on every site from a global one, and either hides every update. An unignore is in
+  // effect when no per-site ignore of the item is left.
+  return action.op === 'ignore'
+    ? listed.some((i) => i.versions === 'all')
+    : !listed.some((i) => i.origin === 'site');
 }

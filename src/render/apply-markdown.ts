@@ -1,5 +1,11 @@
 import type { ApplyReport } from './apply-report.js';
-import { countStatuses, describeAction, groupByCode, outcomeMessage } from './apply-report.js';
+import {
+  countStatuses,
+  countUnverified,
+  describeAction,
+  groupByCode,
+  outcomeMessage,
+} from './apply-report.js';
 import { escapeMarkdown } from './markdown-escape.js';
 
 const LIST_LIMIT = 50;
@@ -8,7 +14,8 @@ const LIST_LIMIT = 50;
 export function renderApplyMarkdown(report: ApplyReport): string {
   const { result } = report;
   const counts = countStatuses(result.outcomes);
-  const icon = result.interrupted ? '⏸️' : counts.failed > 0 ? '❌' : '✅';
+  const unverified = countUnverified(result.outcomes);
+  const icon = result.interrupted ? '⏸️' : counts.failed > 0 ? '❌' : unverified > 0 ? '⚠️' : '✅';
   const lines = [
     `### ${icon} svc-gitops apply${result.interrupted ? ' (interrupted)' : ''}`,
     '',
@@ -16,7 +23,7 @@ export function renderApplyMarkdown(report: ApplyReport): string {
     '',
     '| done | failed | skipped | blocked |',
     '|---:|---:|---:|---:|',
-    `| ${counts.done} | ${counts.failed} | ${counts.skipped} | ${counts.blocked} |`,
+    `| ${counts.done}${unverified > 0 ? ` (${unverified} not verified)` : ''} | ${counts.failed} | ${counts.skipped} | ${counts.blocked} |`,
   ];
   for (const status of ['failed', 'blocked', 'skipped'] as const) {
     const groups = groupByCode(result.outcomes, status);
@@ -31,11 +38,11 @@ export function renderApplyMarkdown(report: ApplyReport): string {
     for (const [code, outcomes] of groups) {
       for (const outcome of outcomes.slice(0, LIST_LIMIT)) {
         lines.push(
-          `| \`${code}\` | ${escapeMarkdown(describeAction(outcome.action))} | ${escapeMarkdown(outcomeMessage(outcome))} |`,
+          `| ${escapeMarkdown(code)} | ${escapeMarkdown(describeAction(outcome.action))} | ${escapeMarkdown(outcomeMessage(outcome))} |`,
         );
       }
       if (outcomes.length > LIST_LIMIT)
-        lines.push(`| \`${code}\` | … and ${outcomes.length - LIST_LIMIT} more | |`);
+        lines.push(`| ${escapeMarkdown(code)} | … and ${outcomes.length - LIST_LIMIT} more | |`);
     }
     lines.push('', '</details>');
   }
@@ -51,7 +58,7 @@ export function renderApplyMarkdown(report: ApplyReport): string {
   if (report.verificationError) {
     lines.push(
       '',
-      `> ⚠️ The re-read after applying failed (\`${report.verificationError.code}\`); outcomes are unverified.`,
+      `> ⚠️ The re-read after applying failed (${escapeMarkdown(report.verificationError.code)}); outcomes are unverified.`,
     );
   }
   for (const warning of report.warnings) lines.push('', `> ⚠️ ${escapeMarkdown(warning)}`);

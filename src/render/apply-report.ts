@@ -19,6 +19,13 @@ export interface ApplyReport {
 
 export type StatusCounts = Record<ActionStatus, number>;
 
+/** Done actions the re-read could not confirm (it failed, or missed their site). */
+export function countUnverified(outcomes: readonly ActionOutcome[]): number {
+  let count = 0;
+  for (const outcome of outcomes) if (outcome.status === 'done' && outcome.unverified) count += 1;
+  return count;
+}
+
 export function countStatuses(outcomes: readonly ActionOutcome[]): StatusCounts {
   const counts: StatusCounts = { done: 0, failed: 0, skipped: 0, blocked: 0 };
   for (const outcome of outcomes) counts[outcome.status] += 1;

@@ -1,5 +1,12 @@
 import type { ApplyReport } from './apply-report.js';
-import { countStatuses, describeAction, groupByCode, outcomeMessage } from './apply-report.js';
+import {
+  countStatuses,
+  countUnverified,
+  describeAction,
+  groupByCode,
+  outcomeMessage,
+} from './apply-report.js';
+import { safeText } from './safe-text.js';
 
 /** Per group, at most this many actions are listed; the rest are counted. */
 const LIST_LIMIT = 20;
@@ -8,19 +15,24 @@ const LIST_LIMIT = 20;
 export function renderApplyText(report: ApplyReport): string {
   const { result } = report;
   const counts = countStatuses(result.outcomes);
+  const unverified = countUnverified(result.outcomes);
   const lines: string[] = [];
   const verdict = result.interrupted
     ? 'Apply interrupted'
     : counts.failed > 0
       ? 'Apply finished with failures'
-      : 'Apply complete';
+      : unverified > 0
+        ? 'Apply finished unconfirmed'
+        : 'Apply complete';
+  const done = unverified > 0 ? `${counts.done} done (${unverified} not verified)` : `${counts.done} done`;
   lines.push(
-    `${verdict}: ${counts.done} done, ${counts.failed} failed, ${counts.skipped} skipped, ${counts.blocked} blocked ` +
+    `${verdict}: ${done}, ${counts.failed} failed, ${counts.skipped} skipped, ${counts.blocked} blocked ` +
       `(${result.calls} call${result.calls === 1 ? '' : 's'} to ${report.dashboard}; plan ${result.plan_id.slice(0, 12)}, approved by ${report.approval})`,
   );
   for (const status of ['failed', 'blocked', 'skipped'] as const) {
     for (const [code, outcomes] of groupByCode(result.outcomes, status)) {
-      lines.push('', `${status} (${code}): ${outcomes.length}`);
+      // Codes come from the dashboard (a child site can set its own): made safe like names.
+      lines.push('', `${status} (${safeText(code)}): ${outcomes.length}`);
       for (const outcome of outcomes.slice(0, LIST_LIMIT)) {
         lines.push(
           `  - ${describeAction(outcome.action)}${outcome.message ? `: ${outcomeMessage(outcome)}` : ''}`,
@@ -41,7 +53,7 @@ export function renderApplyText(report: ApplyReport): string {
   if (report.verificationError) {
     lines.push(
       '',
-      `Warning: the re-read after applying failed (${report.verificationError.code}): outcomes are as the dashboard reported them, unverified.`,
+      `Warning: the re-read after applying failed (${safeText(report.verificationError.code)}): outcomes are as the dashboard reported them, unverified.`,
     );
   }
   for (const warning of report.warnings) lines.push(`warning: ${warning}`);

@@ -114,6 +114,34 @@ describe('journal', () => {
     expect(readJournal(fs, '/state/missing.jsonl')).toEqual([]);
   });
 
+  it('forgets completed updates once a run ends cleanly with its outcomes re-read', async () => {
+    const fs = stateFs();
+    const journal = openJournal(fs, '/state/j.jsonl');
+    const a = update(1, 'plugin', 'a/a.php');
+    const done = (runId: string) => ({
+      type: 'result' as const,
+      run_id: runId,
+      seq: 0,
+      at: 't',
+      outcomes: [{ key: changeKey(a), status: 'done' as const }],
+    });
+    const end = (runId: string, verified: boolean) => ({
+      type: 'run-end' as const,
+      run_id: runId,
+      at: 't',
+      interrupted: false,
+      failed: 0,
+      verified,
+    });
+    await journal.append(done('r1'));
+    await journal.append(end('r1', false)); // its re-read failed: r1's report still stands
+    const unconfirmed = readJournal(fs, '/state/j.jsonl');
+    expect([...completedUpdates(unconfirmed)]).toEqual([changeKey(a)]);
+    await journal.append(end('r2', true)); // a later run re-read the sites: live decides now
+    journal.close();
+    expect([...completedUpdates(readJournal(fs, '/state/j.jsonl'))]).toEqual([]);
+  });
+
   it('a run that recorded a clean end is not unfinished', async () => {
     const fs = stateFs();
     const journal = openJournal(fs, '/state/j.jsonl');

@@ -51,6 +51,31 @@ describe('apply reports', () => {
     expect(md).toContain('**New, not reviewed (not applied):** 1');
   });
 
+  it('writes a hostile error code (a child site can set its own) as plain, safe text', () => {
+    const hostile = report();
+    const code = 'e`| <a href="https://evil.test/">approve</a> \u001b]0;pwned\u0007\u001b[31m';
+    hostile.result.outcomes[1] = { ...hostile.result.outcomes[1]!, code };
+    const text = renderApplyText(hostile);
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+    const md = renderApplyMarkdown(hostile);
+    expect(md).not.toContain('<a ');
+    expect(md).not.toMatch(/https?:\/\//);
+    const row = md.split('\n').find((line) => line.includes('evil/evil.php'))!;
+    // The code stays inside its cell: three cells, four unescaped pipes.
+    expect(row.match(/\|/g)).toHaveLength(4);
+  });
+
+  it('reports done actions the re-read could not confirm as unconfirmed, never as complete', () => {
+    const unconfirmed = report();
+    unconfirmed.result.outcomes = [
+      { action: ignore(1, 'plugin', 'a/a.php'), status: 'done', unverified: true, message: 'not verified' },
+    ];
+    expect(renderApplyText(unconfirmed).split('\n')[0]).toMatch(
+      /^Apply finished unconfirmed: 1 done \(1 not verified\), 0 failed/,
+    );
+    expect(renderApplyMarkdown(unconfirmed)).toContain('| 1 (1 not verified) | 0 | 0 | 0 |');
+  });
+
   it('json: the ApplyResult with counts and the reviewed lists', () => {
     const json = JSON.parse(renderApplyJson(report()));
     expect(json.counts).toEqual({ done: 1, failed: 1, skipped: 0, blocked: 1 });

@@ -177,7 +177,10 @@ async function runApproved(
     );
     return EXIT.interrupted;
   }
-  return result.outcomes.some((outcome) => outcome.status === 'failed') ? EXIT.error : EXIT.ok;
+  // Success only when every action is confirmed: a failed one, or one the re-read could not
+  // confirm, makes the run an error.
+  const unsettled = result.outcomes.some((outcome) => outcome.status === 'failed' || outcome.unverified);
+  return unsettled ? EXIT.error : EXIT.ok;
 }
 
 function writeReport(ctx: CliContext, out: string, text: string): void {

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { changeKey } from '../../src/apply/keys.js';
+import { statePaths } from '../../src/apply/state-dir.js';
+import { closedAfterEach } from '../helpers/lifecycle.js';
+import { run } from './cli-helpers.js';
+import { startWorld } from './world.js';
+
+/** An apply never reports as done what the dashboard does not hold, and then never exits 0. */
+
+const open = closedAfterEach(startWorld);
+
+interface Outcome {
+  action: { op: string; site_id: number; slug: string };
+  status: string;
+  code?: string;
+  unverified?: boolean;
+}
+
+const outcomesOf = (stdout: string): Outcome[] => JSON.parse(stdout).outcomes;
+
+describe('apply reports only what the dashboard holds', () => {
+  it('an ignore whose call failed is not done because the site already ignores some versions', async () => {
+    const w = await open({
+      fleet: `sites:
+  - id: 1
+    url: https://alpha.fleet.test/
+    plugins: {akismet/akismet.php: "5.3.0 -> 5.3.1"}
+    ignores: {plugins: {akismet/akismet.php: ["5.3.1"]}}
+`,
+      config: 'version: 1\nignores:\n  rules:\n    - {sites: [all], plugins: [akismet/akismet.php]}\n',
+      faults: [
+        { kind: 'status', status: 500, ability: 'ignore-site-plugins-v1' },
+        { kind: 'status', status: 500, ability: 'set-ignored-updates-v1' },
+      ],
+    });
+    const result = await run(w, ['apply', '--auto-approve', '--format', 'json']);
+    expect(result.code).toBe(1);
+    expect(outcomesOf(result.stdout).map((o) => [o.action.op, o.status])).toEqual([['ignore', 'failed']]);
+  });
+
+  it('a re-read that fails leaves done outcomes unverified, and the run exits 1', async () => {
+    const w = await open();
+    // The plan's read passes; the re-read after the calls fails.
+    await w.control('PUT', 'faults', [{ kind: 'status', status: 503, ability: 'list-updates-v1', skip: 1 }]);
+    const result = await run(w, ['apply', '--auto-approve']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^Apply finished unconfirmed: \d+ done \(\d+ not verified\), 0 failed/m);
+    expect(result.stdout).toContain('the re-read after applying failed');
+  });
+
+  it('an update an earlier, killed run recorded done is checked, and failed when still pending', async () => {
+    const w = await open();
+    const { plan } = await w.plan();
+    const update = plan.actions.find((a) => a.op === 'update')!;
+    // A killed run whose call for this update was answered "done", though nothing changed.
+    const { journal, dir } = statePaths('/work/.svc-gitops', w.sandbox.url, '/work/svc-gitops.yaml');
+    w.fs.mkdirSync(dir, { recursive: true });
+    const lines = [
+      {
+        type: 'run-start',
+        run_id: 'r0',
+        at: 't',
+        plan_id: 'p',
+        dashboard: 'd',
+        desired_digest: 'x',
+        actions: [],
+      },
+      {
+        type: 'result',
+        run_id: 'r0',
+        seq: 0,
+        at: 't',
+        outcomes: [{ key: changeKey(update), status: 'done' }],
+      },
+    ];
+    w.fs.writeFileSync(journal, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+
+    const first = await run(w, ['apply', '--auto-approve', '--format', 'json']);
+    expect(first.code).toBe(1);
+    const outcome = outcomesOf(first.stdout).find(
+      (o) => o.action.site_id === update.site_id && o.action.slug === update.slug && o.action.op === 'update',
+    );
+    expect(outcome).toMatchObject({ status: 'failed', code: 'NOT_APPLIED' });
+    // That run ended with its outcomes re-read: the next one runs what is still pending.
+    const second = await run(w, ['apply', '--auto-approve']);
+    expect(second.code, second.stdout).toBe(0);
+    expect((await w.plan()).plan.actions).toEqual([]);
+  });
+});
