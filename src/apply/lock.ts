@@ -4,7 +4,10 @@ import { SvcError } from '../errors.js';
 /**
  * One apply per (dashboard, config) at a time. The lock is a file created with O_EXCL that
  * names its holder; a lock whose holder process is gone (same host, pid not alive) is stale and
- * is taken over with a warning, so a killed apply never blocks the next one forever.
+ * is taken over with a warning, so a killed apply never blocks the next one forever. A takeover
+ * happens under a second lock (`<lock>.takeover`, held for a moment) and only if the lock still
+ * names the holder judged stale: two applies that both found the same stale lock can never both
+ * replace it (the second would remove the first one's fresh lock).
  */
 
 export interface LockHolder {
@@ -58,14 +61,45 @@ export function acquireLock(options: LockOptions): HeldLock {
         },
       );
     }
-    options.onWarning?.(
-      current === undefined
-        ? `taking over an unreadable apply lock ${path}`
-        : `taking over a stale apply lock of pid ${current.pid} (started ${current.started_at}; the process is gone)`,
-    );
-    fs.rmSync(path, { force: true });
+    if (removeIfStill(fs, path, current)) {
+      options.onWarning?.(
+        current === undefined
+          ? `taking over an unreadable apply lock ${path}`
+          : `taking over a stale apply lock of pid ${current.pid} (started ${current.started_at}; the process is gone)`,
+      );
+    }
   }
   throw new SvcError('INTERNAL', 'lock acquisition fell through');
+}
+
+/** A takeover lock older than this was left by a process killed mid-takeover (it takes milliseconds). */
+const TAKEOVER_AGE_MS = 10_000;
+
+/**
+ * Removes the lock if it still names `judged`, under the takeover lock; false when another
+ * process is taking over or already has (the caller's next attempt then meets that holder).
+ */
+function removeIfStill(fs: typeof nodeFs, path: string, judged: LockHolder | undefined): boolean {
+  const guard = `${path}.takeover`;
+  if (isOlderThan(fs, guard, TAKEOVER_AGE_MS)) fs.rmSync(guard, { force: true });
+  try {
+    fs.closeSync(fs.openSync(guard, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw new SvcError('IO_ERROR', `cannot create the apply lock ${guard}`, { cause: error });
+  }
+  try {
+    if (!sameHolder(readHolder(fs, path), judged)) return false;
+    fs.rmSync(path, { force: true });
+    return true;
+  } finally {
+    fs.rmSync(guard, { force: true });
+  }
+}
+
+function sameHolder(a: LockHolder | undefined, b: LockHolder | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.pid === b.pid && a.host === b.host && a.started_at === b.started_at;
 }
 
 const TORN_LOCK_AGE_MS = 5_000;

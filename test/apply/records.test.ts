@@ -68,6 +68,27 @@ describe('apply lock', () => {
     expect(fs.existsSync('/state/a.lock')).toBe(false);
   });
 
+  it('lets only one of two applies take over the same stale lock', () => {
+    const fs = stateFs();
+    acquireLock({ fs, path: '/state/a.lock', holder: holder(11), isAlive: () => true }); // then killed
+    let first: ReturnType<typeof acquireLock> | undefined;
+    // The second apply has judged pid 11 dead; while it looks, the first one takes over.
+    const second = () =>
+      acquireLock({
+        fs,
+        path: '/state/a.lock',
+        holder: holder(13),
+        isAlive: (pid) => {
+          first ??= acquireLock({ fs, path: '/state/a.lock', holder: holder(12), isAlive: () => false });
+          return pid !== 11 && pid !== 12;
+        },
+      });
+    expect(second).toThrow(/another apply is running/);
+    expect(first).toBeDefined();
+    expect(JSON.parse(fs.readFileSync('/state/a.lock', 'utf8') as string).pid).toBe(12);
+    expect(fs.existsSync('/state/a.lock.takeover')).toBe(false);
+  });
+
   it('never takes over a lock held on another host', () => {
     const fs = stateFs();
     acquireLock({ fs, path: '/state/a.lock', holder: { ...holder(11), host: 'other' }, isAlive: () => true });
