@@ -130,7 +130,11 @@ export async function executePhases(
       }
     };
     const workers = Math.max(1, Math.min(options.concurrency, phase.calls.length));
-    await Promise.all(Array.from({ length: workers }, worker));
+    // Every worker is waited for, even after one failed (a journal write): apply must not return,
+    // and its caller release the lock, while another worker's call is still in flight.
+    const settled = await Promise.allSettled(Array.from({ length: workers }, worker));
+    const rejected = settled.find((result) => result.status === 'rejected');
+    if (rejected) throw rejected.reason;
   }
 
   const skipped = stopReason ?? { code: 'INTERRUPTED', message: 'not started' };

@@ -8,6 +8,8 @@ import { changeKey } from './keys.js';
  * announced a window at a time (one fsync per window instead of one per call); a call that was
  * announced but never started gets a `skipped` result at the end, so after a clean stop only
  * calls that were really in flight are in doubt. Sequence numbers run across the whole apply.
+ * Once a journal write fails, every later announcement fails with it: no call goes out whose
+ * line may not be on disk.
  */
 export interface Announcer {
   /** Makes the `sent` line of `calls[index]` durable (with the rest of its window); returns its seq. */
@@ -27,6 +29,7 @@ export function createAnnouncer(
   let seqs: number[] = [];
   let durableUpTo = 0;
   let pending: Promise<void> | undefined;
+  let failure: { error: unknown } | undefined;
   const unstarted = new Map<number, ApplyCall>();
 
   const announceWindow = (calls: readonly ApplyCall[]): Promise<void> => {
@@ -46,10 +49,17 @@ export function createAnnouncer(
         actions: call.actions.map((i) => changeKey(context.actions[i]!)),
       });
     }
-    return (journal ? journal.appendAll(records) : Promise.resolve()).finally(() => {
-      durableUpTo = to;
-      pending = undefined;
-    });
+    return (journal ? journal.appendAll(records) : Promise.resolve()).then(
+      () => {
+        durableUpTo = to;
+        pending = undefined;
+      },
+      (error: unknown) => {
+        failure ??= { error };
+        pending = undefined;
+        throw error;
+      },
+    );
   };
 
   return {
@@ -60,9 +70,11 @@ export function createAnnouncer(
         durableUpTo = 0;
       }
       while (index >= durableUpTo) {
+        if (failure) throw failure.error;
         pending ??= announceWindow(calls);
         await pending;
       }
+      if (failure) throw failure.error;
       return seqs[index]!;
     },
     started(seq) {

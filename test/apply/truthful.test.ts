@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { type ApplyJournal, applyPlan } from '../../src/apply/index.js';
 import { changeKey } from '../../src/apply/keys.js';
 import { statePaths } from '../../src/apply/state-dir.js';
 import { closedAfterEach } from '../helpers/lifecycle.js';
@@ -85,5 +86,49 @@ describe('apply reports only what the dashboard holds', () => {
     const second = await run(w, ['apply', '--auto-approve']);
     expect(second.code, second.stdout).toBe(0);
     expect((await w.plan()).plan.actions).toEqual([]);
+  });
+});
+
+describe('write-ahead when the journal fails', () => {
+  it('sends no call whose line is not on disk, and returns only once calls in flight are answered', async () => {
+    const sites = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `  - {id: ${i + 1}, url: https://s${i + 1}.fleet.test/, plugins: {akismet/akismet.php: "5.3.0 -> 5.3.1"}}`,
+    );
+    const w = await open({
+      fleet: `sites:\n${sites.join('\n')}\n`,
+      config: 'version: 1\nignores:\n  rules:\n    - {sites: [all], plugins: [akismet/akismet.php]}\n',
+      faults: [{ kind: 'latency', delayMs: 40, method: 'POST' }],
+    });
+    const { plan, live } = await w.plan();
+    expect(plan.actions).toHaveLength(12);
+    let windows = 0;
+    const journal: ApplyJournal = {
+      append: async () => {},
+      appendAll: async (records) => {
+        // The second window of `sent` lines cannot be written (a full disk, a failed fsync).
+        if (records.some((r) => r.type === 'sent') && ++windows === 2)
+          throw new Error('ENOSPC: no space left');
+      },
+      close() {},
+    };
+    const writes = async () => {
+      const { abilities } = await w.stats();
+      return Object.entries(abilities)
+        .filter(([name]) => /ignore-site-|set-ignored/.test(name))
+        .reduce((n, [, count]) => n + count, 0);
+    };
+    const failed = await applyPlan(plan, {
+      client: w.client(),
+      live,
+      settings: { safeMode: true, concurrency: 2 },
+      journal,
+    }).catch((error: Error) => error);
+    expect(String(failed)).toContain('ENOSPC');
+    const atReturn = await writes();
+    expect(atReturn).toBeLessThanOrEqual(8); // the first window's calls only
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await writes()).toBe(atReturn);
   });
 });
