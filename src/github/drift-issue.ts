@@ -1,6 +1,6 @@
 import { markedBody } from './body-limit.js';
 import type { GitHubClient } from './client.js';
-import { hasMarker } from './marker.js';
+import { isOwnMarked } from './marker.js';
 import { type Repository, repoPath } from './repository.js';
 
 /**
@@ -45,6 +45,7 @@ interface Issue {
   html_url?: string;
   pull_request?: unknown;
   labels?: Array<{ name?: string } | string>;
+  user?: { type?: string } | null;
 }
 
 export async function upsertDriftIssue(
@@ -111,7 +112,7 @@ async function findMarkedOpenIssues(
 async function collect(client: GitHubClient, path: string, markerLine: string): Promise<Issue[]> {
   const found: Issue[] = [];
   for await (const page of client.paginate<Issue>(path)) {
-    for (const issue of page) if (!issue.pull_request && hasMarker(issue.body, markerLine)) found.push(issue);
+    for (const issue of page) if (!issue.pull_request && isOwnMarked(issue, markerLine)) found.push(issue);
   }
   return found.sort((a, b) => a.number - b.number);
 }

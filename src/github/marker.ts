@@ -20,6 +20,18 @@ export function hasMarker(body: unknown, markerLine: string): boolean {
 }
 
 /**
+ * True when a comment or issue is ours: marked, and written by a bot account (the workflow
+ * token's `github-actions[bot]`, or a GitHub App). Anyone who can comment can copy a marker; a
+ * person's marked comment or issue is never adopted, edited or closed.
+ */
+export function isOwnMarked(
+  item: { body?: unknown; user?: { type?: unknown } | null },
+  markerLine: string,
+): boolean {
+  return item.user?.type === 'Bot' && hasMarker(item.body, markerLine);
+}
+
+/**
  * The marker key of a config path: relative to the repository root, forward slashes, no `./`,
  * so the same config planned from Windows or Linux, or named `./a.yaml` or `a.yaml`, finds the
  * same comment.

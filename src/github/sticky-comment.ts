@@ -1,13 +1,14 @@
 import { SvcError } from '../errors.js';
 import { markedBody } from './body-limit.js';
 import type { GitHubClient } from './client.js';
-import { hasMarker } from './marker.js';
+import { isOwnMarked } from './marker.js';
 import { type Repository, repoPath } from './repository.js';
 
 /**
  * One comment per pull request and marker, kept up to date in place. Every page of the
  * conversation is read (comments are listed oldest first), so the marked comment is found among
- * any number of comments; the oldest marked comment is the one updated. If an earlier race left
+ * any number of comments; the oldest marked comment written by a bot (marker.ts) is the one
+ * updated: a marker a person copied into a comment of theirs is ignored. If an earlier race left
  * several, the others are reported as duplicates, never multiplied. An identical body is not
  * written again (GitHub would record a pointless edit in the comment's history).
  */
@@ -33,6 +34,7 @@ interface IssueComment {
   id: number;
   body?: string;
   html_url?: string;
+  user?: { type?: string } | null;
 }
 
 export async function upsertStickyComment(
@@ -47,7 +49,7 @@ export async function upsertStickyComment(
 
   const matches: IssueComment[] = [];
   for await (const page of client.paginate<IssueComment>(`${issue}/comments?per_page=100`)) {
-    for (const comment of page) if (hasMarker(comment.body, request.marker)) matches.push(comment);
+    for (const comment of page) if (isOwnMarked(comment, request.marker)) matches.push(comment);
   }
 
   const [existing, ...others] = matches;

@@ -5,6 +5,7 @@ import { type FakeGitHub, startFakeGitHub } from './fake-github.js';
 const repository = { owner: 'acme', repo: 'sites' };
 const prod = marker('drift', 'https://dash.example.com/');
 const label = 'svc-gitops-drift';
+const BOT = { login: 'github-actions[bot]', type: 'Bot' };
 let fake: FakeGitHub;
 let client: GitHubClient;
 
@@ -108,8 +109,8 @@ describe('drift issue', () => {
   });
 
   it('closes superseded duplicates so only the oldest stays open', async () => {
-    fake.addIssue('acme/sites', { labels: [label], body: `${prod}\nfirst` });
-    fake.addIssue('acme/sites', { labels: [label], body: `${prod}\nsecond` });
+    fake.addIssue('acme/sites', { labels: [label], body: `${prod}\nfirst`, user: BOT });
+    fake.addIssue('acme/sites', { labels: [label], body: `${prod}\nsecond`, user: BOT });
     const result = await run(true, 'now');
     expect(result).toMatchObject({ action: 'updated', number: 1, supersededNumbers: [2] });
     expect(fake.issues[1]).toMatchObject({ state: 'closed', state_reason: 'not_planned' });
@@ -129,5 +130,14 @@ describe('drift issue', () => {
       code: 'GITHUB_API',
       message: 'GitHub API PATCH /repos/acme/sites/issues/1 failed with 500: Server Error',
     });
+  });
+
+  it('never adopts, edits or closes an issue a person opened with a copied marker', async () => {
+    const planted = fake.addIssue('acme/sites', { body: `${prod}\nfake: no drift here` });
+    const drift = await run(true);
+    expect(drift.action).toBe('created');
+    expect(drift.number).not.toBe(planted.number);
+    await run(false);
+    expect(planted).toMatchObject({ state: 'open', body: `${prod}\nfake: no drift here` });
   });
 });

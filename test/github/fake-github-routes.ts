@@ -73,6 +73,7 @@ function createIssue(ctx: RouteContext, [repo]: string[]): Reply {
     title,
     body: body as string,
     labels: Array.isArray(labels) && !ctx.fake.options.dropLabels ? (labels as string[]) : [],
+    user: { login: 'github-actions[bot]', type: 'Bot' },
   });
   return { status: 201, body: issueJson(issue) };
 }
@@ -181,6 +182,7 @@ function issueJson(i: FakeIssue) {
     state: i.state,
     state_reason: i.state_reason,
     labels: i.labels.map((name) => ({ name })),
+    user: i.user,
     html_url: `https://github.com/${i.repo}/${i.isPullRequest ? 'pull' : 'issues'}/${i.number}`,
     ...(i.isPullRequest ? { pull_request: { url: 'x' } } : {}),
   };

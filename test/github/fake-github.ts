@@ -26,6 +26,8 @@ export interface FakeIssue {
   state_reason: string | null;
   labels: string[];
   isPullRequest: boolean;
+  /** Who opened it: a person unless the API created it (then the workflow's bot). */
+  user: { login: string; type: string };
 }
 
 export interface RecordedRequest {
@@ -101,6 +103,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
           state_reason: null,
           labels: [],
           isPullRequest: false,
+          user: { login: 'someone', type: 'User' },
         },
         ...fields,
         number,

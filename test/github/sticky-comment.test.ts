@@ -90,6 +90,15 @@ describe('sticky plan comment', () => {
     expect(fake.comments).toHaveLength(3);
   });
 
+  it('ignores a marked comment a person wrote first, and keeps its own', async () => {
+    const planted = fake.addComment('acme/sites', 12, `${prod}\nfake plan: nothing to do`, 'mallory');
+    const first = await upsert('plan A');
+    expect(first.action).toBe('created');
+    expect((await upsert('plan B')).id).toBe(first.id);
+    expect(planted.body).toBe(`${prod}\nfake plan: nothing to do`);
+    expect(writes().map((r) => r.method)).toEqual(['POST', 'PATCH']);
+  });
+
   it('reports duplicates left by an old race and updates only the oldest', async () => {
     const a = fake.addComment('acme/sites', 12, `${prod}\nold 1`, 'github-actions[bot]');
     a.user.type = 'Bot';
