@@ -4,6 +4,7 @@ import { readCatalogue } from '../../src/dashboard/abilities/catalogue.js';
 import { abilityFunctions } from '../../src/dashboard/abilities/functions.js';
 import { type Connection, openConnection } from '../../src/dashboard/connection.js';
 import { type Harness, openHarness } from './helpers/sandbox.js';
+import { json, startServer, type TestServer, testSettings } from './helpers/server.js';
 
 let h: Harness | undefined;
 let conn: Connection | undefined;
@@ -90,3 +91,29 @@ describe.each(['compat-6.1', 'spec'] as const)(
     });
   },
 );
+
+describe('the abilities catalogue from a hostile dashboard', () => {
+  let server: TestServer | undefined;
+  afterEach(() => server?.close());
+
+  const catalogueFrom = async (headers: Record<string, string>, items: unknown[] = []) => {
+    server = await startServer((_req, res) => json(res, 200, items, headers));
+    conn = openConnection(testSettings(server.url));
+    return readCatalogue(conn);
+  };
+
+  it('refuses an implausible page count before asking for a second page', async () => {
+    await expect(catalogueFrom({ 'X-WP-TotalPages': '50000000' })).rejects.toMatchObject({
+      code: 'BAD_RESPONSE',
+      message: expect.stringContaining('at most 100'),
+    });
+    expect(server!.requests).toHaveLength(1);
+  });
+
+  it('refuses a catalogue shorter than the total it reports', async () => {
+    const ability = { name: 'svc/list-sites-v1', meta: { annotations: { readonly: true } } };
+    await expect(catalogueFrom({ 'X-WP-Total': '150' }, [ability])).rejects.toMatchObject({
+      code: 'INCOMPLETE_READ',
+    });
+  });
+});

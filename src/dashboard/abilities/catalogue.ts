@@ -21,10 +21,16 @@ export type Catalogue = Map<string, AbilityInfo>;
 
 const PER_PAGE = 100;
 
+/** 10,000 abilities: far beyond any catalogue; a larger page count is a hostile or broken header. */
+const MAX_PAGES = 100;
+
 /**
  * Reads the abilities catalogue (all pages; the first page says how many there are) and keeps
  * this namespace's abilities. Returns undefined when the abilities route does not exist (404:
  * an older dashboard, or WordPress without the Abilities API), so the caller can fall back.
+ * The page count is believed only up to MAX_PAGES, every page but the last must be full, and
+ * the items must add up to `X-WP-Total` when the dashboard sends it: a catalogue read short would
+ * hide abilities and change how every later call is made.
  */
 export async function readCatalogue(conn: Connection, signal?: AbortSignal): Promise<Catalogue | undefined> {
   const first = await readPage(conn, 1, signal);
@@ -36,22 +42,55 @@ export async function readCatalogue(conn: Connection, signal?: AbortSignal): Pro
       if (info) catalogue.set(info.name, info);
     }
   };
+  const pages = first.totalPages;
+  if (pages > MAX_PAGES) {
+    throw new SvcError(
+      'BAD_RESPONSE',
+      `abilities catalogue: the dashboard reports ${pages} pages of ${PER_PAGE}; svc-gitops reads at most ${MAX_PAGES}`,
+      { hint: 'The X-WP-TotalPages header is implausible; check the dashboard or a proxy in front of it.' },
+    );
+  }
+  const short = (items: readonly Json[], page: number) =>
+    new SvcError(
+      'INCOMPLETE_READ',
+      `abilities catalogue: page ${page} of ${pages} has ${items.length} abilities, expected ${PER_PAGE}`,
+      { hint: 'The dashboard changed while it was read, or dropped items; run again.' },
+    );
+  if (pages > 1 && first.items.length !== PER_PAGE) throw short(first.items, 1);
   add(first.items);
+  let count = first.items.length;
   const rest = [];
-  for (let page = 2; page <= first.totalPages; page++) rest.push(readPage(conn, page, signal));
-  for (const page of await Promise.all(rest)) {
+  for (let page = 2; page <= pages; page++) rest.push(readPage(conn, page, signal));
+  for (const [index, page] of (await Promise.all(rest)).entries()) {
     if (page === undefined)
       throw new SvcError('INCOMPLETE_READ', 'the abilities catalogue vanished while paging');
+    if (index + 2 < pages && page.items.length !== PER_PAGE) throw short(page.items, index + 2);
     add(page.items);
+    count += page.items.length;
+  }
+  if (first.total !== undefined && count !== first.total) {
+    throw new SvcError(
+      'INCOMPLETE_READ',
+      `abilities catalogue: read ${count} abilities, but the dashboard reports ${first.total}`,
+      { hint: 'The dashboard changed while it was read, or dropped items; run again.' },
+    );
   }
   return catalogue;
+}
+
+/** A header's value as a non-negative integer, or undefined when absent or not one. */
+function intHeader(value: string | string[] | undefined): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (text === undefined || !/^\d+$/.test(text.trim())) return undefined;
+  const number = Number(text);
+  return Number.isSafeInteger(number) ? number : undefined;
 }
 
 async function readPage(
   conn: Connection,
   page: number,
   signal: AbortSignal | undefined,
-): Promise<{ items: Json[]; totalPages: number } | undefined> {
+): Promise<{ items: Json[]; totalPages: number; total: number | undefined } | undefined> {
   const path = `${conn.abilitiesBase}/abilities`;
   const res = await conn.transport.send({
     method: 'GET',
@@ -77,9 +116,12 @@ async function readPage(
       details: { path },
     });
   }
-  const header = res.headers['x-wp-totalpages'];
-  const totalPages = Number(Array.isArray(header) ? header[0] : header);
-  return { items, totalPages: Number.isInteger(totalPages) && totalPages > 0 ? totalPages : 1 };
+  const totalPages = intHeader(res.headers['x-wp-totalpages']);
+  return {
+    items,
+    totalPages: totalPages !== undefined && totalPages > 0 ? totalPages : 1,
+    total: intHeader(res.headers['x-wp-total']),
+  };
 }
 
 /** One catalogue item, or undefined when it is not one of this namespace's abilities. */
