@@ -37,6 +37,7 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   'status',
   'rate-limit',
   'reset',
+  'refuse',
   'oversized',
   'slow-body',
 ];

@@ -21,6 +21,20 @@ describe('REST run responses (dashboard-facts §6.3)', () => {
     });
   });
 
+  it('counts an item as updated only when it says it succeeded', () => {
+    const run = parseRestKindRun(
+      { success: 1, data: { 'a/a.php': {}, 'b/b.php': { error: 'Download failed.' } } },
+      WHERE,
+    );
+    expect(run).toEqual({
+      updated: [],
+      failed: [
+        { slug: 'a/a.php', message: 'no success flag for this item' },
+        { slug: 'b/b.php', message: 'Download failed.' },
+      ],
+    });
+  });
+
   it('takes success:0 at HTTP 200 as "nothing ran", with the reason; an empty map as []', () => {
     expect(parseRestKindRun({ success: 0, message: 'No Plugins to update.' }, WHERE).refused).toBe(
       'No Plugins to update.',

@@ -6,7 +6,12 @@ import { classifyIgnores } from '../../src/dashboard/live/origins.js';
 import { readAllPages } from '../../src/dashboard/live/paging.js';
 import { parseJson } from '../../src/dashboard/wire/json.js';
 import { parseIgnoredListing, parseSitesPage, parseUpdatesPage } from '../../src/dashboard/wire/reads.js';
-import { parseRestIgnored, parseRestUpdates } from '../../src/dashboard/wire/rest-reads.js';
+import {
+  parseRestIgnored,
+  parseRestSites,
+  parseRestUpdates,
+  restData,
+} from '../../src/dashboard/wire/rest-reads.js';
 import { parseBatchAction, parseRunResponse, parseSuccess } from '../../src/dashboard/wire/writes.js';
 import { SvcError } from '../../src/errors.js';
 
@@ -167,6 +172,33 @@ describe('tolerant reads', () => {
       { siteId: 4, kind: 'plugin', slug: 'x/x.php', versions: 'all' },
       { siteId: 4, kind: 'theme', slug: 't', versions: 'all' },
     ]);
+  });
+});
+
+describe('malformed reads are refused, never read as less', () => {
+  it('refuses a version sent as a number with a fraction (6.10 would be read as 6.1)', () => {
+    expect(
+      codeOf(() => parseUpdatesPage({ updates: [{ ...entry, new_version: 6.1 }], total: 1 }, 'w')),
+    ).toMatch(/^BAD_RESPONSE: .*new_version.*should be a string/);
+    expect(parseUpdatesPage({ updates: [{ ...entry, slug: 2024 }], total: 1 }, 'w').updates[0]?.slug).toBe(
+      '2024',
+    );
+  });
+
+  it('refuses a REST body without data, and data of the wrong kind, instead of an empty listing', () => {
+    const fatal = {
+      code: 'internal_server_error',
+      message: 'There has been a critical error on this website.',
+    };
+    expect(codeOf(() => restData(fatal, 'REST GET /updates'))).toMatch(/^BAD_RESPONSE: .*"data"/);
+    expect(codeOf(() => parseRestUpdates('Array', 'REST GET /updates'))).toMatch(/^BAD_RESPONSE/);
+    expect(codeOf(() => parseRestUpdates(42, 'REST GET /updates'))).toMatch(/^BAD_RESPONSE/);
+    expect(codeOf(() => parseRestSites(true, 'REST GET /sites'))).toMatch(/^BAD_RESPONSE/);
+    expect(
+      codeOf(() => parseRestUpdates({ '5': { plugins: [], themes: [], translations: 'x' } }, 'w')),
+    ).toMatch(/^BAD_RESPONSE/);
+    expect(parseRestSites(null, 'w')).toEqual([]);
+    expect(restData({ success: 1, data: null }, 'w')).toBeNull();
   });
 });
 

@@ -115,5 +115,8 @@ describe('fault injection', () => {
     expect(new Set(await pattern())).toEqual(new Set([200]));
     const bad = await api.control('PUT', 'faults', [{ kind: 'explode' }]);
     expect([bad.status, bad.body.code]).toEqual([400, 'sandbox_invalid_faults']);
+    // Every kind the sandbox implements can be set over the control route.
+    for (const kind of ['latency', 'status', 'rate-limit', 'reset', 'refuse', 'oversized', 'slow-body'])
+      expect((await api.control('PUT', 'faults', [{ kind, times: 0 }])).status, kind).toBe(200);
   });
 });

@@ -84,10 +84,14 @@ export class Reader {
     return own(this.value, key);
   }
 
+  /**
+   * A string; a whole number is taken as its digits (PHP may send `2024` for a slug), but any
+   * other number is refused: `6.10` sent as a number has already become 6.1.
+   */
   string(key: string): string {
     const v = own(this.value, key);
     if (typeof v === 'string') return v;
-    if (typeof v === 'number') return String(v);
+    if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
     throw badShape(this.where, this.field(key), 'a string', v);
   }
 

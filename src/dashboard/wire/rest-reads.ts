@@ -3,7 +3,11 @@ import { siteUrl } from './common.js';
 import { asList, asMap, badShape, decodeSlug, isObject, type Json, own, Reader } from './json.js';
 import { parseUpdateEntry, type WireIgnore, type WireUpdate } from './reads.js';
 
-/** REST bodies are `{success, data}`; `success:0` at HTTP 200 is a failure. */
+/**
+ * REST bodies are `{success, data}`; `success:0` at HTTP 200 is a failure, and a body without
+ * `data` is not an answer at all (an error object or a PHP error page served with 200): never
+ * read as an empty listing.
+ */
 export function restData(body: Json | undefined, where: string): Json | undefined {
   const r = Reader.of(body, where);
   if (r.has('success') && !r.success()) {
@@ -14,12 +18,16 @@ export function restData(body: Json | undefined, where: string): Json | undefine
       r.optionalString('message') ?? 0,
     );
   }
+  // `data: null` is an empty listing (dashboard-facts §7.5); no `data` at all is no listing.
+  if (r.raw('data') === undefined)
+    throw badShape(where, 'data', 'the listing', r.optionalString('message') ?? undefined);
   return r.raw('data');
 }
 
-/** `GET /sites`: a list (or numeric-key object) of site records. */
+/** `GET /sites`: a list (or numeric-key object) of site records; null or `[]` when there are none. */
 export function parseRestSites(data: Json | undefined, where: string): Site[] {
-  const list = asList(data) ?? [];
+  const list = data === null ? [] : asList(data);
+  if (list === undefined) throw badShape(where, 'data', 'a list of sites', data);
   return list.map((item, index) => {
     const s = Reader.of(item, where, `data[${index}]`);
     const url = siteUrl(s.string('url'));
@@ -42,7 +50,8 @@ function restStatus(s: Reader): SiteStatus {
  */
 export function parseRestUpdates(data: Json | undefined, where: string): WireUpdate[] {
   if (data === null || data === undefined) return [];
-  const entries = asMap(data) ?? [];
+  const entries = Array.isArray(data) ? [] : asMap(data);
+  if (entries === undefined) throw badShape(where, 'data', 'a map or list of updates', data);
   const flat =
     entries.length > 0 &&
     entries.every(([, v]) => isObject(v) && own(v, 'slug') !== undefined && own(v, 'type') !== undefined);
@@ -97,7 +106,10 @@ export function parseSiteUpdateMap(siteId: number, value: Json, where: string, p
       });
     }
   }
-  (asList(s.raw('translations') ?? []) ?? []).forEach((entry, index) => {
+  const translations = asList(s.raw('translations') ?? []);
+  if (translations === undefined)
+    throw badShape(where, s.field('translations'), 'a list of translations', s.raw('translations'));
+  translations.forEach((entry, index) => {
     const t = Reader.of(entry, where, `${s.field('translations')}[${index}]`);
     const slug = decodeSlug(t.string('slug'));
     out.push({

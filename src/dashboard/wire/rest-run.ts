@@ -27,8 +27,13 @@ export function parseRestKindRun(body: Json | undefined, where: string): RestKin
       continue;
     }
     const e = Reader.of(item, where, `data.${rawSlug}`);
-    if (e.has('success') && !e.success()) {
-      out.failed.push({ slug, message: reasonOf(e) });
+    // Only an item that says it succeeded is updated: one without the flag (an `error` alone, an
+    // empty object) is not a success the dashboard reported.
+    if (!e.has('success') || !e.success()) {
+      out.failed.push({
+        slug,
+        message: e.has('success') || e.has('error') ? reasonOf(e) : 'no success flag for this item',
+      });
       continue;
     }
     const from = e.optionalString('old_version');
