@@ -165,7 +165,7 @@ async function sendOnce(
       headers['content-type'] = 'application/json';
     }
     // Timeouts: the agent's connect/headers/body timers cover silence; readCapped caps the total
-    // time of a body that keeps trickling. No per-request AbortController or timer is needed.
+    // time of a body that keeps trickling with one timer for the rest of the attempt's time.
     const res = await request(url, {
       method: req.method,
       headers,
@@ -212,25 +212,39 @@ async function readCapped(
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of res.body) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > limit) {
+  // A body trickling in keeps the agent's idle timer quiet: this timer ends it when the attempt's
+  // time is up, between chunks as well as at one.
+  let timedOut = false;
+  const timer = setTimeout(
+    () => {
+      timedOut = true;
       discard(res.body);
-      throw tooLarge(where, `response body exceeds the ${limit} bytes limit`, limit);
+    },
+    Math.max(0, config.timeoutMs - (performance.now() - started)),
+  );
+  try {
+    for await (const chunk of res.body) {
+      const buffer = chunk as Buffer;
+      size += buffer.length;
+      if (size > limit) {
+        discard(res.body);
+        throw tooLarge(where, `response body exceeds the ${limit} bytes limit`, limit);
+      }
+      try {
+        budget.add(buffer.length);
+      } catch (error) {
+        discard(res.body);
+        throw error;
+      }
+      chunks.push(buffer);
     }
-    if (performance.now() - started > config.timeoutMs) {
-      discard(res.body);
-      throw timeoutFailure(req.method, req.path, config.timeoutMs);
-    }
-    try {
-      budget.add(buffer.length);
-    } catch (error) {
-      discard(res.body);
-      throw error;
-    }
-    chunks.push(buffer);
+  } catch (error) {
+    if (timedOut) throw timeoutFailure(req.method, req.path, config.timeoutMs);
+    throw error;
+  } finally {
+    clearTimeout(timer);
   }
+  if (timedOut) throw timeoutFailure(req.method, req.path, config.timeoutMs);
   return chunks.length === 1
     ? (chunks[0] as Buffer).toString('utf8')
     : Buffer.concat(chunks, size).toString('utf8');
