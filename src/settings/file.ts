@@ -38,8 +38,9 @@ export function findSettingsFile(
     try {
       values = JSON.parse(text);
     } catch (error) {
-      throw new SvcError('SETTINGS_INVALID', `${file}: not valid JSON (${(error as Error).message})`, {
-        hint: 'The settings file must be one JSON object.',
+      // Never V8's message: it quotes the text around the error, which may be a password.
+      throw new SvcError('SETTINGS_INVALID', `${file}: not valid JSON (${jsonErrorPlace(error, text)})`, {
+        hint: 'The settings file must be one JSON object; check quotes and commas there.',
         details: { file },
       });
     }
@@ -47,4 +48,14 @@ export function findSettingsFile(
     return { path: file, values: values as Record<string, unknown>, inWorkingDirectory: index === 0 };
   }
   return undefined;
+}
+
+/** Where JSON.parse gave up, as line and column, without quoting the text. */
+function jsonErrorPlace(error: unknown, text: string): string {
+  const match = /position (\d+)/.exec(error instanceof Error ? error.message : '');
+  if (!match) return 'a syntax error';
+  const before = text.slice(0, Number(match[1]));
+  const line = before.split('\n').length;
+  const column = before.length - before.lastIndexOf('\n');
+  return `a syntax error at line ${line}, column ${column}`;
 }

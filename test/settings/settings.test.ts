@@ -134,6 +134,18 @@ describe('loadSettings', () => {
     expect(broken.message).toContain(USER_FILE);
   });
 
+  it('never quotes the file in a JSON syntax error: the text there may be a password', () => {
+    for (const text of [
+      '{"applicationPassword": abcd EFGH ijkl MNOP}',
+      '{"applicationPassword": \'abcd EFGH ijkl MNOP\'}',
+      '{"applicationPassword": "abcd EFGH ijkl MNOP" "x": 1}',
+    ]) {
+      const error = failure(() => load({ [USER_FILE]: text }));
+      expect(error.message).toContain('not valid JSON');
+      expect(error.message).not.toMatch(/abcd|EFGH|MNOP/);
+    }
+  });
+
   it('names the variable for bad environment values, never the value', () => {
     const bad = failure(() => load({}, { SVC_SKIP_SSL_VERIFY: 'maybe-secret' }));
     expect(bad.message).toContain('SVC_SKIP_SSL_VERIFY');
