@@ -27,7 +27,8 @@ export function expandItems(
     const group = groups.get(item.name);
     if (!group || visiting.has(item.name)) continue;
     const inner = expandItems(group.items, groups, new Set([...visiting, item.name]));
-    out.push(...inner.map((e) => ({ matcher: e.matcher, from: at })));
+    // A loop, not push(...): a group may hold more IDs than a call can take as arguments.
+    for (const e of inner) out.push({ matcher: e.matcher, from: at });
   }
   return out;
 }

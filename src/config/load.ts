@@ -36,11 +36,11 @@ export async function loadDesiredState(o: LoadOptions): Promise<LoadResult> {
   const states: FileState[] = [];
   for (const source of files) {
     const { parsed, diagnostics: yamlDiagnostics } = parseYaml(source.file, source.text);
-    diagnostics.push(...yamlDiagnostics);
+    append(diagnostics, yamlDiagnostics);
     if (!parsed) continue;
     parsedByFile.set(source.file, parsed);
     const schemaDiagnostics = checkSchema(source.file, parsed);
-    diagnostics.push(...schemaDiagnostics);
+    append(diagnostics, schemaDiagnostics);
     if (schemaDiagnostics.length === 0)
       states.push(normaliseFile(source.file, parsed.data as Record<string, unknown>));
   }
@@ -52,7 +52,8 @@ export async function loadDesiredState(o: LoadOptions): Promise<LoadResult> {
     return { file: place.file, line: position.line, col: position.col, path: jsonPointer(place.path) };
   };
   const { merged, diagnostics: mergeDiagnostics } = mergeFiles(states, locate);
-  diagnostics.push(...mergeDiagnostics, ...runRules({ merged, locate }));
+  append(diagnostics, mergeDiagnostics);
+  append(diagnostics, runRules({ merged, locate }));
   if (hasErrors(diagnostics)) return { diagnostics: inOrder(diagnostics) };
   const desired = buildDesiredState(
     merged,
@@ -60,6 +61,11 @@ export async function loadDesiredState(o: LoadOptions): Promise<LoadResult> {
     locate,
   );
   return { desired, diagnostics: inOrder(diagnostics) };
+}
+
+/** A loop, not push(...): a broken file may give more diagnostics than a call can take as arguments. */
+function append(to: Diagnostic[], more: readonly Diagnostic[]): void {
+  for (const diagnostic of more) to.push(diagnostic);
 }
 
 /** Diagnostics by file, line and column (stable), so output does not depend on rule order. */

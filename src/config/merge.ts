@@ -48,9 +48,10 @@ export function mergeFiles(
       }
     }
     merged.unmanaged = single(merged.unmanaged, file.unmanaged, '`ignores.unmanaged`', contradiction);
-    merged.ignoreRules.push(...file.ignoreRules);
-    merged.policies.push(...file.policies);
-    merged.holds.push(...file.holds);
+    // Loops, not push(...): a file may hold more entries than a call can take as arguments.
+    for (const rule of file.ignoreRules) merged.ignoreRules.push(rule);
+    for (const policy of file.policies) merged.policies.push(policy);
+    for (const hold of file.holds) merged.holds.push(hold);
     if (file.waves) {
       const key = JSON.stringify(file.waves.value.map((w) => [w.name, selectionKey(w.sites), w.maxFailures]));
       const mergedKey = JSON.stringify(
