@@ -29,8 +29,18 @@ describe('semantic rules', () => {
         'malformed-slug',
         'unknown-group',
         'unused-group',
+        'www-glob',
       ].sort(),
     );
+  });
+
+  describe('www-glob', () => {
+    it('reports a glob starting with www. (addresses drop it: www.* would select every site)', async () => {
+      const d = await only('sites: {include: [all], exclude: ["www.*"]}\n', 'www-glob');
+      expect(d).toMatchObject({ severity: 'error', path: '/sites/exclude/0' });
+      expect(d.message).toContain('selects as if written `*`');
+      await only('groups:\n  w: [www.shop-*.test]\nsites: [group:w]\n', 'www-glob');
+    });
   });
 
   describe('unknown-group', () => {

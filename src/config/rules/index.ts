@@ -3,7 +3,7 @@ import { ignoredAndUpdated } from './conflicts.js';
 import type { Rule, RuleContext } from './context.js';
 import { groupCycle, unknownGroup, unusedGroup } from './groups.js';
 import { duplicateName } from './names.js';
-import { duplicateWaveSite, emptySelection } from './selections.js';
+import { duplicateWaveSite, emptySelection, wwwGlob } from './selections.js';
 import { malformedSlug } from './slugs.js';
 import { impossibleVersionRule } from './versions.js';
 
@@ -13,6 +13,7 @@ export const RULES: readonly Rule[] = [
   groupCycle,
   unusedGroup,
   emptySelection,
+  wwwGlob,
   malformedSlug,
   ignoredAndUpdated,
   duplicateWaveSite,

@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../../errors.js';
 import { expandItems, expandSelection } from '../expand.js';
 import { matcherKey, selectsNothing } from '../matchers.js';
+import type { RawItemAt } from '../model.js';
 import { diagnostic } from '../places.js';
 import { everySelection, type Rule } from './context.js';
 
@@ -19,6 +20,33 @@ export const emptySelection: Rule = {
           message: `${owner} selects no site: its exclusions cover everything it includes`,
           place: selection.place,
           hint: 'remove the exclusion that covers the included sites, or remove the entry',
+        }),
+      );
+    }
+    return out;
+  },
+};
+
+/**
+ * Addresses are compared without a leading `www.` (select.ts), so a glob starting with `www.`
+ * cannot tell www sites apart: `www.*` would select every site. Always a mistake.
+ */
+export const wwwGlob: Rule = {
+  name: 'www-glob',
+  check({ merged, locate }) {
+    const lists: Array<readonly RawItemAt[]> = [];
+    for (const { selection } of everySelection(merged)) lists.push(selection.include, selection.exclude);
+    for (const group of merged.groups.values()) lists.push(group.items);
+    const out: Diagnostic[] = [];
+    for (const { item, place } of lists.flat()) {
+      if (item.type !== 'glob' || !/^www\./i.test(item.pattern)) continue;
+      const rest = item.pattern.slice(4);
+      out.push(
+        diagnostic(locate, {
+          rule: 'www-glob',
+          message: `site glob \`${item.pattern}\` selects as if written \`${rest}\`: addresses are compared without \`www.\``,
+          place,
+          hint: `write \`${rest}\`; a glob cannot select only the sites whose address starts with www.`,
         }),
       );
     }
