@@ -64,6 +64,19 @@ describe('svc-gitops validate', () => {
     expect(ok.digest).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('reports a missing desired state in the machine formats too', async () => {
+    const json = await cli(['validate', '--format', 'json'], { cwd: CWD, fs: memoryFs({}) });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      valid: false,
+      errors: 1,
+      diagnostics: [{ rule: 'config_invalid', message: expect.stringContaining('no svc-gitops.yaml') }],
+    });
+    const github = await cli(['validate', '--format', 'github'], { cwd: CWD, fs: memoryFs({}) });
+    expect(github.code).toBe(1);
+    expect(github.stdout).toMatch(/^::error /);
+  });
+
   it('reports semantic problems once the structure is right', async () => {
     const text = 'version: 1\ngroups:\n  acme: [acme-*.demo.test]\nsites: [group:acmee]\n';
     const run = await cli(['validate'], { cwd: CWD, fs: memoryFs({ 'svc-gitops.yaml': text }) });

@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import { loadDesiredState, resolveConfigPath } from '../../config/index.js';
-import { EXIT } from '../../errors.js';
+import { EXIT, isSvcError } from '../../errors.js';
 import {
   countDiagnostics,
   DIAGNOSTIC_FORMATS,
@@ -32,8 +32,22 @@ export function registerValidate(program: Command, ctx: CliContext, setExit: (co
 }
 
 export async function validate(ctx: CliContext, options: ValidateOptions): Promise<number> {
-  const path = resolveConfigPath(ctx.fs, ctx.cwd, options.config);
-  const { desired, diagnostics } = await loadDesiredState({ path, fs: ctx.fs, cwd: ctx.cwd });
+  let path: string;
+  let loaded: Awaited<ReturnType<typeof loadDesiredState>>;
+  try {
+    path = resolveConfigPath(ctx.fs, ctx.cwd, options.config);
+    loaded = await loadDesiredState({ path, fs: ctx.fs, cwd: ctx.cwd });
+  } catch (error) {
+    // No desired state to find (none, or both defaults): in the machine formats a diagnostic too,
+    // so a CI step reading JSON or annotations sees why.
+    if (options.format === 'text' || !isSvcError(error)) throw error;
+    path = options.config ?? ctx.cwd;
+    const { code, message, hint } = error;
+    loaded = {
+      diagnostics: [{ severity: 'error', rule: code.toLowerCase(), message, ...(hint ? { hint } : {}) }],
+    };
+  }
+  const { desired, diagnostics } = loaded;
   const { errors, warnings } = countDiagnostics(diagnostics);
   const verdict = desired
     ? `${path}: valid (${summary(desired)}${warnings > 0 ? `; ${plural(warnings, 'warning')}` : ''})`
