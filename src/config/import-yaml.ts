@@ -1,8 +1,17 @@
 import { Document, isMap, isSeq, type YAMLSeq } from 'yaml';
-import { normaliseAddress } from '../plan/select.js';
-import { safeText } from '../render/safe-text.js';
 import type { LiveIgnore, LiveState, Site } from '../types.js';
 import { DESIRED_STATE_SCHEMA } from './schema.js';
+
+/**
+ * How the rest of svc-gitops reads what import writes, passed in so config/ stays a leaf (the
+ * CLI passes plan/select.ts's normaliseAddress and render/safe-text.ts's safeText).
+ */
+export interface ImportReaders {
+  /** A site address as the planner compares it: a site is named by it only where it selects that site alone. */
+  addressOf: (url: string) => string;
+  /** Dashboard text made safe for a terminal, for the header's lists. */
+  safe: (text: string) => string;
+}
 
 export interface ImportOptions {
   /** Shown in the header; defaults to the live state's dashboard URL (credentials never shown). */
@@ -33,17 +42,18 @@ const SLUG = (() => {
  * format cannot hold (the dashboard reports any folder name). A site is named by its address
  * only where that address selects exactly this site, by the planner's own matching; else by ID.
  */
-export function renderImportYaml(live: LiveState, o: ImportOptions = {}): string {
-  const names = siteNames(live.sites);
+export function renderImportYaml(live: LiveState, readers: ImportReaders, o: ImportOptions = {}): string {
+  const { safe } = readers;
+  const names = siteNames(live.sites, readers.addressOf);
   const bySite = new Map<number, LiveIgnore[]>();
   const partial: string[] = [];
   const unwritable: string[] = [];
   for (const ignore of live.ignores) {
     if (ignore.origin !== 'site') continue;
     // The header quotes the dashboard: no control character of its reaches a terminal.
-    const where = `${names.get(ignore.siteId) ?? ignore.siteId} ${safeText(ignore.slug)}`;
+    const where = `${names.get(ignore.siteId) ?? ignore.siteId} ${safe(ignore.slug)}`;
     if (ignore.versions !== 'all') {
-      partial.push(`${where} ${safeText(ignore.versions.join(','))}`);
+      partial.push(`${where} ${safe(ignore.versions.join(','))}`);
       continue;
     }
     if (ignore.kind !== 'core' && !SLUG[ignore.kind].test(ignore.slug)) {
@@ -79,11 +89,17 @@ export function renderImportYaml(live: LiveState, o: ImportOptions = {}): string
       if (isSeq(list)) list.flow = true;
     }
   }
-  doc.commentBefore = header(live, o, partial.sort(), unwritable.sort());
+  doc.commentBefore = header(live, o, partial.sort(), unwritable.sort(), safe);
   return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
 }
 
-function header(live: LiveState, o: ImportOptions, partial: string[], unwritable: string[]): string {
+function header(
+  live: LiveState,
+  o: ImportOptions,
+  partial: string[],
+  unwritable: string[],
+  safe: ImportReaders['safe'],
+): string {
   const lines = [
     ` yaml-language-server: $schema=${o.schemaRef ?? DEFAULT_SCHEMA_REF}`,
     ` Imported from ${withoutCredentials(o.dashboardUrl ?? live.dashboardUrl)} by \`svc-gitops import\`.`,
@@ -100,7 +116,7 @@ function header(live: LiveState, o: ImportOptions, partial: string[], unwritable
   }
   const unreadable = [...live.unreadable].sort((a, b) => a.siteId - b.siteId);
   if (unreadable.length > 0) {
-    const listed = unreadable.map((u) => `${u.siteId} (${safeText(u.code)})`);
+    const listed = unreadable.map((u) => `${u.siteId} (${safe(u.code)})`);
     lines.push(` Not imported (unreadable): ${listed.join(', ')}.`);
   }
   return lines.join('\n');
@@ -111,21 +127,24 @@ function header(live: LiveState, o: ImportOptions, partial: string[], unwritable
  * `www.`), when that is a plain domain the format accepts, names itself again, and no other site
  * shares it (`www.shop.test` and `shop.test` are one address to the planner); else its ID.
  */
-function siteNames(sites: readonly Site[]): Map<number, string | number> {
+function siteNames(
+  sites: readonly Site[],
+  addressOf: ImportReaders['addressOf'],
+): Map<number, string | number> {
   const count = new Map<string, number>();
   for (const site of sites) {
-    const address = normaliseAddress(site.url);
+    const address = addressOf(site.url);
     count.set(address, (count.get(address) ?? 0) + 1);
   }
   const names = new Map<number, string | number>();
   for (const site of sites) {
-    const address = normaliseAddress(site.url);
+    const address = addressOf(site.url);
     const usable =
       count.get(address) === 1 &&
       SITE_ITEM.test(address) &&
       !/^[0-9]+$/.test(address) && // digits alone are a site ID
       address !== 'all' &&
-      normaliseAddress(address) === address;
+      addressOf(address) === address;
     names.set(site.id, usable ? address : site.id);
   }
   return names;

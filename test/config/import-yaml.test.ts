@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { renderImportYaml } from '../../src/config/index.js';
-import { createPlan } from '../../src/plan/index.js';
+import { createPlan, normaliseAddress } from '../../src/plan/index.js';
+import { safeText } from '../../src/render/safe-text.js';
 import type { DesiredState, LiveIgnore, LiveState, Site } from '../../src/types.js';
 import { loadText } from './helpers.js';
+
+/** As the CLI passes them: the planner's address matching and the renderers' safe text. */
+const READERS = { addressOf: normaliseAddress, safe: safeText };
 
 const site = (id: number, host: string): Site => ({
   id,
@@ -76,7 +80,7 @@ function desiredIgnores(desired: DesiredState, s: Site): string[] {
 describe('renderImportYaml', () => {
   it('produces a valid desired state that asks for exactly the live per-site all-version ignores', async () => {
     const live = liveState();
-    const result = await loadText(renderImportYaml(live));
+    const result = await loadText(renderImportYaml(live, READERS));
     expect(result.diagnostics).toEqual([]);
     const desired = result.desired!;
     expect(desired.ignoreScope).toBe('report');
@@ -91,13 +95,13 @@ describe('renderImportYaml', () => {
 
   it('import followed by plan shows no ignore changes (checked with the real planner)', async () => {
     const live = liveState();
-    const { desired } = await loadText(renderImportYaml(live));
+    const { desired } = await loadText(renderImportYaml(live, READERS));
     const plan = createPlan(desired!, live, { now: new Date('2026-01-01T00:00:00Z'), lifetimeMinutes: 60 });
     expect(plan.actions.filter((a) => a.op !== 'update')).toEqual([]);
   });
 
   it('groups sites that share the same ignores and names sites by domain, or by ID when the URL has a path', () => {
-    const text = renderImportYaml(liveState());
+    const text = renderImportYaml(liveState(), READERS);
     expect(text).toContain(
       '  - sites: [acme-shop.demo.test, acme-blog.demo.test]\n      plugins: [woocommerce/woocommerce.php]\n      themes: [astra]\n',
     );
@@ -108,11 +112,11 @@ describe('renderImportYaml', () => {
   it('is deterministic regardless of the order of live ignores', () => {
     const live = liveState();
     const reversed = { ...live, ignores: [...live.ignores].reverse() };
-    expect(renderImportYaml(reversed)).toBe(renderImportYaml(live));
+    expect(renderImportYaml(reversed, READERS)).toBe(renderImportYaml(live, READERS));
   });
 
   it('starts with the $schema comment, notes version-specific and unreadable sites, and shows no credentials', () => {
-    const text = renderImportYaml(liveState());
+    const text = renderImportYaml(liveState(), READERS);
     expect(text.split('\n')[0]).toBe(
       '# yaml-language-server: $schema=./node_modules/svc-gitops/schemas/svc-gitops.schema.json',
     );
@@ -123,13 +127,16 @@ describe('renderImportYaml', () => {
     expect(text).toContain('https://dash.demo.test/');
     expect(text).not.toContain('secret');
     expect(
-      renderImportYaml(liveState(), { dashboardUrl: 'https://other.demo.test/', schemaRef: 'x.json' }),
+      renderImportYaml(liveState(), READERS, {
+        dashboardUrl: 'https://other.demo.test/',
+        schemaRef: 'x.json',
+      }),
     ).toMatch(/^# yaml-language-server: \$schema=x\.json\n[\s\S]*https:\/\/other\.demo\.test\//);
   });
 
   it('renders an empty rule list for a fleet without per-site ignores', async () => {
     const live = { ...liveState(), ignores: [] };
-    const result = await loadText(renderImportYaml(live));
+    const result = await loadText(renderImportYaml(live, READERS));
     expect(result.diagnostics).toEqual([]);
     expect(result.desired!.ignores).toEqual([]);
   });
@@ -157,7 +164,7 @@ describe('renderImportYaml', () => {
         ignore(7, 'plugin', 'my plugin/my+plugin.php'),
       ],
     };
-    const text = renderImportYaml(live);
+    const text = renderImportYaml(live, READERS);
     const result = await loadText(text);
     expect(result.diagnostics).toEqual([]);
     expect(text).toContain('  - sites: [1, 3]\n      plugins: [akismet/akismet.php]\n');
@@ -182,7 +189,7 @@ describe('renderImportYaml', () => {
       ignores: [ignore(1, 'plugin', 'x/x.php', { versions: ['1.0\u001b]0;pwned\u0007\u001b[2J'] })],
       unreadable: [{ siteId: 9, url: 'https://down.demo.test/', code: 'gone\u001b[31m', message: 'x' }],
     };
-    const text = renderImportYaml(live);
+    const text = renderImportYaml(live, READERS);
     expect(text).toContain('x/x.php 1.0');
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
   });

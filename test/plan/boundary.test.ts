@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 /** Every module specifier a directory's files import. */
 function imports(dir: string): Array<[string, string]> {
   const root = join(import.meta.dirname, '../../src', dir);
-  return readdirSync(root).flatMap((file) =>
+  const files = readdirSync(root).filter((file) => file.endsWith('.ts'));
+  return files.flatMap((file) =>
     [...readFileSync(join(root, file), 'utf8').matchAll(/from '([^']+)'/g)].map(
       ([, spec]) => [`${dir}/${file}`, spec as string] as [string, string],
     ),
@@ -23,6 +24,18 @@ describe('module boundaries of the pure core', () => {
       expect(spec, file).toMatch(
         /^(\.\/[\w-]+\.js|\.\.\/(types|errors)\.js|\.\.\/canonical\/[\w-]+\.js|node:[\w/]+)$/,
       );
+    }
+  });
+
+  it('src/config imports only types, errors, its own files, the YAML and schema libraries and node built-ins', () => {
+    for (const dir of ['config', 'config/rules']) {
+      for (const [file, spec] of imports(dir)) {
+        expect(spec, file).toMatch(
+          /^(\.\/(rules\/)?[\w-]+\.js|\.\.\/(\.\.\/)?(types|errors)\.js|\.\.\/[\w-]+\.js|yaml|ajv(\/[\w/.]+)?|node:[\w/]+)$/,
+        );
+        // From config/rules, `../x.js` is config's own file; from config, it is another module.
+        if (dir === 'config') expect(spec, file).not.toMatch(/^\.\.\/(?!types\.js|errors\.js)/);
+      }
     }
   });
 

@@ -2,6 +2,8 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { renderImportYaml } from '../../config/index.js';
 import { EXIT, SvcError } from '../../errors.js';
+import { normaliseAddress } from '../../plan/index.js';
+import { safeText } from '../../render/safe-text.js';
 import type { CliContext } from '../context.js';
 import { openDashboard } from '../pipeline.js';
 import { writeFileAtomic } from '../write-file.js';
@@ -32,7 +34,11 @@ export async function importLive(ctx: CliContext, flags: ImportFlags): Promise<n
   const { client } = openDashboard(ctx);
   try {
     const live = await client.readLive({ signal: ctx.signal });
-    const yaml = renderImportYaml(live, { dashboardUrl: live.dashboardUrl });
+    const yaml = renderImportYaml(
+      live,
+      { addressOf: normaliseAddress, safe: safeText },
+      { dashboardUrl: live.dashboardUrl },
+    );
     if (flags.out) {
       const saved = writeFileAtomic(ctx.fs, ctx.cwd, flags.out, [yaml]);
       ctx.stderr.write(
