@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { EXIT, isSvcError } from '../errors.js';
 import { terminalText } from '../render/safe-text.js';
+import { DEFAULT_CREDENTIALS } from '../sandbox/index.js';
 import type { CliContext, OutputStream } from './context.js';
 import { createProgram } from './program.js';
 
@@ -49,10 +50,13 @@ export function reportError(error: unknown, ctx: CliContext): number {
   return EXIT.error;
 }
 
+/** The sandbox's fixed demo credentials are published, not secrets: `sandbox` prints them. */
+const PUBLISHED = new Set([DEFAULT_CREDENTIALS.applicationPassword, DEFAULT_CREDENTIALS.token]);
+
 /** Defence in depth: even if a secret slipped into a message, it is masked on the way out. */
 function redacting(stream: OutputStream, ctx: CliContext): OutputStream {
   const secrets = SECRET_VARIABLES.map((name) => ctx.env[name])
-    .filter((v): v is string => typeof v === 'string' && v.length >= 4)
+    .filter((v): v is string => typeof v === 'string' && v.length >= 4 && !PUBLISHED.has(v))
     .flatMap((v) => [v, v.replace(/\s+/g, '')]);
   if (secrets.length === 0) return stream;
   const out: OutputStream = {

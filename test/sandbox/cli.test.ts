@@ -14,13 +14,13 @@ import { smallFleet } from './helpers.js';
 const dir = tempDirForSuite('svc-sandbox-cli-');
 
 /** Runs `svc-gitops sandbox …` in-process with live access to its output. */
-function launch(argv: string[]) {
+function launch(argv: string[], env: Record<string, string> = {}) {
   const controller = new AbortController();
   const out = { stdout: '', stderr: '' };
   const ctx: CliContext = {
     stdout: { write: (s: string) => (out.stdout += s) },
     stderr: { write: (s: string) => (out.stderr += s) },
-    env: { NO_COLOR: '1' },
+    env: { NO_COLOR: '1', ...env },
     cwd: dir,
     fs,
     signal: controller.signal,
@@ -60,6 +60,15 @@ describe('svc-gitops sandbox', () => {
     expect(await run.done).toBe(0);
     expect(run.out.stderr).toContain('sandbox stopped');
     await expect(fetch(`${env.SVC_URL}/__sandbox/stats`)).rejects.toThrow();
+  });
+
+  it('prints its published demo credentials even in a shell that already holds them', async () => {
+    // As after sourcing an earlier sandbox's lines: its password is in the environment.
+    const again = launch(['--port', '0'], { SVC_APP_PASSWORD: 'sand BOX1 demo PASS word 2026' });
+    await until(() => again.out.stdout.includes('SVC_ALLOW_HTTP'));
+    expect(again.out.stdout).toContain("SVC_APP_PASSWORD='sand BOX1 demo PASS word 2026'");
+    again.stop();
+    expect(await again.done).toBe(0);
   });
 
   it('loads --fleet and --state relative to the working directory', async () => {
