@@ -6,7 +6,7 @@ import type { ApplyEvent } from './events.js';
 import { executePhases } from './execute.js';
 import { checkSafeMode } from './guard.js';
 import type { ApplyJournal } from './journal.js';
-import { verifyOutcomes } from './verify.js';
+import { needsCheck, verifyOutcomes } from './verify.js';
 
 /**
  * Public surface of apply: `applyPlan` runs an approved plan and nothing beyond it. Approval
@@ -85,9 +85,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   runnableIndices.forEach((planIndex, i) => {
     planned[planIndex] = executed.outcomes[i]!;
   });
-  const toCheck = planned.filter(
-    (o) => o.status === 'done' || o.status === 'failed' || o.code === 'ALREADY_DONE',
-  );
+  const toCheck = planned.filter(needsCheck);
   if (toCheck.length > 0) {
     options.onEvent?.({ type: 'verify', sites: new Set(toCheck.map((o) => o.action.site_id)).size });
   }

@@ -21,11 +21,16 @@ export interface VerifyReport {
   error?: { code: string; message: string };
 }
 
+/** Outcomes the re-read checks: what was sent, and what an earlier run reported done. */
+export function needsCheck(outcome: ActionOutcome): boolean {
+  return outcome.status === 'done' || outcome.status === 'failed' || skippedAsDone(outcome);
+}
+
 export async function verifyOutcomes(
   client: Pick<DashboardClient, 'readLive'>,
   outcomes: readonly ActionOutcome[],
 ): Promise<VerifyReport> {
-  const sent = outcomes.filter((o) => o.status === 'done' || o.status === 'failed' || skippedAsDone(o));
+  const sent = outcomes.filter(needsCheck);
   const siteIds = [...new Set(sent.map((o) => o.action.site_id))].sort((a, b) => a - b);
   if (siteIds.length === 0) return { outcomes: [...outcomes] };
   let live: LiveState;
@@ -48,6 +53,7 @@ export async function verifyOutcomes(
   return { outcomes: outcomes.map((o) => checkOutcome(o, live)) };
 }
 
+/** An update held back because an earlier run reported it done: the re-read checks it too. */
 function skippedAsDone(outcome: ActionOutcome): boolean {
   return outcome.status === 'skipped' && outcome.code === 'ALREADY_DONE';
 }

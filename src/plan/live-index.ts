@@ -76,52 +76,29 @@ function siteBuckets(sites: readonly Site[]): Map<number, LiveSiteFacts> {
 }
 
 /**
- * Deals facts into their sites' lists. The client lists each site's facts together: each run is
- * one lookup and one copy of exactly its size (no list grown by push, to be copied on by the
- * collector while the plan is made); a site listed in several runs gets the later ones appended.
+ * Deals facts into their sites' `key` lists. The client lists each site's facts together: each
+ * run is one lookup and one copy of exactly its size (no list grown by push, to be copied on by
+ * the collector while the plan is made); a site listed in several runs gets the later ones appended.
  */
-function addFacts<T extends { siteId: number }>(
+function addFacts<K extends 'pending' | 'ignores'>(
   bySite: Map<number, LiveSiteFacts>,
-  facts: readonly T[],
-  listOf: (site: LiveSiteFacts) => T[],
-  setList: (site: LiveSiteFacts, list: T[]) => void,
+  facts: readonly LiveSiteFacts[K][number][],
+  key: K,
 ): void {
   let start = 0;
   while (start < facts.length) {
-    const siteId = (facts[start] as T).siteId;
+    const siteId = (facts[start] as LiveSiteFacts[K][number]).siteId;
     let end = start + 1;
-    while (end < facts.length && (facts[end] as T).siteId === siteId) end++;
+    while (end < facts.length && (facts[end] as LiveSiteFacts[K][number]).siteId === siteId) end++;
     // Facts about sites the listing did not return have no site to belong to and are dropped.
     const site = bySite.get(siteId);
     if (site !== undefined) {
-      const list = listOf(site);
-      if (list.length === 0) setList(site, facts.slice(start, end));
-      else for (let i = start; i < end; i++) list.push(facts[i] as T);
+      const list = site[key] as LiveSiteFacts[K][number][];
+      if (list.length === 0) site[key] = facts.slice(start, end) as LiveSiteFacts[K];
+      else for (let i = start; i < end; i++) list.push(facts[i] as LiveSiteFacts[K][number]);
     }
     start = end;
   }
-}
-
-function addPending(bySite: Map<number, LiveSiteFacts>, pending: readonly PendingUpdate[]): void {
-  addFacts(
-    bySite,
-    pending,
-    (site) => site.pending,
-    (site, list) => {
-      site.pending = list;
-    },
-  );
-}
-
-function addIgnores(bySite: Map<number, LiveSiteFacts>, ignores: readonly LiveIgnore[]): void {
-  addFacts(
-    bySite,
-    ignores,
-    (site) => site.ignores,
-    (site, list) => {
-      site.ignores = list;
-    },
-  );
 }
 
 function sortFacts(bySite: Map<number, LiveSiteFacts>): void {
@@ -142,8 +119,8 @@ function indexUnreadable(entries: readonly UnreadableSite[]): Map<number, Unread
 
 export function indexLiveState(live: LiveState): LiveIndex {
   const sites = siteBuckets(live.sites);
-  addPending(sites, live.pending);
-  addIgnores(sites, live.ignores);
+  addFacts(sites, live.pending, 'pending');
+  addFacts(sites, live.ignores, 'ignores');
   sortFacts(sites);
   return { sites, unreadable: indexUnreadable(live.unreadable) };
 }
