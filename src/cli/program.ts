@@ -5,6 +5,7 @@ import { registerDrift } from './commands/drift.js';
 import { registerImport } from './commands/import.js';
 import { registerPlan } from './commands/plan.js';
 import { registerSandbox } from './commands/sandbox.js';
+import { registerShow } from './commands/show.js';
 import { registerValidate } from './commands/validate.js';
 import type { CliContext } from './context.js';
 
@@ -33,6 +34,7 @@ export function createProgram(ctx: CliContext, setExit: (code: number) => void):
   registerPlan(program, ctx, setExit);
   registerImport(program, ctx, setExit);
   registerApply(program, ctx, setExit);
+  registerShow(program, ctx, setExit);
   // command registrations (one line each; keep this marker)
   return program;
 }

@@ -1,0 +1,55 @@
+import { resolve } from 'node:path';
+import { type Command, Option } from 'commander';
+import { checkIntegrity } from '../../apply/guard.js';
+import { readPlanFile } from '../../apply/plan-file.js';
+import { EXIT } from '../../errors.js';
+import { planJsonChunks } from '../../render/plan-json.js';
+import { renderPlanMarkdown } from '../../render/plan-markdown.js';
+import { planTextChunks } from '../../render/plan-text.js';
+import { safeText } from '../../render/safe-text.js';
+import { type CliContext, useColour } from '../context.js';
+
+interface ShowFlags {
+  format: 'text' | 'markdown' | 'json';
+  groupBy: 'site' | 'item';
+  detailedExitcode?: boolean;
+}
+
+/**
+ * `svc-gitops show PLANFILE`: a saved plan rendered as `plan` renders it, without contacting the
+ * dashboard (for reviewing a plan artifact, or posting it by hand). Only a plan whose content
+ * still matches its id is shown: an edited file is refused as apply refuses it, so what a
+ * reviewer reads here is what apply would run. An expired plan is shown with a warning, since
+ * apply would refuse it.
+ */
+export function registerShow(program: Command, ctx: CliContext, setExit: (code: number) => void): void {
+  program
+    .command('show')
+    .description('print a saved plan (from `plan --out FILE`) without contacting the dashboard')
+    .argument('<planfile>', 'the JSON plan written by `svc-gitops plan --out FILE`')
+    .addOption(
+      new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'),
+    )
+    .addOption(new Option('--group-by <what>', 'text grouping').choices(['site', 'item']).default('site'))
+    .option('--detailed-exitcode', 'exit 2 when the plan has changes, 0 when it has none')
+    .action(async (planfile: string, flags: ShowFlags) => setExit(show(ctx, planfile, flags)));
+}
+
+export function show(ctx: CliContext, planfile: string, flags: ShowFlags): number {
+  const plan = readPlanFile(ctx.fs, resolve(ctx.cwd, planfile));
+  checkIntegrity(plan);
+  if (!(ctx.now().getTime() <= Date.parse(plan.expires_at))) {
+    ctx.stderr.write(
+      `svc-gitops: warning: this plan expired at ${safeText(plan.expires_at)}; apply would refuse it (plan again to apply)\n`,
+    );
+  }
+  if (flags.format === 'json') {
+    for (const chunk of planJsonChunks(plan)) ctx.stdout.write(chunk);
+  } else if (flags.format === 'markdown') {
+    ctx.stdout.write(renderPlanMarkdown(plan));
+  } else {
+    const colour = useColour(ctx);
+    for (const chunk of planTextChunks(plan, { groupBy: flags.groupBy, colour })) ctx.stdout.write(chunk);
+  }
+  return flags.detailedExitcode && plan.actions.length > 0 ? EXIT.changes : EXIT.ok;
+}
