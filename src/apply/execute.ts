@@ -13,8 +13,11 @@ import { createAnnouncer } from './write-ahead.js';
  * with an outcome. Invariants:
  * - a call's `sent` line is durable before it goes out (write-ahead.ts) and its answer
  *   (`result`) is journalled after;
- * - once the signal aborts or a wave crosses its failure threshold, no new call starts;
- *   in-flight calls finish and everything not started is `skipped`.
+ * - once the signal aborts or a wave crosses its failure threshold, no new call starts (not
+ *   even one whose `sent` line was being written meanwhile); in-flight calls finish and
+ *   everything not started is `skipped`;
+ * - once any journal line (`sent` or `result`) cannot be written, no new call starts either;
+ *   execution throws that error after the calls in flight are answered.
  */
 
 /**
@@ -50,6 +53,8 @@ export async function executePhases(
   const progress = { settled: 0, failed: 0, total: actions.length };
   let calls = 0;
   let stopReason: { code: string; message: string } | undefined;
+  /** Set once a journal line could not be written: no call starts after that. */
+  let journalFailure: { error: unknown } | undefined;
   const resultsDurable: Array<Promise<void>> = [];
   const announcer = createAnnouncer(options.journal, {
     runId: options.runId,
@@ -66,34 +71,51 @@ export async function executePhases(
     });
   };
 
-  const runCall = async (phaseCalls: readonly ApplyCall[], index: number): Promise<ActionOutcome[]> => {
-    const call = phaseCalls[index]!;
-    const seq = await announcer.announce(phaseCalls, index);
+  const runCall = async (call: ApplyCall, seq: number): Promise<ActionOutcome[]> => {
     announcer.started(seq);
     calls += 1;
     const callActions = call.actions.map((i) => actions[i]!);
     options.onEvent?.({ type: 'call-start', call });
     const results = await sendCall(call, callActions, options);
+    settle(results, call.actions);
     // The result line is written now; its fsync is shared with the next `sent` line (group
-    // commit) instead of holding this worker, and awaited before execution returns.
-    const durable = options.journal?.append({
-      type: 'result',
-      run_id: options.runId,
-      seq,
-      at: options.now().toISOString(),
-      outcomes: results.map((o) => ({
-        key: changeKey(o.action),
-        status: o.status,
-        ...(o.code === undefined ? {} : { code: o.code }),
-      })),
-    });
+    // commit) instead of holding this worker, and awaited before execution returns. A result
+    // that cannot be written stops the sending as a `sent` line does.
+    let durable: Promise<void> | undefined;
+    try {
+      durable = options.journal?.append({
+        type: 'result',
+        run_id: options.runId,
+        seq,
+        at: options.now().toISOString(),
+        outcomes: results.map((o) => ({
+          key: changeKey(o.action),
+          status: o.status,
+          ...(o.code === undefined ? {} : { code: o.code }),
+        })),
+      });
+    } catch (error) {
+      durable = Promise.reject(error);
+    }
     if (durable) {
-      durable.catch(() => undefined); // handled here; the failure is rethrown by the await below
+      durable.catch((error: unknown) => {
+        journalFailure ??= { error };
+      });
       resultsDurable.push(durable);
     }
-    settle(results, call.actions);
     options.onEvent?.({ type: 'call-done', call, outcomes: results, progress: { ...progress } });
     return results;
+  };
+
+  /** Whether no new call may start; notices an abort once. */
+  const halted = (): boolean => {
+    if (journalFailure || stopReason) return true;
+    if (options.signal?.aborted) {
+      stopReason = { code: 'INTERRUPTED', message: 'not started: the apply was interrupted' };
+      options.onEvent?.({ type: 'interrupted', progress: { ...progress } });
+      return true;
+    }
+    return false;
   };
 
   for (const phase of phases) {
@@ -102,13 +124,19 @@ export async function executePhases(
     let waveFailures = 0;
     let next = 0;
     const worker = async () => {
-      while (next < phase.calls.length && !stopReason) {
-        if (options.signal?.aborted) {
-          stopReason = { code: 'INTERRUPTED', message: 'not started: the apply was interrupted' };
-          options.onEvent?.({ type: 'interrupted', progress: { ...progress } });
+      while (next < phase.calls.length && !halted()) {
+        const index = next++;
+        let seq: number;
+        try {
+          seq = await announcer.announce(phase.calls, index);
+        } catch (error) {
+          journalFailure ??= { error };
           break;
         }
-        const results = await runCall(phase.calls, next++);
+        // Announcing may have waited for the disk: a stop that came meanwhile holds this call
+        // back too (it stays announced only, and is journalled as skipped).
+        if (halted()) break;
+        const results = await runCall(phase.calls[index]!, seq);
         const fatal = results.find((o) => o.status === 'failed' && FATAL_CODES.has(o.code ?? ''));
         if (fatal && !stopReason) {
           stopReason = { code: fatal.code!, message: `not started: ${fatal.message ?? fatal.code}` };
@@ -135,6 +163,11 @@ export async function executePhases(
     const settled = await Promise.allSettled(Array.from({ length: workers }, worker));
     const rejected = settled.find((result) => result.status === 'rejected');
     if (rejected) throw rejected.reason;
+    if (journalFailure) break;
+  }
+  if (journalFailure) {
+    await Promise.allSettled(resultsDurable);
+    throw journalFailure.error;
   }
 
   const skipped = stopReason ?? { code: 'INTERRUPTED', message: 'not started' };

@@ -106,7 +106,9 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     at: result.finished_at,
     interrupted: result.interrupted,
     failed: result.outcomes.filter((o) => o.status === 'failed').length,
-    verified: verified.error === undefined,
+    // Only a re-read of every checked site settles the journal (journal.ts, completedUpdates):
+    // an update reported done on a site it missed must not be sent again by the next run.
+    verified: verified.error === undefined && verified.unreadSites === undefined,
   });
   options.onEvent?.({ type: 'finished', result });
   return result;

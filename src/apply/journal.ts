@@ -34,7 +34,10 @@ export type JournalRecord =
       at: string;
       interrupted: boolean;
       failed: number;
-      /** False when the re-read after the calls failed (absent in older journals: it ran). */
+      /**
+       * False when the re-read after the calls failed or could not read a site it checks
+       * (absent in older journals: it ran).
+       */
       verified?: boolean;
     };
 
@@ -67,15 +70,26 @@ export function openJournal(fs: typeof nodeFs, path: string): ApplyJournal {
   } catch (error) {
     throw new SvcError('IO_ERROR', `cannot open the apply journal ${path}`, { cause: error });
   }
-  const sync = groupCommit((done) => fs.fsync(fd, done));
+  const sync = groupCommit((done) => fs.fsync(fd, done), path);
+  const write = (text: string) => {
+    try {
+      fs.writeSync(fd, text);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new SvcError('IO_ERROR', `cannot write the apply journal ${path}${code ? ` (${code})` : ''}`, {
+        cause: error,
+        hint: 'make the journal writable again (free space on its disk); `svc-gitops apply --resume` then finishes a run that had started',
+      });
+    }
+  };
   return {
     append(record) {
-      fs.writeSync(fd, `${JSON.stringify(record)}\n`);
+      write(`${JSON.stringify(record)}\n`);
       return sync();
     },
     appendAll(records) {
       if (records.length === 0) return Promise.resolve();
-      fs.writeSync(fd, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+      write(records.map((record) => `${JSON.stringify(record)}\n`).join(''));
       return sync();
     },
     close() {
@@ -88,14 +102,17 @@ export function openJournal(fs: typeof nodeFs, path: string): ApplyJournal {
  * One fsync at a time; callers arriving while one runs share the next one (it must start after
  * their write, so the running one does not cover them).
  */
-function groupCommit(fsync: (done: (error: Error | null) => void) => void): () => Promise<void> {
+function groupCommit(
+  fsync: (done: (error: Error | null) => void) => void,
+  path: string,
+): () => Promise<void> {
   let running: Promise<void> | undefined;
   let next: Promise<void> | undefined;
   const start = (): Promise<void> => {
     const current = new Promise<void>((resolve, reject) =>
       fsync((error) =>
         error
-          ? reject(new SvcError('IO_ERROR', 'cannot fsync the apply journal', { cause: error }))
+          ? reject(new SvcError('IO_ERROR', `cannot fsync the apply journal ${path}`, { cause: error }))
           : resolve(),
       ),
     ).finally(() => {

@@ -34,15 +34,21 @@ export function acquireLock(options: LockOptions): HeldLock {
   const isAlive = options.isAlive ?? processIsAlive;
   // Two attempts: the second only after removing a stale lock.
   for (let attempt = 0; attempt < 2; attempt += 1) {
+    let fd: number | undefined;
     try {
-      const fd = fs.openSync(path, 'wx', 0o600);
+      fd = fs.openSync(path, 'wx', 0o600);
       fs.writeSync(fd, `${JSON.stringify(holder)}\n`);
       fs.fsyncSync(fd);
       fs.closeSync(fd);
       return { release: () => releaseIfOurs(fs, path, holder) };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new SvcError('IO_ERROR', `cannot create the apply lock ${path}`, { cause: error });
+        // A lock created but not written would keep the next apply out for nothing.
+        if (fd !== undefined) discard(fs, path, fd);
+        const code = (error as NodeJS.ErrnoException).code;
+        throw new SvcError('IO_ERROR', `cannot create the apply lock ${path}${code ? ` (${code})` : ''}`, {
+          cause: error,
+        });
       }
     }
     const current = readHolder(fs, path);
@@ -52,14 +58,14 @@ export function acquireLock(options: LockOptions): HeldLock {
         ? isOlderThan(fs, path, TORN_LOCK_AGE_MS)
         : current.host === holder.host && !isAlive(current.pid);
     if (!stale || attempt > 0) {
-      throw new SvcError(
-        'LOCKED',
-        `another apply is running against this dashboard and config: pid ${current?.pid} on ${current?.host}, started ${current?.started_at}`,
-        {
-          hint: `wait for it to finish; if that process is gone, delete ${path}`,
-          details: { holder: current },
-        },
-      );
+      const who =
+        current === undefined
+          ? `its lock ${path} is being written or was left unreadable`
+          : `pid ${current.pid} on ${current.host}, started ${current.started_at}`;
+      throw new SvcError('LOCKED', `another apply is running against this dashboard and config: ${who}`, {
+        hint: `wait for it to finish; if that process is gone, delete ${path}`,
+        details: { holder: current },
+      });
     }
     if (removeIfStill(fs, path, current)) {
       options.onWarning?.(
@@ -90,6 +96,9 @@ function removeIfStill(fs: typeof nodeFs, path: string, judged: LockHolder | und
   }
   try {
     if (!sameHolder(readHolder(fs, path), judged)) return false;
+    // A torn lock judged stale must still be an old one: a lock just created by the apply that
+    // took over first is unreadable too until its holder line is written.
+    if (judged === undefined && !isOlderThan(fs, path, TORN_LOCK_AGE_MS)) return false;
     fs.rmSync(path, { force: true });
     return true;
   } finally {
@@ -126,6 +135,17 @@ function readHolder(fs: typeof nodeFs, path: string): LockHolder | undefined {
     // Missing or torn (killed while writing): treated as stale below.
   }
   return undefined;
+}
+
+/** Best effort: the error that brought us here is the one to report. */
+function discard(fs: typeof nodeFs, path: string, fd: number): void {
+  for (const step of [() => fs.closeSync(fd), () => fs.rmSync(path, { force: true })]) {
+    try {
+      step();
+    } catch {
+      // Already closed (the failure was closeSync itself), or already gone.
+    }
+  }
 }
 
 function releaseIfOurs(fs: typeof nodeFs, path: string, holder: LockHolder): void {

@@ -12,13 +12,16 @@ import type { ActionOutcome, LiveState } from '../types.js';
  *   → failed, `NOT_APPLIED`: the earlier report was not the truth;
  * - other skipped and blocked actions were never sent and are left alone.
  * When the re-read fails, nothing can be confirmed: done outcomes are marked `unverified`, and
- * the run does not count as a success.
+ * the run does not count as a success. The same holds for the outcomes on a site the re-read
+ * could not read (`unreadSites`).
  */
 
 export interface VerifyReport {
   outcomes: ActionOutcome[];
   /** Set when the re-read itself failed; outcomes are then as the calls reported them. */
   error?: { code: string; message: string };
+  /** Checked outcomes on sites the re-read could not read: those stay as reported. */
+  unreadSites?: number;
 }
 
 /** Outcomes the re-read checks: what was sent, and what an earlier run reported done. */
@@ -50,7 +53,11 @@ export async function verifyOutcomes(
     );
     return { outcomes: unverified, error: { code, message } };
   }
-  return { outcomes: outcomes.map((o) => checkOutcome(o, live)) };
+  const unread = siteIds.filter((id) => live.unreadable.some((site) => site.siteId === id)).length;
+  return {
+    outcomes: outcomes.map((o) => checkOutcome(o, live)),
+    ...(unread > 0 ? { unreadSites: unread } : {}),
+  };
 }
 
 /** An update held back because an earlier run reported it done: the re-read checks it too. */
@@ -104,13 +111,14 @@ function checkOutcome(outcome: ActionOutcome, live: LiveState): ActionOutcome {
 
 function isInEffect({ action }: ActionOutcome, live: LiveState): boolean {
   if (action.op === 'update') {
+    // Still at the version it started from: not updated, whatever version is pending now (a
+    // newer release may have replaced the planned move meanwhile).
     return !live.pending.some(
       (p) =>
         p.siteId === action.site_id &&
         p.kind === action.kind &&
         p.slug === action.slug &&
-        p.from === (action.from ?? p.from) &&
-        p.to === (action.to ?? p.to),
+        p.from === (action.from ?? p.from),
     );
   }
   const listed = live.ignores.filter(

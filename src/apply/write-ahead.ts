@@ -49,7 +49,14 @@ export function createAnnouncer(
         actions: call.actions.map((i) => changeKey(context.actions[i]!)),
       });
     }
-    return (journal ? journal.appendAll(records) : Promise.resolve()).then(
+    let written: Promise<void>;
+    try {
+      written = journal ? journal.appendAll(records) : Promise.resolve();
+    } catch (error) {
+      // A write that fails at once (writeSync on a full disk) fails like a failed fsync.
+      written = Promise.reject(error);
+    }
+    return written.then(
       () => {
         durableUpTo = to;
         pending = undefined;

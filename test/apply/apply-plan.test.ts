@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type ApplyEvent, applyPlan } from '../../src/apply/index.js';
+import { type ApplyEvent, type ApplyJournal, applyPlan } from '../../src/apply/index.js';
+import { completedUpdates, openJournal, readJournal } from '../../src/apply/journal.js';
+import { changeKey } from '../../src/apply/keys.js';
+import { skipCompleted } from '../../src/apply/subset.js';
 import { SvcError } from '../../src/errors.js';
 import type { Action } from '../../src/types.js';
+import { memoryFs } from '../helpers/memory-fs.js';
 import { ignore, planOf, update } from './builders.js';
 import { MemoryDashboard } from './memory-client.js';
 
@@ -161,6 +165,97 @@ describe('applyPlan after a failure no call can get past', () => {
       ['skipped', 'RESOURCE_EXHAUSTED'],
       ['skipped', 'RESOURCE_EXHAUSTED'],
     ]);
+    expect(dashboard.calls).toHaveLength(1);
+  });
+});
+
+describe('applyPlan when a stop comes while a call waits for its journal line', () => {
+  // Twelve calls (one per site); the second window of `sent` lines takes a while to be durable.
+  const twelve = () => Array.from({ length: 12 }, (_, i) => update(i + 1, 'plugin', `p${i + 1}/p.php`));
+  const slowSecondWindow = (whileWriting: () => void = () => {}): ApplyJournal => {
+    let windows = 0;
+    return {
+      append: async () => {},
+      appendAll: async (records) => {
+        if (!records.some((r) => r.type === 'sent') || ++windows !== 2) return;
+        whileWriting();
+        await new Promise((resolve) => setTimeout(resolve, 30));
+      },
+      close() {},
+    };
+  };
+
+  it('sends no further update of a wave that crossed its threshold meanwhile', async () => {
+    const dashboard = new MemoryDashboard();
+    const actions = twelve().map((a) => ({ ...a, wave: 'canary' }));
+    withPending(dashboard, actions);
+    dashboard.failing.add('8|plugin|p8/p.php'); // the last call of the first window
+    const result = await applyPlan(planOf(actions), {
+      client: dashboard,
+      live,
+      settings: { safeMode: true, concurrency: 2 },
+      maxFailures: () => 0,
+      journal: slowSecondWindow(),
+    });
+    expect(dashboard.calls).toHaveLength(8);
+    expect(result.outcomes.slice(8).map((o) => [o.status, o.code])).toEqual(
+      Array(4).fill(['skipped', 'WAVE_STOPPED']),
+    );
+  });
+
+  it('sends nothing after an interrupt that came meanwhile', async () => {
+    const dashboard = new MemoryDashboard();
+    const actions = twelve();
+    withPending(dashboard, actions);
+    const controller = new AbortController();
+    const result = await applyPlan(planOf(actions), {
+      client: dashboard,
+      live,
+      settings: { safeMode: true, concurrency: 2 },
+      signal: controller.signal,
+      journal: slowSecondWindow(() => controller.abort()),
+    });
+    expect(result.interrupted).toBe(true);
+    expect(dashboard.calls).toHaveLength(8);
+    expect(result.outcomes.slice(8).map((o) => o.status)).toEqual(Array(4).fill('skipped'));
+  });
+});
+
+describe('applyPlan when the re-read misses a site', () => {
+  it('keeps the journal unsettled: an update reported done there is never sent again', async () => {
+    const fs = memoryFs({ '/state': null });
+    const path = '/state/journal.jsonl';
+    const dashboard = new MemoryDashboard();
+    const action = update(1, 'plugin', 'a/a.php');
+    withPending(dashboard, [action]);
+    // The update runs, but the re-read cannot read site 1 (its child does not answer), and the
+    // dashboard's listing keeps showing the update for a while.
+    const stale = [...dashboard.pending];
+    const readLive = dashboard.readLive.bind(dashboard);
+    dashboard.readLive = async () => ({
+      ...(await readLive()),
+      pending: stale,
+      unreadable: [{ siteId: 1, url: action.site_url, code: 'child_unreachable', message: 'no answer' }],
+    });
+    const journal = openJournal(fs, path);
+    const first = await applyPlan(planOf([action]), {
+      client: dashboard,
+      live,
+      settings: { safeMode: true, concurrency: 1 },
+      journal,
+    });
+    journal.close();
+    expect(first.outcomes).toMatchObject([{ status: 'done', unverified: true }]);
+
+    const completed = completedUpdates(readJournal(fs, path));
+    expect([...completed]).toEqual([changeKey(action)]);
+    const second = await applyPlan(planOf([action]), {
+      client: dashboard,
+      live,
+      settings: { safeMode: true, concurrency: 1 },
+      holdBack: skipCompleted(completed),
+    });
+    expect(second.outcomes).toMatchObject([{ status: 'skipped', code: 'ALREADY_DONE' }]);
     expect(dashboard.calls).toHaveLength(1);
   });
 });

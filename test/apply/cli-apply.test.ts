@@ -175,4 +175,33 @@ rollout:
       ['skipped', 'WAVE_STOPPED'],
     ]);
   });
+
+  it('a journal that cannot be written is an I/O error naming the journal, not a bug, and nothing is sent', async () => {
+    const w = await open();
+    const journalFds = new Set<number>();
+    const fullDisk = new Proxy(w.fs, {
+      get(target, name, receiver) {
+        if (name === 'openSync')
+          return (path: string, ...rest: unknown[]) => {
+            const fd = (target.openSync as (...a: unknown[]) => number)(path, ...rest);
+            if (String(path).includes('/journal-')) journalFds.add(fd);
+            return fd;
+          };
+        if (name === 'writeSync')
+          return (fd: number, ...rest: unknown[]) => {
+            if (journalFds.has(fd))
+              throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+            return (target.writeSync as (...a: unknown[]) => number)(fd, ...rest);
+          };
+        return Reflect.get(target, name, receiver);
+      },
+    });
+    const result = await run(w, ['apply', '--auto-approve'], { fs: fullDisk });
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toContain('internal error');
+    expect(result.stderr).toMatch(
+      /error \[IO_ERROR\]: cannot write the apply journal \/work\/\.svc-gitops\/journal-/,
+    );
+    expect(await writesSent(w)).toBe(0);
+  });
 });

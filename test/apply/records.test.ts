@@ -89,6 +89,66 @@ describe('apply lock', () => {
     expect(fs.existsSync('/state/a.lock.takeover')).toBe(false);
   });
 
+  it('lets only one of two applies take over the same torn lock', () => {
+    const fs = stateFs();
+    // A lock torn by a kill while it was written, long ago.
+    fs.writeFileSync('/state/a.lock', '{"pid":');
+    fs.utimesSync('/state/a.lock', new Date(0), new Date(0));
+    // Both applies judged it stale. The first took it over a moment before the second looks
+    // again: it removed the torn lock and has just created its own, not yet written.
+    const racing = new Proxy(fs, {
+      get(target, name, receiver) {
+        if (name !== 'openSync') return Reflect.get(target, name, receiver);
+        return (path: string, flags: string, mode?: number) => {
+          if (path === '/state/a.lock.takeover' && !target.existsSync('/state/first')) {
+            target.writeFileSync('/state/first', '');
+            target.rmSync('/state/a.lock');
+            target.writeFileSync('/state/a.lock', '');
+          }
+          return target.openSync(path, flags, mode);
+        };
+      },
+    });
+    expect(() =>
+      acquireLock({ fs: racing, path: '/state/a.lock', holder: holder(13), isAlive: () => false }),
+    ).toThrow(/another apply is running/);
+    expect(fs.existsSync('/state/a.lock')).toBe(true);
+    expect(fs.readFileSync('/state/a.lock', 'utf8')).toBe(''); // still the first one's lock
+  });
+
+  it('names an unreadable fresh lock as such, not as a holder "pid undefined"', () => {
+    const fs = stateFs();
+    fs.writeFileSync('/state/a.lock', ''); // another apply created it a moment ago
+    let error: unknown;
+    try {
+      acquireLock({ fs, path: '/state/a.lock', holder: holder(12), isAlive: () => false });
+    } catch (e) {
+      error = e;
+    }
+    expect(isSvcError(error) && error.code).toBe('LOCKED');
+    expect((error as Error).message).not.toContain('undefined');
+    expect((error as Error).message).toContain('/state/a.lock');
+  });
+
+  it('leaves no lock behind when its holder line cannot be written', () => {
+    const fs = stateFs();
+    const fullDisk = new Proxy(fs, {
+      get(target, name, receiver) {
+        if (name === 'writeSync')
+          return () => {
+            throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+          };
+        return Reflect.get(target, name, receiver);
+      },
+    });
+    expect(() => acquireLock({ fs: fullDisk, path: '/state/a.lock', holder: holder(12) })).toThrow(
+      /cannot create the apply lock \/state\/a\.lock/,
+    );
+    expect(fs.existsSync('/state/a.lock')).toBe(false);
+    // The next apply is not kept waiting by a lock nobody holds.
+    acquireLock({ fs, path: '/state/a.lock', holder: holder(13) }).release();
+  });
+
   it('never takes over a lock held on another host', () => {
     const fs = stateFs();
     acquireLock({ fs, path: '/state/a.lock', holder: { ...holder(11), host: 'other' }, isAlive: () => true });

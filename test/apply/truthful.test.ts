@@ -4,7 +4,7 @@ import { changeKey } from '../../src/apply/keys.js';
 import { statePaths } from '../../src/apply/state-dir.js';
 import { closedAfterEach } from '../helpers/lifecycle.js';
 import { run } from './cli-helpers.js';
-import { startWorld } from './world.js';
+import { changeTouchedSite, startWorld } from './world.js';
 
 /** An apply never reports as done what the dashboard does not hold, and then never exits 0. */
 
@@ -47,6 +47,23 @@ describe('apply reports only what the dashboard holds', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^Apply finished unconfirmed: \d+ done \(\d+ not verified\), 0 failed/m);
     expect(result.stdout).toContain('the re-read after applying failed');
+  });
+
+  it('an update whose call failed is not done because a newer release replaced its pending move', async () => {
+    const w = await open({ faults: [{ kind: 'status', status: 503, ability: 'run-updates-v1' }] });
+    const { plan, live } = await w.plan();
+    // Between the plan and the re-read, akismet 5.4.0 is released for site 2 (still on 5.3.0).
+    await changeTouchedSite(w);
+    const result = await applyPlan(plan, {
+      client: w.client(),
+      live,
+      settings: { safeMode: true, concurrency: 2 },
+    });
+    const akismet = result.outcomes.find(
+      (o) => o.action.op === 'update' && o.action.site_id === 2 && o.action.slug === 'akismet/akismet.php',
+    );
+    expect(akismet).toMatchObject({ status: 'failed', code: 'HTTP_ERROR' });
+    expect((await w.stats()).updates_run).toEqual([]);
   });
 
   it('an update an earlier, killed run recorded done is checked, and failed when still pending', async () => {
@@ -128,6 +145,102 @@ describe('write-ahead when the journal fails', () => {
     expect(String(failed)).toContain('ENOSPC');
     const atReturn = await writes();
     expect(atReturn).toBeLessThanOrEqual(8); // the first window's calls only
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await writes()).toBe(atReturn);
+  });
+});
+
+/** Twelve sites, one ignore call each, slow enough that calls are in flight when a write fails. */
+async function twelveIgnores() {
+  const sites = Array.from(
+    { length: 12 },
+    (_, i) =>
+      `  - {id: ${i + 1}, url: https://s${i + 1}.fleet.test/, plugins: {akismet/akismet.php: "5.3.0 -> 5.3.1"}}`,
+  );
+  const w = await open({
+    fleet: `sites:\n${sites.join('\n')}\n`,
+    config: 'version: 1\nignores:\n  rules:\n    - {sites: [all], plugins: [akismet/akismet.php]}\n',
+    faults: [{ kind: 'latency', delayMs: 40, method: 'POST' }],
+  });
+  const writes = async () => {
+    const { abilities } = await w.stats();
+    return Object.entries(abilities)
+      .filter(([name]) => /ignore-site-|set-ignored/.test(name))
+      .reduce((n, [, count]) => n + count, 0);
+  };
+  return { w, writes, ...(await w.plan()) };
+}
+
+describe('write-ahead when the journal fails: every kind of write stops the sending', () => {
+  it('a window of sent lines whose write throws at once (as writeSync does on a full disk)', async () => {
+    const { w, writes, plan, live } = await twelveIgnores();
+    let windows = 0;
+    const journal: ApplyJournal = {
+      append: async () => {},
+      appendAll: (records) => {
+        // Only the second window fails: the disk had a moment without space.
+        if (records.some((r) => r.type === 'sent') && ++windows === 2)
+          throw new Error('ENOSPC: no space left');
+        return Promise.resolve();
+      },
+      close() {},
+    };
+    const failed = await applyPlan(plan, {
+      client: w.client(),
+      live,
+      settings: { safeMode: true, concurrency: 2 },
+      journal,
+    }).catch((error: Error) => error);
+    expect(String(failed)).toContain('ENOSPC');
+    const atReturn = await writes();
+    expect(atReturn).toBeLessThanOrEqual(8); // the first window's calls only
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await writes()).toBe(atReturn);
+  });
+
+  it('a result line that cannot be made durable', async () => {
+    const { w, writes, plan, live } = await twelveIgnores();
+    let results = 0;
+    const journal: ApplyJournal = {
+      append: async (record) => {
+        if (record.type === 'result' && ++results === 1) throw new Error('EIO: fsync failed');
+      },
+      appendAll: async () => {},
+      close() {},
+    };
+    const failed = await applyPlan(plan, {
+      client: w.client(),
+      live,
+      settings: { safeMode: true, concurrency: 2 },
+      journal,
+    }).catch((error: Error) => error);
+    expect(String(failed)).toContain('EIO');
+    const atReturn = await writes();
+    expect(atReturn).toBeLessThanOrEqual(2); // the failed call's and the one in flight beside it
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await writes()).toBe(atReturn);
+  });
+
+  it('a result line whose write throws at once', async () => {
+    const { w, writes, plan, live } = await twelveIgnores();
+    let results = 0;
+    const journal: ApplyJournal = {
+      append: (record) => {
+        if (record.type === 'result' && ++results === 1) throw new Error('ENOSPC: no space left');
+        return Promise.resolve();
+      },
+      appendAll: async () => {},
+      close() {},
+    };
+    const failed = await applyPlan(plan, {
+      client: w.client(),
+      live,
+      settings: { safeMode: true, concurrency: 2 },
+      journal,
+    }).catch((error: Error) => error);
+    expect(String(failed)).toContain('ENOSPC');
+    const atReturn = await writes();
+    expect(atReturn).toBeLessThanOrEqual(2);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await writes()).toBe(atReturn);
   });
