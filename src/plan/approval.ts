@@ -5,7 +5,7 @@
  */
 import type { Action, ApprovalRules, PlanNote } from '../types.js';
 import { memoPairs } from './memo.js';
-import { versionLevel } from './versions.js';
+import { updateLevel, versionLevel } from './versions.js';
 
 export interface ApprovalVerdict {
   needsApproval: boolean;
@@ -30,7 +30,7 @@ export function judgeApproval(actions: readonly Action[], rules: ApprovalRules):
     }
     if (action.kind === 'core') {
       core++;
-      if (levelOf(action.from ?? '', action.to ?? '') === 'major') major++;
+      if (updateLevel(action.kind, action.from ?? '', action.to ?? '', levelOf) === 'major') major++;
     } else if (action.risk === 'high') {
       major++; // an update other than core is high risk exactly when it is a major jump
     }

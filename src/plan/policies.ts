@@ -12,7 +12,7 @@ import { compileGlob, compileGlobs } from './glob.js';
 import { memoPairs } from './memo.js';
 import { sourceLabel } from './reasons.js';
 import { compileSelection } from './select.js';
-import { levelWithin, versionLevel, withinPin } from './versions.js';
+import { levelWithin, updateLevel, versionLevel, withinPin } from './versions.js';
 
 /** One per (policy, level) and shared by every update it allows, reason included. */
 export interface PolicyVerdict {
@@ -118,7 +118,7 @@ export function compileRules(policies: readonly UpdatePolicy[], holds: readonly 
       return { policies: selectedBy(policySelects, site), holds: selectedBy(holdSelects, site) };
     },
     judge(site, update) {
-      const level = levelOf(update.from, update.to);
+      const level = updateLevel(update.kind, update.from, update.to, levelOf);
       if (level === 'none') return undefined;
       const named = itemRules(update.kind, update.slug);
       let allowing: CompiledPolicy | undefined;

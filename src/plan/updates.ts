@@ -27,7 +27,12 @@ function heldMessage(update: PendingUpdate, { hold, pinned }: HoldVerdict): stri
   const where = `(${sourceLabel(hold.source)})${hold.reason ? `: ${hold.reason}` : ''}`;
   const item = describeItem(update);
   if (!pinned) return `${item} updates are held ${where}`;
-  const target = update.to === '' ? 'a new translation' : update.to;
+  const target =
+    update.to !== ''
+      ? update.to
+      : update.kind === 'translation'
+        ? 'a new translation'
+        : 'an unreported version';
   return `${item} update to ${target} is beyond the pin ${hold.maxVersion} ${where}`;
 }
 

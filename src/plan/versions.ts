@@ -96,31 +96,65 @@ function compareSegmentLists(left: readonly string[], right: readonly string[]):
   return 0;
 }
 
-/** The leading major and minor numbers (`6.4.1-beta` → ['6', '4']), missing ones as '0'. */
-function majorMinor(segments: readonly string[]): [string, string] {
+/** Where a version's numbers start: after its leading words (`v1.2` → 1, `release-1.2` → 1). */
+function numbersStart(segments: readonly string[]): number {
+  let start = 0;
+  while (start < segments.length && !isDigit(segments[start]![0] ?? '')) start++;
+  return start;
+}
+
+/** The major and minor numbers from `start` (`6.4.1-beta` → ['6', '4']), missing ones as '0'. */
+function majorMinor(segments: readonly string[], start: number): [string, string] {
   const numbers: string[] = [];
-  for (const segment of segments) {
+  for (let i = start; i < segments.length; i++) {
+    const segment = segments[i]!;
     if (!isDigit(segment[0] ?? '') || numbers.length === 2) break;
     numbers.push(segment);
   }
   return [numbers[0] ?? '0', numbers[1] ?? '0'];
 }
 
+/** Whether both versions start with the same words (`v` and `v`, or none at all). */
+function sameLeadingWords(a: readonly string[], b: readonly string[], count: number): boolean {
+  for (let i = 0; i < count; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /**
  * How far `from → to` moves: `none` when `to` is not newer, else `major` / `minor` / `patch`
  * by the first of the three leading numbers that differs (`6.4.1 → 7.0` major, `→ 6.5` minor,
- * `→ 6.4.2` or `→ 6.4.1.1` patch). A translation's unknown target (`to` = '') counts as patch.
+ * `→ 6.4.2` or `→ 6.4.1.1` patch). Leading words are skipped when both versions share them
+ * (`v1.2.3 → v2.0` is major); when they differ (`v1.0 → 1.1`, `beta → rc`) how far the move
+ * goes is unknown, so it counts as major, the safe side. A translation's unknown target
+ * (`to` = '') counts as patch.
  */
 export function versionLevel(from: string, to: string): VersionLevel {
   if (to === '') return 'patch';
   const fromSegments = canonicalSegments(from);
   const toSegments = canonicalSegments(to);
   if (compareSegmentLists(toSegments, fromSegments) <= 0) return 'none';
-  const [fromMajor, fromMinor] = majorMinor(fromSegments);
-  const [toMajor, toMinor] = majorMinor(toSegments);
+  const start = numbersStart(fromSegments);
+  if (numbersStart(toSegments) !== start || !sameLeadingWords(fromSegments, toSegments, start))
+    return 'major';
+  const [fromMajor, fromMinor] = majorMinor(fromSegments, start);
+  const [toMajor, toMinor] = majorMinor(toSegments, start);
   if (compareDigits(toMajor, fromMajor) !== 0) return 'major';
   if (compareDigits(toMinor, fromMinor) !== 0) return 'minor';
   return 'patch';
+}
+
+/**
+ * The level of a pending update of `kind`: its versionLevel, except that a target nobody
+ * reported ('') is a patch only for a translation (which has no version by nature); for core,
+ * a plugin or a theme how far it goes is unknown, so it is major, the safe side.
+ */
+export function updateLevel(
+  kind: string,
+  from: string,
+  to: string,
+  level: (from: string, to: string) => VersionLevel = versionLevel,
+): VersionLevel {
+  return to === '' && kind !== 'translation' ? 'major' : level(from, to);
 }
 
 const LEVEL_ORDER: Record<VersionLevel, number> = { none: 0, patch: 1, minor: 2, major: 3 };
@@ -131,13 +165,16 @@ export function levelWithin(level: VersionLevel, max: VersionLevel): boolean {
 }
 
 /**
- * Whether a pin allows `to`: `to` cut to as many segments as the pin must not exceed it, so
- * pin `9.4` allows `9.4` and `9.4.7`, and blocks `9.5`. An unknown target ('') is never
- * within a pin: nobody can show it is.
+ * Whether a pin allows `to`: `to`'s numbers (after any leading word: `v9.4.7` → 9.4.7) cut to as
+ * many segments as the pin must not exceed it, so pin `9.4` allows `9.4`, `9.4.7` and `v9.4.7`,
+ * and blocks `9.5` and `v9.5`. A target without a number ('', a word) is never within a pin:
+ * nobody can show it is.
  */
 export function withinPin(to: string, maxVersion: string): boolean {
-  if (to === '') return false;
+  const segments = canonicalSegments(to);
+  const start = numbersStart(segments);
+  if (start === segments.length) return false;
   const width = canonicalSegments(maxVersion).length;
-  const cut = canonicalSegments(to).slice(0, width).join('.');
+  const cut = segments.slice(start, start + width).join('.');
   return compareVersions(cut, maxVersion) <= 0;
 }

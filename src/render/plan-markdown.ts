@@ -43,7 +43,8 @@ function head(plan: Plan): string[] {
     '|---:|---:|---:|---:|---:|',
     `| ${summary.ignore} | ${summary.unignore} | ${summary.update} | ${summary.sites} | ${summary.high_risk} |`,
     '',
-    `Plan \`${shortId(plan.id)}\` for ${esc(plan.dashboard.url)}, created ${plan.created_at}, expires ${plan.expires_at}.`,
+    // A saved plan's times too: `show` renders any file whose id matches its content.
+    `Plan \`${shortId(plan.id)}\` for ${esc(plan.dashboard.url)}, created ${esc(plan.created_at)}, expires ${esc(plan.expires_at)}.`,
   ];
   if (!hasChanges(summary)) lines.push('', noChangesLine(plan));
   if (plan.needs_approval) {
@@ -86,7 +87,9 @@ function ignoreSection(plan: Plan, live: LiveState | undefined): Section {
     if (ignores) ignores.push(ignore);
     else liveBySite.set(ignore.siteId, [ignore]);
   }
-  const sites = [...bySite.entries()];
+  // By site: the plan lists every site's ignores before any unignores, so a site that only
+  // unignores would otherwise come after every site that ignores.
+  const sites = [...bySite.entries()].sort((a, b) => a[0] - b[0]);
   // The fence must outlast any backtick run in what the diffs can contain.
   const fence = fenceFor(
     [

@@ -187,7 +187,8 @@ export function* planTextChunks(plan: Plan, options: PlanTextOptions = {}): Gene
   yield hasChanges(summary)
     ? `${s.bold(summaryLine(summary))}${high}\n`
     : `No changes. ${summaryLine(summary)}.\n`;
-  yield `${s.dim(`plan ${shortId(plan.id)} for ${safeText(plan.dashboard.url)}, expires ${plan.expires_at}`)}\n`;
+  // A saved plan's own strings too: `show` renders any file whose id matches its content.
+  yield `${s.dim(`plan ${safeText(shortId(plan.id))} for ${safeText(plan.dashboard.url)}, expires ${safeText(plan.expires_at)}`)}\n`;
   if (!hasChanges(summary)) yield `\n${noChangesLine(plan)}\n`;
   yield* groupChunks(plan.actions, options.groupBy ?? 'site', style);
   if (plan.notes.length > 0) {

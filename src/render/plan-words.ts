@@ -25,10 +25,18 @@ export function itemLabel(action: Pick<Action, 'kind' | 'slug'>, clean: Clean = 
   return action.kind === 'core' ? 'core' : `${action.kind} ${clean(action.slug)}`;
 }
 
-/** `5.3.6 → 5.3.7` for updates (translations have no target version), empty otherwise. */
+/**
+ * `5.3.6 → 5.3.7` for updates (translations have no target version; anything else may have
+ * none reported), empty otherwise.
+ */
 export function changeLabel(action: Action, clean: Clean = raw): string {
   if (action.op !== 'update') return '';
-  return `${clean(action.from ?? '')} → ${action.to ? clean(action.to) : '(latest translation)'}`;
+  const to = action.to
+    ? clean(action.to)
+    : action.kind === 'translation'
+      ? '(latest translation)'
+      : '(unreported version)';
+  return `${clean(action.from ?? '')} → ${to}`;
 }
 
 export function shortId(id: string): string {

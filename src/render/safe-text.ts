@@ -7,9 +7,13 @@
 
 const MAX_FIELD = 300;
 
-// C0 and C1 controls, DEL, line/paragraph separators, bidi embeddings/overrides/isolates,
-// zero-width and byte-order marks that can hide text.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\ufeff]/gu;
+// C0 and C1 controls, DEL, line/paragraph separators, every bidi control (embeddings, overrides,
+// isolates, the marks U+061C, U+200E, U+200F), and invisible characters that can hide text:
+// zero-width space, word joiner and invisible operators, the deprecated format controls, the
+// byte-order mark, interlinear annotation marks and tag characters. The joiners U+200C/U+200D
+// stay: scripts and emoji need them.
+const UNSAFE =
+  /[\u0000-\u001f\u007f-\u009f\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb\u{e0000}-\u{e007f}]/gu;
 const HAS_UNSAFE = new RegExp(UNSAFE.source, 'u');
 
 /**

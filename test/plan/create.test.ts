@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isSvcError } from '../../src/errors.js';
 import { createPlan, REMAINING_WAVE } from '../../src/plan/index.js';
+import { renderPlanText } from '../../src/render/plan-text.js';
 import type { Action, DesiredState, LiveState } from '../../src/types.js';
 import {
   ABILITIES,
@@ -201,6 +202,57 @@ describe('updates', () => {
     ]);
     expect(result.actions.map((a) => a.risk)).toEqual(['medium', 'high']);
     expect(result.actions[1]?.reason).toContain('"woo" allows major');
+  });
+
+  it('measures versions with a leading word on their numbers: a v-prefixed major jump is major', () => {
+    const pending = [
+      update(1, 'plugin', 'a/a.php', 'v1.2.3', 'v2.0.0'),
+      update(1, 'plugin', 'b/b.php', 'v9.3', 'v9.5'),
+    ];
+    const patchOnly = desiredState({
+      policies: [policy({ name: 'p', kinds: ['plugin'], maxLevel: 'patch' })],
+    });
+    expect(plan(patchOnly, live(pending)).actions).toEqual([]);
+    const pinned = desiredState({
+      policies: [policy({ name: 'any', kinds: ['plugin'], maxLevel: 'major' })],
+      holds: [hold({ kind: 'plugin', slug: 'b/b.php', maxVersion: '9.4' })],
+    });
+    const result = plan(pinned, live(pending));
+    expect(result.actions.map((a) => `${a.slug} ${a.risk}`)).toEqual(['a/a.php high']);
+    expect(result.notes.map((n) => `${n.kind} ${n.item?.slug}`)).toEqual(['held b/b.php']);
+  });
+
+  it('takes an unreported target version of a plugin, theme or core for a major move, not a patch', () => {
+    // Only translations have no target version by nature; the REST listing can report an
+    // empty one for anything, and then nobody can tell how far the update goes.
+    const pending = [
+      update(1, 'core', 'wordpress', '6.4.1', ''),
+      update(1, 'plugin', 'a/a.php', '1.0', ''),
+      update(1, 'translation', 'default', '6.4.1', ''),
+    ];
+    const patchOnly = desiredState({
+      policies: [policy({ name: 'p', kinds: ['core', 'plugin', 'translation'], maxLevel: 'patch' })],
+    });
+    expect(brief(plan(patchOnly, live(pending)).actions)).toEqual(['update 1 translation default']);
+    const any = desiredState({
+      policies: [policy({ name: 'any', kinds: ['core', 'plugin', 'translation'], maxLevel: 'major' })],
+      approval: { coreNeedsApproval: false, majorNeedsApproval: true },
+    });
+    const result = plan(any, live(pending));
+    expect(result.actions.map((a) => `${a.kind}:${a.risk}`)).toEqual([
+      'core:high',
+      'plugin:high',
+      'translation:medium',
+    ]);
+    expect(result.notes.map((n) => n.message)).toEqual(['2 major updates (majorNeedsApproval)']);
+    expect(renderPlanText(result)).toContain('plugin a/a.php 1.0 → (unreported version)');
+    const pinned = plan(
+      desiredState({ ...any, holds: [hold({ kind: 'plugin', slug: 'a/a.php', maxVersion: '1.4' })] }),
+      live(pending),
+    );
+    expect(pinned.notes.find((n) => n.kind === 'held')?.message).toContain(
+      'update to an unreported version is beyond the pin 1.4',
+    );
   });
 
   it('classes core updates as high risk and translations as patch', () => {

@@ -53,6 +53,20 @@ describe('versionLevel', () => {
   ])('%s → %s is %s', (from, to, level) => {
     expect(versionLevel(from, to)).toBe(level);
   });
+
+  // A leading word is no number: `v1.2.3 → v2.0.0` is a major jump, not a patch (a patch-only
+  // policy let it run, at medium risk).
+  it.each([
+    ['v1.2.3', 'v2.0.0', 'major'],
+    ['v1.9', 'v1.10', 'minor'],
+    ['v1.0.1', 'v1.0.2', 'patch'],
+    ['release-1.0', 'release-1.0.1', 'patch'],
+    ['v1.0', '1.1', 'major'],
+    ['', 'v1.0', 'major'],
+    ['beta', 'rc', 'major'],
+  ])('with leading words: %s → %s is %s', (from, to, level) => {
+    expect(versionLevel(from, to)).toBe(level);
+  });
 });
 
 describe('withinPin', () => {
@@ -67,6 +81,11 @@ describe('withinPin', () => {
     ['9.4.2.1', '9.4.2', true],
     ['9.4.3', '9.4.2', false],
     ['', '9.4', false],
+    // A target with a leading word is compared on its numbers: `v9.5` is beyond pin 9.4.
+    ['v9.5', '9.4', false],
+    ['v10.0', '9.4', false],
+    ['v9.4.7', '9.4', true],
+    ['beta', '9.4', false],
   ])('target %s with pin %s → %s', (to, pin, allowed) => {
     expect(withinPin(to, pin)).toBe(allowed);
   });

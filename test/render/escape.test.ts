@@ -45,6 +45,30 @@ describe('escapeMarkdown', () => {
     expect(escapeMarkdown('akismet/akismet.php')).toBe('akismet/akismet.php');
   });
 
+  it('neutralises every bidi control and the invisible characters that can hide or reorder text', () => {
+    // U+061C is a bidi control like U+200E/F; zero-width spaces, word joiners, invisible
+    // operators, deprecated format controls, annotation marks and tag characters show nothing.
+    const hidden = [
+      '\u061c',
+      '\u180e',
+      '\u200b',
+      '\u2060',
+      '\u2063',
+      '\u206a',
+      '\u206f',
+      '\ufff9',
+      '\u{e0041}',
+    ];
+    for (const c of hidden) {
+      expect(safeText(`akis${c}met/akismet.php`)).toBe('akis\ufffdmet/akismet.php');
+      expect(escapeMarkdown(`akis${c}met`)).toBe('akis\ufffdmet');
+    }
+    // Joiners that scripts and emoji need stay.
+    expect(safeText('\u0645\u200c\u0647 \ud83d\udc69\u200d\ud83d\udcbb')).toBe(
+      '\u0645\u200c\u0647 \ud83d\udc69\u200d\ud83d\udcbb',
+    );
+  });
+
   it('bounds the length of a field', () => {
     expect([...safeText('x'.repeat(10_000))]).toHaveLength(300);
   });
@@ -93,6 +117,16 @@ describe('hostile names through the renderers', () => {
     for (const row of outsideFences.split('\n').filter((line) => line.startsWith('| '))) {
       expect(row.match(/\|/g)).toHaveLength(6);
     }
+  });
+
+  it('escapes a saved plan file’s own strings too (show renders any file whose id matches)', () => {
+    const hostile = '2099-01-01T00:00:00.000Z <img src=x onerror=alert(1)> @octocat [x](https://evil.test)';
+    const edited = { ...plan, created_at: hostile, expires_at: hostile };
+    const head = renderPlanMarkdown(edited)
+      .split('\n')
+      .find((line) => line.startsWith('Plan '))!;
+    expect(head).not.toMatch(/<img|@[a-z]|\]\(|https?:\/\//i);
+    expect(head).toContain('created 2099-01-01T00:00:00.000Z &lt;img');
   });
 
   it('keeps the diff inside one unbreakable fence', () => {

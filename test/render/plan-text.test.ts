@@ -52,6 +52,19 @@ describe('renderPlanText', () => {
     }
   });
 
+  it('neutralises control characters in a saved plan file’s own strings (show renders any file)', () => {
+    // A plan file's id is only a hash of its content: anyone can write one whose times hold
+    // terminal escapes, and `show` renders it.
+    const hostile = '2099-01-01T00:00:00.000Z\u001b]0;owned\u0007\u001b[2J\nforged line\u202e';
+    const edited: Plan = { ...plan, created_at: hostile, expires_at: hostile };
+    for (const colour of [false, true]) {
+      const text = renderPlanText(edited, { colour });
+      // Only the renderer's own colours and line breaks are left.
+      expect(text.replace(/\u001b\[\d+m/g, '')).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u202e]/);
+      expect(text.split('\n').filter((line) => line.includes('forged line'))).toHaveLength(1);
+    }
+  });
+
   it('groups by site in any action order, each site once with its actions in plan order', () => {
     const base = plan.actions[0]!;
     // A few ascending runs of sites (as a plan lists them) or many (an edited file).
