@@ -17,7 +17,19 @@ export interface GitHubClient {
   request<T>(method: HttpMethod, path: string, body?: unknown): Promise<T>;
   /** Every item of a list endpoint, page by page, following `Link: rel="next"`. */
   paginate<T>(path: string): AsyncGenerator<T[], void, undefined>;
+  /**
+   * The person a personal access token belongs to (`GET /user`, asked at most once per client,
+   * that is per run), or undefined for an installation token (the workflow's `GITHUB_TOKEN`, a
+   * GitHub App's), which GitHub answers with 403 or 404 there. Any other failure is thrown.
+   */
+  tokenUser(): Promise<TokenUser | undefined>;
   close(): Promise<void>;
+}
+
+export interface TokenUser {
+  /** GitHub's numeric account id: unlike the login, it never changes or passes to someone else. */
+  id: number;
+  login: string;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -102,10 +114,31 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
     }
   }
 
+  async function lookUpTokenUser(): Promise<TokenUser | undefined> {
+    let user: unknown;
+    try {
+      ({ data: user } = await send('GET', `${apiUrl}/user`, undefined));
+    } catch (error) {
+      // A rate limit's 403 is RATE_LIMITED, not GITHUB_API: only "no user here" means an installation.
+      const status = isSvcError(error) && error.code === 'GITHUB_API' ? error.details.status : undefined;
+      if (status === 403 || status === 404) return undefined;
+      throw error;
+    }
+    const { id, login } = (typeof user === 'object' && user !== null ? user : {}) as Record<string, unknown>;
+    if (typeof id !== 'number' || typeof login !== 'string')
+      throw new SvcError('BAD_RESPONSE', 'GitHub API GET /user returned no user id and login');
+    return { id, login };
+  }
+  let tokenUser: Promise<TokenUser | undefined> | undefined;
+
   return {
     apiUrl,
     async request<T>(method: HttpMethod, path: string, body?: unknown): Promise<T> {
       return (await send(method, apiUrl + path, body)).data as T;
+    },
+    tokenUser() {
+      tokenUser ??= lookUpTokenUser();
+      return tokenUser;
     },
     async *paginate<T>(path: string): AsyncGenerator<T[], void, undefined> {
       let url: string | undefined = apiUrl + path;

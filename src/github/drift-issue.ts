@@ -4,11 +4,12 @@ import { isOwnMarked } from './marker.js';
 import { type Repository, repoPath } from './repository.js';
 
 /**
- * One open issue per dashboard describing its drift. The issue is found by its marker among the
- * open issues carrying the label; if the label could not be set (GitHub silently drops labels
- * when the token may not label issues) all open issues are searched by marker, so a missing label
- * never leads to a second issue. The list endpoint is used rather than search: search results lag
- * behind writes, which would let two runs a minute apart both create an issue.
+ * One open issue per dashboard describing its drift. The issue is found by its marker (on an
+ * issue a bot or the token's own user opened, marker.ts) among the open issues carrying the
+ * label; if the label could not be set (GitHub silently drops labels when the token may not
+ * label issues) all open issues are searched by marker, so a missing label never leads to a
+ * second issue. The list endpoint is used rather than search: search results lag behind writes,
+ * which would let two runs a minute apart both create an issue.
  *
  * With drift: create, or update title/body in place (unchanged content is not rewritten).
  * Without drift: comment on and close the open issue. Extra open issues with the same marker
@@ -45,7 +46,7 @@ interface Issue {
   html_url?: string;
   pull_request?: unknown;
   labels?: Array<{ name?: string } | string>;
-  user?: { type?: string } | null;
+  user?: { type?: string; id?: number } | null;
 }
 
 export async function upsertDriftIssue(
@@ -112,7 +113,10 @@ async function findMarkedOpenIssues(
 async function collect(client: GitHubClient, path: string, markerLine: string): Promise<Issue[]> {
   const found: Issue[] = [];
   for await (const page of client.paginate<Issue>(path)) {
-    for (const issue of page) if (!issue.pull_request && isOwnMarked(issue, markerLine)) found.push(issue);
+    for (const issue of page) {
+      if (!issue.pull_request && (await isOwnMarked(issue, markerLine, () => client.tokenUser())))
+        found.push(issue);
+    }
   }
   return found.sort((a, b) => a.number - b.number);
 }

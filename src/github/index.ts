@@ -24,6 +24,7 @@ export {
   DEFAULT_API_URL,
   type GitHubClient,
   type GitHubClientOptions,
+  type TokenUser,
 } from './client.js';
 export { type DriftIssueRequest, type DriftIssueResult, upsertDriftIssue } from './drift-issue.js';
 export { driftIssueBody, driftResolvedComment, driftTitle } from './drift-report.js';

@@ -1,3 +1,5 @@
+import type { TokenUser } from './client.js';
+
 /**
  * Hidden HTML markers that identify the comments and issues svc-gitops owns. A marker is the first
  * line of the body it marks; a body is ours only when it starts with the exact marker line, so a
@@ -21,14 +23,20 @@ export function hasMarker(body: unknown, markerLine: string): boolean {
 
 /**
  * True when a comment or issue is ours: marked, and written by a bot account (the workflow
- * token's `github-actions[bot]`, or a GitHub App). Anyone who can comment can copy a marker; a
- * person's marked comment or issue is never adopted, edited or closed.
+ * token's `github-actions[bot]`, or a GitHub App), or by the person whose personal access token
+ * this run uses (`tokenUser`, compared by account id and asked only for a marked item a person
+ * wrote). Anyone who can comment can copy a marker; another person's marked comment or issue is
+ * never adopted, edited or closed.
  */
-export function isOwnMarked(
-  item: { body?: unknown; user?: { type?: unknown } | null },
+export async function isOwnMarked(
+  item: { body?: unknown; user?: { type?: unknown; id?: unknown } | null },
   markerLine: string,
-): boolean {
-  return item.user?.type === 'Bot' && hasMarker(item.body, markerLine);
+  tokenUser: () => Promise<TokenUser | undefined>,
+): Promise<boolean> {
+  if (!hasMarker(item.body, markerLine)) return false;
+  if (item.user?.type === 'Bot') return true;
+  if (item.user?.type !== 'User' || typeof item.user.id !== 'number') return false;
+  return (await tokenUser())?.id === item.user.id;
 }
 
 /**

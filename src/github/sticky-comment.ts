@@ -7,10 +7,11 @@ import { type Repository, repoPath } from './repository.js';
 /**
  * One comment per pull request and marker, kept up to date in place. Every page of the
  * conversation is read (comments are listed oldest first), so the marked comment is found among
- * any number of comments; the oldest marked comment written by a bot (marker.ts) is the one
- * updated: a marker a person copied into a comment of theirs is ignored. If an earlier race left
- * several, the others are reported as duplicates, never multiplied. An identical body is not
- * written again (GitHub would record a pointless edit in the comment's history).
+ * any number of comments; the oldest marked comment written by a bot or by the token's own user
+ * (marker.ts) is the one updated: a marker another person copied into a comment of theirs is
+ * ignored. If an earlier race left several, the others are reported as duplicates, never
+ * multiplied. An identical body is not written again (GitHub would record a pointless edit in
+ * the comment's history).
  */
 export interface StickyCommentRequest {
   repository: Repository;
@@ -34,7 +35,7 @@ interface IssueComment {
   id: number;
   body?: string;
   html_url?: string;
-  user?: { type?: string } | null;
+  user?: { type?: string; id?: number } | null;
 }
 
 export async function upsertStickyComment(
@@ -49,7 +50,9 @@ export async function upsertStickyComment(
 
   const matches: IssueComment[] = [];
   for await (const page of client.paginate<IssueComment>(`${issue}/comments?per_page=100`)) {
-    for (const comment of page) if (isOwnMarked(comment, request.marker)) matches.push(comment);
+    for (const comment of page) {
+      if (await isOwnMarked(comment, request.marker, () => client.tokenUser())) matches.push(comment);
+    }
   }
 
   const [existing, ...others] = matches;

@@ -133,3 +133,61 @@ describe('readLive against a dashboard that drops listed items', () => {
     });
   });
 });
+
+describe('readLive against an ignored-updates listing that shifts while it is paged (spec sandbox)', () => {
+  // 30 sites with 2 per-site ignores each: 60 entries, two pages of 50; entry 50 (the end of
+  // page 1) is site 25's second ignore.
+  const fleet = () => generateFleet({ sites: 30, pendingPerSite: 1, ignoredPerSite: 2, seed: 3 });
+
+  it('refuses an entry read twice across pages (another was missed): never a live state from it', async () => {
+    h = await openHarness({ profile: 'spec', fleet: fleet() });
+    const mover = h.client();
+    const before = await mover.readLive();
+    expect(before.ignores).toHaveLength(60);
+    const lastOfSite30 = before.ignores.filter((i) => i.siteId === 30).at(-1)?.slug as string;
+    // Pages after the first wait a second, so the listing can move between page 1 and page 2.
+    await h.control('PUT', 'faults', [
+      { kind: 'latency', ability: 'list-ignored-updates-v1', skip: 1, delayMs: 1000 },
+    ]);
+    await h.control('POST', 'stats/reset');
+    const read = h
+      .client()
+      .readLive()
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    while (((await h.stats()).abilities['svc/list-ignored-updates-v1'] ?? 0) < 1)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    // Page 1 was served: an item moves (one ignore added on page 1, one removed on page 2), so
+    // the total stays and page 2 starts with the entry that ended page 1.
+    await mover.setIgnored({ siteId: 1, kind: 'plugin', direction: 'ignore', slugs: ['moved/moved.php'] });
+    await mover.setIgnored({ siteId: 30, kind: 'plugin', direction: 'unignore', slugs: [lastOfSite30] });
+    expect(await read).toMatchObject({
+      code: 'INCOMPLETE_READ',
+      message: expect.stringMatching(
+        /^the dashboard's listing changed while it was read: ignore plugin \S+ of site 25 was listed twice$/,
+      ),
+    });
+    // Once the listing holds still, the same read is complete again.
+    await h.control('PUT', 'faults', []);
+    const after = await h.client().readLive();
+    expect(after.ignores).toHaveLength(60);
+    expect(after.ignores).toContainEqual(expect.objectContaining({ siteId: 1, slug: 'moved/moved.php' }));
+  });
+
+  it("reads a site's own copy of a global ignore on the next page as consistent", async () => {
+    const copies = generateFleet({ sites: 30, pendingPerSite: 1, seed: 3 });
+    // Every site lists its own core ignore, then the identical global one; site 1's extra plugin
+    // ignore puts site 25's pair on both sides of the page boundary (entries 50 and 51).
+    copies.globalIgnores.core = 'all';
+    for (const site of copies.sites) site.ignores.core = 'all';
+    copies.sites[0]?.ignores.plugins.push({ slug: 'a/a.php', name: 'a/a.php', versions: 'all' });
+    h = await openHarness({ profile: 'spec', fleet: copies });
+    const live = await h.client().readLive();
+    expect((await h.stats()).abilities['svc/list-ignored-updates-v1']).toBe(2);
+    expect(live.ignores.filter((i) => i.kind === 'core').map((i) => i.origin)).toEqual(
+      Array(30).fill('global'),
+    );
+  });
+});

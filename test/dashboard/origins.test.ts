@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { classifyIgnores } from '../../src/dashboard/live/origins.js';
+import { classifyIgnores, refuseRepeatedIgnores } from '../../src/dashboard/live/origins.js';
 import { parseIgnoredListing, type WireIgnore } from '../../src/dashboard/wire/reads.js';
 import { createPlan } from '../../src/plan/create.js';
 import { desiredState, PLAN_OPTIONS } from '../plan/builders.js';
@@ -108,6 +108,45 @@ describe('classifyIgnores: where a listed ignore is stored', () => {
       'w',
     );
     expect(listing.ignored.map((i) => i.name)).toEqual(['a/a.php', 'Astra']);
+  });
+});
+
+describe('refuseRepeatedIgnores: an item listed more often than a consistent listing can', () => {
+  const jetpack = { kind: 'plugin', slug: 'jetpack/jetpack.php', versions: 'all', name: 'Jetpack' } as const;
+  const own = (siteId: number): WireIgnore => ({ ...jetpack, siteId, name: 'jetpack/jetpack.php' });
+  const core = (siteId: number): WireIgnore => ({
+    siteId,
+    kind: 'core',
+    slug: 'wordpress',
+    versions: 'all',
+    name: 'WordPress',
+  });
+
+  it("accepts a site's own entry next to the global one, identical or not", () => {
+    const global = onEverySite(jetpack);
+    expect(() => refuseRepeatedIgnores([...global, own(2)])).not.toThrow();
+    expect(() => refuseRepeatedIgnores([...global, { ...jetpack, siteId: 2 }])).not.toThrow();
+    expect(() => refuseRepeatedIgnores([core(1), core(1)])).not.toThrow();
+  });
+
+  it('refuses a repeat no global entry explains, and a third entry', () => {
+    // Set through an ability on every site: no global list stores a plugin's slug as its name.
+    const everySite = SITES.map(own);
+    expect(() => refuseRepeatedIgnores([...everySite, own(2)])).toThrow(
+      expect.objectContaining({
+        code: 'INCOMPLETE_READ',
+        message:
+          "the dashboard's listing changed while it was read: ignore plugin jetpack/jetpack.php of site 2 was listed twice",
+      }),
+    );
+    // Core ignored twice on site 1 while site 3 lists no such ignore: neither entry is global.
+    expect(() => refuseRepeatedIgnores([core(1), core(1), own(3)])).toThrow(
+      expect.objectContaining({ code: 'INCOMPLETE_READ' }),
+    );
+    const withGlobal = [...onEverySite(jetpack), own(2)];
+    expect(() => refuseRepeatedIgnores([...withGlobal, own(2)])).toThrow(
+      expect.objectContaining({ code: 'INCOMPLETE_READ', message: expect.stringMatching(/listed 3 times$/) }),
+    );
   });
 });
 

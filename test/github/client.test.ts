@@ -176,3 +176,34 @@ describe('GitHub client', () => {
     );
   });
 });
+
+describe('the token user', () => {
+  it('is the account of a personal access token, asked once per client', async () => {
+    const personal = await startFakeGitHub({ personalToken: { login: 'octo-admin' } });
+    const own = createGitHubClient({ token: personal.token, apiUrl: personal.url, retryDelayMs: 0 });
+    try {
+      const [a, b] = await Promise.all([own.tokenUser(), own.tokenUser()]);
+      expect(a).toEqual({ id: personal.account('octo-admin').id, login: 'octo-admin' });
+      expect(b).toBe(a);
+      expect(await own.tokenUser()).toBe(a);
+      expect(personal.requests.map((r) => r.path)).toEqual(['/user']);
+    } finally {
+      await own.close();
+      await personal.close();
+    }
+  });
+
+  it('is none for an installation token (403, or 404), and other failures are not taken for it', async () => {
+    expect(await client.tokenUser()).toBeUndefined();
+    fake.fail({ method: 'GET', path: /^\/user$/, status: 404 });
+    const other = createGitHubClient({ token: fake.token, apiUrl: fake.url, retryDelayMs: 0 });
+    expect(await other.tokenUser()).toBeUndefined();
+    await other.close();
+    fake.fail({ method: 'GET', path: /^\/user$/, status: 401, body: { message: 'Bad credentials' } });
+    const refused = createGitHubClient({ token: fake.token, apiUrl: fake.url, retryDelayMs: 0 });
+    const error = await failure(refused.tokenUser());
+    await refused.close();
+    expect(error).toMatchObject({ code: 'GITHUB_API', details: { status: 401 } });
+    expect(visible(error)).not.toContain(fake.token);
+  });
+});

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGitHubClient, type GitHubClient, marker, upsertDriftIssue } from '../../src/github/index.js';
-import { type FakeGitHub, startFakeGitHub } from './fake-github.js';
+import { type FakeGitHub, type FakeGitHubOptions, startFakeGitHub } from './fake-github.js';
 
 const repository = { owner: 'acme', repo: 'sites' };
 const prod = marker('drift', 'https://dash.example.com/');
@@ -9,7 +9,7 @@ const BOT = { login: 'github-actions[bot]', type: 'Bot' };
 let fake: FakeGitHub;
 let client: GitHubClient;
 
-async function start(options: { dropLabels?: boolean } = {}) {
+async function start(options: FakeGitHubOptions = {}) {
   fake = await startFakeGitHub(options);
   client = createGitHubClient({ token: fake.token, apiUrl: fake.url, retryDelayMs: 0 });
 }
@@ -139,5 +139,39 @@ describe('drift issue', () => {
     expect(drift.number).not.toBe(planted.number);
     await run(false);
     expect(planted).toMatchObject({ state: 'open', body: `${prod}\nfake: no drift here` });
+  });
+});
+
+describe('drift issue with a personal access token', () => {
+  beforeEach(async () => {
+    await client.close();
+    await fake.close();
+    await start({ personalToken: { login: 'octo-admin' } });
+  });
+  /** A new run: a new client, so the token's user is looked up again. */
+  const nextRun = async () => {
+    await client.close();
+    client = createGitHubClient({ token: fake.token, apiUrl: fake.url, retryDelayMs: 0 });
+  };
+
+  it('updates and closes the issue its own user opened, never opening a second', async () => {
+    const first = await run(true, 'three changes');
+    expect(fake.issues[0]?.user).toMatchObject({ login: 'octo-admin', type: 'User' });
+    await nextRun();
+    expect(await run(true, 'two changes')).toMatchObject({ action: 'updated', number: first.number });
+    await nextRun();
+    expect(await run(false)).toMatchObject({ action: 'closed', number: first.number });
+    expect(fake.issues).toHaveLength(1);
+    expect(fake.issues[0]?.state).toBe('closed');
+  });
+
+  it('still never adopts or closes an issue another person opened with a copied marker', async () => {
+    const copied = { labels: [label], body: `${prod}\nfake`, user: { login: 'mallory' } };
+    const planted = fake.addIssue('acme/sites', copied);
+    const drift = await run(true);
+    expect(drift).toMatchObject({ action: 'created', supersededNumbers: [] });
+    await nextRun();
+    expect(await run(false)).toMatchObject({ action: 'closed', number: drift.number });
+    expect(planted).toMatchObject({ state: 'open', body: `${prod}\nfake` });
   });
 });

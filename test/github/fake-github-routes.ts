@@ -21,6 +21,7 @@ const ROUTES: Array<[method: string, pattern: RegExp, handler: Handler]> = [
   ['POST', /^\/repos\/([^/]+\/[^/]+)\/issues$/, createIssue],
   ['PATCH', /^\/repos\/([^/]+\/[^/]+)\/issues\/(\d+)$/, updateIssue],
   ['GET', /^\/search\/issues$/, searchIssues],
+  ['GET', /^\/user$/, tokenUser],
 ];
 
 /** The REST routes of the fake GitHub, with GitHub's paging rules (per_page default 30, max 100). */
@@ -47,15 +48,14 @@ function createComment(ctx: RouteContext, [repo, issue]: string[]): Reply {
   const { body } = fields(ctx);
   const invalid = bodyProblem(body);
   if (invalid) return invalid;
-  const comment = ctx.fake.addComment(repo!, Number(issue), body as string, 'github-actions[bot]');
-  comment.user.type = 'Bot';
+  const comment = ctx.fake.addComment(repo!, Number(issue), body as string, ctx.fake.tokenAccount().login);
   return { status: 201, body: commentJson(comment) };
 }
 
 function updateComment(ctx: RouteContext, [repo, id]: string[]): Reply {
   const comment = ctx.fake.comments.find((c) => c.repo === repo && c.id === Number(id));
   if (!comment) return { status: 404, body: { message: 'Not Found' } };
-  if (comment.user.type !== 'Bot')
+  if (!ctx.fake.options.personalToken && comment.user.type !== 'Bot')
     return { status: 403, body: { message: 'Resource not accessible by integration' } };
   const { body } = fields(ctx);
   const invalid = bodyProblem(body);
@@ -73,7 +73,7 @@ function createIssue(ctx: RouteContext, [repo]: string[]): Reply {
     title,
     body: body as string,
     labels: Array.isArray(labels) && !ctx.fake.options.dropLabels ? (labels as string[]) : [],
-    user: { login: 'github-actions[bot]', type: 'Bot' },
+    user: ctx.fake.tokenAccount(),
   });
   return { status: 201, body: issueJson(issue) };
 }
@@ -89,6 +89,28 @@ function updateIssue(ctx: RouteContext, [repo, number]: string[]): Reply {
   if (state === 'open' || state === 'closed') issue.state = state;
   if (typeof state_reason === 'string') issue.state_reason = state_reason;
   return { status: 200, body: issueJson(issue) };
+}
+
+/**
+ * The authenticated user: a personal access token's account; an installation token has none, and
+ * GitHub answers it as it does here.
+ */
+function tokenUser(ctx: RouteContext): Reply {
+  if (!ctx.fake.options.personalToken) {
+    return {
+      status: 403,
+      body: {
+        message: 'Resource not accessible by integration',
+        documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user',
+        status: '403',
+      },
+    };
+  }
+  const { login, id, type } = ctx.fake.tokenAccount();
+  return {
+    status: 200,
+    body: { login, id, node_id: `U_${id}`, type, site_admin: false, html_url: `https://github.com/${login}` },
+  };
 }
 
 export function send(

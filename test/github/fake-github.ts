@@ -5,16 +5,18 @@ import { type Reply, routeRequest, send } from './fake-github-routes.js';
 /**
  * A local imitation of the parts of the GitHub REST API that svc-gitops uses, on 127.0.0.1 and
  * port 0: issue comments (list with Link pagination, create, update), issues (list with state and
- * label filters, create, update, close) and issue search. It checks the bearer token, rejects
- * bodies over 65,536 characters with GitHub's 422, counts a rate limit, can inject failures, and
- * records every request. State lives in the returned object (one per test), never in the module.
+ * label filters, create, update, close), issue search and the token's user (`GET /user`, for an
+ * installation or a personal access token: see `personalToken`). It checks the bearer token,
+ * rejects bodies over 65,536 characters with GitHub's 422, counts a rate limit, can inject
+ * failures, and records every request. State lives in the returned object (one per test), never
+ * in the module.
  */
 export interface FakeComment {
   id: number;
   repo: string;
   issue: number;
   body: string;
-  user: { login: string; type: string };
+  user: FakeAccount;
 }
 
 export interface FakeIssue {
@@ -26,8 +28,15 @@ export interface FakeIssue {
   state_reason: string | null;
   labels: string[];
   isPullRequest: boolean;
-  /** Who opened it: a person unless the API created it (then the workflow's bot). */
-  user: { login: string; type: string };
+  /** Who opened it: a person unless the API created it (then the token's account). */
+  user: FakeAccount;
+}
+
+/** An account as GitHub shows it in `user` fields: a login, a numeric id, `User` or `Bot`. */
+export interface FakeAccount {
+  login: string;
+  id: number;
+  type: string;
 }
 
 export interface RecordedRequest {
@@ -55,6 +64,14 @@ export interface FakeGitHubOptions {
   prefix?: string;
   /** Labels on created issues are silently dropped, as GitHub does for tokens that may not label. */
   dropLabels?: boolean;
+  /**
+   * The token is this person's personal access token: `GET /user` answers their account, what
+   * the API creates is theirs, and they may edit any comment (as a person with write access
+   * can). Without it the token is an installation token (the workflow's `GITHUB_TOKEN`): `GET
+   * /user` answers 403, what the API creates is `github-actions[bot]`'s, and it may edit only
+   * bot comments.
+   */
+  personalToken?: { login: string };
 }
 
 export interface FakeGitHub {
@@ -65,8 +82,17 @@ export interface FakeGitHub {
   requests: RecordedRequest[];
   comments: FakeComment[];
   issues: FakeIssue[];
+  /** The same account (and id) for a login on every call; logins ending in `[bot]` are bots. */
+  account(login: string): FakeAccount;
+  /** The account the token acts as (see `personalToken`). */
+  tokenAccount(): FakeAccount;
   addComment(repo: string, issue: number, body: string, login?: string): FakeComment;
-  addIssue(repo: string, fields: Partial<Omit<FakeIssue, 'number' | 'repo'>>): FakeIssue;
+  addIssue(
+    repo: string,
+    fields: Partial<Omit<FakeIssue, 'number' | 'repo' | 'user'>> & {
+      user?: { login: string; type?: string };
+    },
+  ): FakeIssue;
   fail(fault: Fault): void;
   /** The next matching requests get a primary (403, remaining 0) or secondary (429, Retry-After) rate limit. */
   rateLimit(kind: 'primary' | 'secondary', match?: Omit<Fault, 'status'>): void;
@@ -76,9 +102,16 @@ export interface FakeGitHub {
 export const FAKE_BODY_LIMIT = 65_536;
 
 export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<FakeGitHub> {
-  const token = options.token ?? 'ghs_fakeTokenValue0123456789';
+  const token =
+    options.token ??
+    (options.personalToken ? 'ghp_fakePersonalToken0123456789' : 'ghs_fakeTokenValue0123456789');
   const prefix = options.prefix ?? '';
-  const state = { nextId: 1000, faults: [] as Fault[] };
+  const state = {
+    nextId: 1000,
+    faults: [] as Fault[],
+    // github-actions[bot]'s real account id; people get ids of their own.
+    accounts: new Map<string, number>([['github-actions[bot]', 41898282]]),
+  };
   let base = '';
 
   const fake: FakeGitHub = {
@@ -88,12 +121,18 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     requests: [],
     comments: [],
     issues: [],
+    account(login) {
+      const id = state.accounts.get(login) ?? 5_000_000 + state.accounts.size;
+      state.accounts.set(login, id);
+      return { login, id, type: login.endsWith('[bot]') ? 'Bot' : 'User' };
+    },
+    tokenAccount: () => fake.account(options.personalToken?.login ?? 'github-actions[bot]'),
     addComment(repo, issue, body, login = 'someone') {
-      const comment = { id: state.nextId++, repo, issue, body, user: { login, type: 'User' } };
+      const comment = { id: state.nextId++, repo, issue, body, user: fake.account(login) };
       fake.comments.push(comment);
       return comment;
     },
-    addIssue(repo, fields) {
+    addIssue(repo, { user, ...fields }) {
       const number = fake.issues.filter((i) => i.repo === repo).length + 1;
       const issue: FakeIssue = {
         ...{
@@ -103,9 +142,9 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
           state_reason: null,
           labels: [],
           isPullRequest: false,
-          user: { login: 'someone', type: 'User' },
         },
         ...fields,
+        user: { ...fake.account(user?.login ?? 'someone'), ...(user?.type ? { type: user.type } : {}) },
         number,
         repo,
       };

@@ -6,17 +6,23 @@ import {
   marker,
   upsertStickyComment,
 } from '../../src/github/index.js';
-import { type FakeGitHub, startFakeGitHub } from './fake-github.js';
+import { type FakeGitHub, type FakeGitHubOptions, startFakeGitHub } from './fake-github.js';
 
 const repository = { owner: 'acme', repo: 'sites' };
 const prod = marker('plan', 'fleets/prod.yaml');
 let fake: FakeGitHub;
 let client: GitHubClient;
 
-beforeEach(async () => {
-  fake = await startFakeGitHub();
+async function start(options: FakeGitHubOptions = {}) {
+  fake = await startFakeGitHub(options);
   client = createGitHubClient({ token: fake.token, apiUrl: fake.url, retryDelayMs: 0 });
-});
+}
+/** A new run: a new client (and so a new look-up of the token's user) against the same fake. */
+async function nextRun() {
+  await client.close();
+  client = createGitHubClient({ token: fake.token, apiUrl: fake.url, retryDelayMs: 0 });
+}
+beforeEach(() => start());
 afterEach(async () => {
   await client.close();
   await fake.close();
@@ -148,5 +154,62 @@ describe('sticky plan comment', () => {
       '/repos/acme/sites/issues/12/comments?per_page=100&page=2',
     ]);
     expect(fake.comments.filter((c) => c.body.includes(prod))).toHaveLength(1);
+  });
+});
+
+describe('sticky plan comment: whose marked comment is adopted', () => {
+  const asksWhoAmI = () => fake.requests.filter((r) => r.path === '/user').length;
+
+  it('with a personal access token, adopts its own comment on the next run instead of adding one', async () => {
+    await client.close();
+    await fake.close();
+    await start({ personalToken: { login: 'octo-admin' } });
+    const first = await upsert('plan A');
+    expect(fake.comments[0]?.user).toMatchObject({ login: 'octo-admin', type: 'User' });
+    await nextRun();
+    expect(await upsert('plan B')).toMatchObject({ action: 'updated', id: first.id });
+    await nextRun();
+    expect(await upsert('plan B')).toMatchObject({ action: 'unchanged', id: first.id });
+    expect(fake.comments.map((c) => c.body)).toEqual([`${prod}\nplan B`]);
+    // Asked only by the runs that met a marked comment a person wrote, once each.
+    expect(asksWhoAmI()).toBe(2);
+  });
+
+  it('with a personal access token, never adopts a marked comment another person wrote', async () => {
+    await client.close();
+    await fake.close();
+    await start({ personalToken: { login: 'octo-admin' } });
+    const planted = fake.addComment('acme/sites', 12, `${prod}\nfake plan: nothing to do`, 'mallory');
+    const first = await upsert('plan A');
+    expect(first.action).toBe('created');
+    const again = fake.addComment('acme/sites', 12, `${prod}\nfake plan again`, 'mallory');
+    await nextRun();
+    expect(await upsert('plan B')).toMatchObject({ action: 'updated', id: first.id, duplicates: [] });
+    // The token could edit them (write access): they are left alone because they are not ours.
+    expect([planted.body, again.body]).toEqual([
+      `${prod}\nfake plan: nothing to do`,
+      `${prod}\nfake plan again`,
+    ]);
+    expect(asksWhoAmI()).toBe(2);
+  });
+
+  it('with the workflow token, keeps the bot-only rule: GET /user answers 403 or 404, asked once a run', async () => {
+    fake.addComment('acme/sites', 12, `${prod}\nfake plan`, 'mallory');
+    fake.addComment('acme/sites', 12, `${prod}\nfake plan 2`, 'eve');
+    const first = await upsert('plan A');
+    expect(first.action).toBe('created');
+    expect(asksWhoAmI()).toBe(1);
+    fake.fail({ method: 'GET', path: /^\/user$/, status: 404, body: { message: 'Not Found' } });
+    await nextRun();
+    expect(await upsert('plan B')).toMatchObject({ action: 'updated', id: first.id });
+    expect(asksWhoAmI()).toBe(2);
+    expect(fake.comments.filter((c) => c.user.type === 'Bot')).toHaveLength(1);
+  });
+
+  it('stops when GitHub cannot say who the token is (rate limit): it never guesses', async () => {
+    fake.addComment('acme/sites', 12, `${prod}\nfake plan`, 'mallory');
+    fake.rateLimit('primary', { path: /^\/user$/ });
+    await expect(upsert('plan A')).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    expect(writes()).toHaveLength(0);
   });
 });

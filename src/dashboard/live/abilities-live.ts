@@ -5,7 +5,7 @@ import type { ReadLiveOptions } from '../client.js';
 import type { WireError } from '../wire/common.js';
 import { parseIgnoredListing, parseSitesPage, parseUpdatesPage, type SiteFlags } from '../wire/reads.js';
 import { assembleLive } from './assemble.js';
-import { classifyIgnores } from './origins.js';
+import { classifyIgnores, refuseRepeatedIgnores } from './origins.js';
 import { readAllPages } from './paging.js';
 
 /** Defaults of the shipped schemas, used only when a catalogue declares paging without a maximum. */
@@ -78,6 +78,7 @@ export async function readLiveViaAbilities(
       workers,
     ),
   ]);
+  refuseRepeatedIgnores(ignored.items);
   return assembleLive({
     dashboardUrl,
     sites: sites.items,

@@ -126,7 +126,8 @@ function lowerMove(a: PendingUpdate, b: PendingUpdate): boolean {
   return a.name < b.name;
 }
 
-function shifted(what: string): SvcError {
+/** A listing that moved while it was paged: an item read twice means another was missed. */
+export function shifted(what: string): SvcError {
   return new SvcError('INCOMPLETE_READ', `the dashboard's listing changed while it was read: ${what}`, {
     hint: 'Run again; if it keeps happening, something is changing the dashboard during the read.',
   });

@@ -1,5 +1,6 @@
 import type { LiveIgnore } from '../../types.js';
 import type { SiteFlags, WireIgnore } from '../wire/reads.js';
+import { shifted } from './assemble.js';
 
 /**
  * Decides where each ignore listed by `list-ignored-updates-v1` is stored. That listing merges
@@ -76,6 +77,55 @@ export function classifyIgnores(
     }
   }
   return out;
+}
+
+/**
+ * Refuses a listing that holds an item of a site more often than a consistent one can: the trace
+ * of a listing that moved while it was paged, where an entry read twice means another was missed
+ * (the same check as for pending updates, in assemble.ts). A consistent listing holds, per site
+ * and item, the site's own entry and the global one at most (each list is a map by slug), and
+ * the global one is listed on every site. So a third entry, or a second where neither of the two
+ * can be the global one, fails the read. The global lists are written only by the dashboard UI,
+ * which stores a plugin's display name, never its `folder/file.php` slug; a theme's display name
+ * can equal its folder, and core's is fixed, so for those only "on every site" counts. Legitimate
+ * pairs, a site's own copy of a global ignore included, always pass (a read that failed on them
+ * would fail on every run). What stays unseen: a repeat of an entry that could be global, on a
+ * site without its own entry (it looks like that site's own copy); totals and page sizes are
+ * checked as for every listing.
+ */
+export function refuseRepeatedIgnores(listed: readonly WireIgnore[]): void {
+  // Most listings repeat no item: only then are signatures counted.
+  const seen = new Set<string>();
+  const repeated = new Map<string, WireIgnore[]>();
+  for (const ignore of listed) {
+    const item = itemKey(ignore);
+    if (seen.has(item)) repeated.set(item, []);
+    else seen.add(item);
+  }
+  if (repeated.size === 0) return;
+  const listedSites = new Set<number>();
+  const sitesPerSignature = new Map<string, Set<number>>();
+  for (const ignore of listed) {
+    listedSites.add(ignore.siteId);
+    const key = signature(ignore);
+    const sites = sitesPerSignature.get(key) ?? new Set<number>();
+    sites.add(ignore.siteId);
+    sitesPerSignature.set(key, sites);
+    repeated.get(itemKey(ignore))?.push(ignore);
+  }
+  const couldBeGlobal = (ignore: WireIgnore) =>
+    !(ignore.kind === 'plugin' && setThroughAbility(ignore)) &&
+    sitesPerSignature.get(signature(ignore))?.size === listedSites.size;
+  for (const entries of repeated.values()) {
+    if (entries.length === 2 && entries.some(couldBeGlobal)) continue;
+    const { siteId, kind, slug } = entries[0] as WireIgnore;
+    const times = entries.length === 2 ? 'twice' : `${entries.length} times`;
+    throw shifted(`ignore ${kind} ${slug} of site ${siteId} was listed ${times}`);
+  }
+}
+
+function itemKey(ignore: WireIgnore): string {
+  return `${ignore.siteId}\u0000${ignore.kind}\u0000${ignore.slug}`;
 }
 
 /** The abilities store a plugin/theme ignore with Name = slug; the dashboard UI stores the real name. */
