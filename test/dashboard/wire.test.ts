@@ -185,6 +185,24 @@ describe('malformed reads are refused, never read as less', () => {
     );
   });
 
+  it('refuses a REST plugin or theme update without a target version, as the abilities listing does', () => {
+    const site = (entry: Record<string, unknown>) => ({
+      '7': { plugins: [], themes: [], translations: [], ...entry },
+    });
+    const plugin = { 'a%2Fa.php': { Name: 'A', Version: '1.0', update: { new_version: '' } } };
+    expect(codeOf(() => parseRestUpdates(site({ plugins: plugin }), 'w'))).toMatch(
+      /^BAD_RESPONSE: .*new_version.*a version/,
+    );
+    expect(
+      codeOf(() => parseRestUpdates(site({ themes: { t: { Version: '1', new_version: '' } } }), 'w')),
+    ).toMatch(/^BAD_RESPONSE/);
+    // Core with an empty `new` is the dashboard's "no core update" (wp may also be [] or true).
+    expect(parseRestUpdates(site({ wp: { current: '6.8', new: '' } }), 'w')).toEqual([]);
+    expect(
+      codeOf(() => parseUpdatesPage({ updates: [{ ...entry, new_version: '' }], total: 1 }, 'w')),
+    ).toMatch(/^BAD_RESPONSE/);
+  });
+
   it('refuses a REST body without data, and data of the wrong kind, instead of an empty listing', () => {
     const fatal = {
       code: 'internal_server_error',

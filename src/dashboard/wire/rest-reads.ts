@@ -94,7 +94,9 @@ export function parseSiteUpdateMap(siteId: number, value: Json, where: string, p
       const update = e.has('update') ? e.object('update') : undefined;
       const to =
         update?.optionalString('new_version') ?? e.optionalString('new_version') ?? e.optionalString('to');
-      if (to === undefined) throw badShape(where, e.field('update.new_version'), 'a version', undefined);
+      // As in the abilities listing: a plugin or theme update names the version it goes to.
+      if (to === undefined || to === '')
+        throw badShape(where, e.field('update.new_version'), 'a version', to);
       const slug = decodeSlug(rawSlug);
       out.push({
         siteId,
