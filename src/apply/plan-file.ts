@@ -1,6 +1,7 @@
 import type * as nodeFs from 'node:fs';
 import { SvcError } from '../errors.js';
-import type { Plan } from '../types.js';
+import { summarise } from '../plan/index.js';
+import type { Plan, PlanSummary } from '../types.js';
 
 /**
  * Reads a saved plan file. Only the shape apply relies on is checked here (a wrong file gives
@@ -94,5 +95,31 @@ function shapeProblem(value: unknown): string | undefined {
     if (!validNote(note)) return `notes[${index}] is not a valid note`;
   }
   if (typeof plan.needs_approval !== 'boolean') return 'needs_approval is missing';
+  for (const key of ['created_at', 'expires_at'] as const) {
+    if (!ISO_TIME.test(plan[key] as string)) return `${key} is not a UTC time (${safeJson(plan[key])})`;
+  }
+  return summaryProblem(plan.summary, plan.actions as Plan['actions']);
+}
+
+/** The form createPlan writes times in (Date.toISOString). */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+function safeJson(value: unknown): string {
+  const text = JSON.stringify(value) ?? 'undefined';
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+/**
+ * The summary is derived data that views print first ("No changes", "3 to update"): a file whose
+ * summary disagrees with its actions would tell a reviewer something other than what apply runs.
+ */
+function summaryProblem(summary: unknown, actions: Plan['actions']): string | undefined {
+  if (summary === null || typeof summary !== 'object') return 'summary is missing';
+  const expected = summarise(actions);
+  for (const key of Object.keys(expected) as Array<keyof PlanSummary>) {
+    if ((summary as Record<string, unknown>)[key] !== expected[key]) {
+      return `summary.${key} does not match the actions (${expected[key]} in the actions)`;
+    }
+  }
   return undefined;
 }

@@ -7,6 +7,7 @@
  * - planId / verifyPlanId: sha256 over the canonical (key-sorted) JSON of every field but `id`
  * - compareVersions / versionLevel: PHP version_compare semantics, patch/minor/major levels
  * - matchesSelection: the site selection rules (ids, domains, host globs, include/exclude)
+ * - summarise: a plan's counts, recounted from its actions (a saved plan's summary is checked)
  */
 export { canonicalJson, canonicalSha256 } from '../canonical/canonical-json.js';
 export { createPlan, type PlanOptions, publicDashboardUrl } from './create.js';
@@ -15,5 +16,6 @@ export { indexLiveState, type LiveIndex } from './live-index.js';
 export { compareActions, compareNotes } from './order.js';
 export { planId, verifyPlanId } from './plan-id.js';
 export { matchesSelection, normaliseAddress } from './select.js';
+export { summarise } from './summary.js';
 export { compareVersions, levelWithin, versionLevel, withinPin } from './versions.js';
 export { REMAINING_WAVE } from './waves.js';

@@ -67,6 +67,11 @@ describe('svc-gitops apply PLANFILE refusals', () => {
       reId({ ...plan, notes: [unmatched as unknown as Plan['notes'][number]] }),
       '/work/urls.json',
     );
+    // Derived data must agree with the actions: views print the summary first.
+    savePlan(world, reId({ ...plan, summary: { ...plan.summary, update: 0 } }), '/work/summary.json');
+    const { summary: _dropped, ...noSummary } = plan;
+    savePlan(world, reId(noSummary as Plan), '/work/no-summary.json');
+    savePlan(world, reId({ ...plan, expires_at: '\u001b[2J2999' }), '/work/time.json');
     const expiredAt = new Date(Date.parse(plan.expires_at) + 1000);
 
     const cases: Array<[string[], string, string, object?]> = [
@@ -76,6 +81,10 @@ describe('svc-gitops apply PLANFILE refusals', () => {
       [['apply', 'junk.json'], 'PLAN_INVALID', 'is not JSON'],
       [['apply', 'notes.json'], 'PLAN_INVALID', 'notes[0] is not a valid note'],
       [['apply', 'urls.json'], 'PLAN_INVALID', 'notes[0] is not a valid note'],
+      [['apply', 'summary.json'], 'PLAN_INVALID', 'summary.update does not match the actions'],
+      [['show', 'summary.json'], 'PLAN_INVALID', 'summary.update does not match the actions'],
+      [['show', 'no-summary.json'], 'PLAN_INVALID', 'summary is missing'],
+      [['show', 'time.json'], 'PLAN_INVALID', 'expires_at is not a UTC time'],
     ];
     for (const [argv, code, text, options] of cases) {
       const result = await run(world, argv, options ?? {});

@@ -69,7 +69,9 @@ describe('show a saved plan', () => {
   it('refuses an edited plan, and a file that is not a plan, with exit 1 and no stack trace', async () => {
     const plan = JSON.parse(readFileSync(saved, 'utf8')) as Plan;
     const edited = join(dir, 'edited.json');
-    writeFileSync(edited, JSON.stringify({ ...plan, actions: plan.actions.slice(1) }));
+    const [first, ...rest] = plan.actions;
+    const actions = [{ ...first, slug: 'evil/evil.php' }, ...rest];
+    writeFileSync(edited, JSON.stringify({ ...plan, actions }));
     const run = await cli(['show', edited], { env, cwd: REPO });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('[PREVIEW_REQUIRED]');
