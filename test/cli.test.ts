@@ -15,3 +15,12 @@ describe('svc-gitops CLI', () => {
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 });
+
+describe('svc-gitops help', () => {
+  it('apply --target accepts what plan --target accepts (IDs, domains or globs), as its help says', async () => {
+    const plan = await cli(['plan', '--help']);
+    const apply = await cli(['apply', '--help']);
+    expect(plan.stdout).toMatch(/--target <site\.\.\.>\s+only these sites \(IDs, domains or globs\)/);
+    expect(apply.stdout).toMatch(/--target <site\.\.\.>\s+only these sites \(IDs, domains or globs\)/);
+  });
+});

@@ -17,6 +17,11 @@ export interface CliContext {
   signal: AbortSignal;
   /** Wall clock, injectable for tests. */
   now: () => Date;
+  /**
+   * Masks these values (credentials read from a settings file) in all further output. Set by
+   * `runCli`, which masks the SVC_* credential variables from the start.
+   */
+  addSecrets?: (values: ReadonlyArray<string | undefined>) => void;
 }
 
 export interface OutputStream {

@@ -1,21 +1,20 @@
 #!/usr/bin/env node
 import * as fs from 'node:fs';
-import { createInterface } from 'node:readline/promises';
 import { EXIT } from '../errors.js';
 import type { CliContext } from './context.js';
+import { terminalPrompt } from './prompt.js';
 import { runCli } from './run.js';
 
 // The only file that touches process exit, signals and the real terminal.
 const controller = new AbortController();
 let interrupts = 0;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    interrupts += 1;
-    // First signal: finish in-flight work and stop cleanly. Second: stop now.
-    if (interrupts > 1) process.exit(EXIT.interrupted);
-    controller.abort(new Error(signal));
-  });
-}
+const interrupt = (signal: 'SIGINT' | 'SIGTERM') => {
+  interrupts += 1;
+  // First signal: finish in-flight work and stop cleanly. Second: stop now.
+  if (interrupts > 1) process.exit(EXIT.interrupted);
+  controller.abort(new Error(signal));
+};
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => interrupt(signal));
 // Output piped into `head` closes early; that is not an error worth a stack trace.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error: NodeJS.ErrnoException) => {
@@ -33,14 +32,10 @@ const ctx: CliContext = {
   now: () => new Date(),
 };
 if (process.stdin.isTTY && process.stderr.isTTY) {
-  ctx.prompt = async (question) => {
-    const rl = createInterface({ input: process.stdin, output: process.stderr });
-    try {
-      return await rl.question(question);
-    } finally {
-      rl.close();
-    }
-  };
+  // Ctrl-C at the prompt (a key in raw mode, not a signal) counts as SIGINT.
+  ctx.prompt = terminalPrompt({ input: process.stdin, output: process.stderr }, controller.signal, () =>
+    interrupt('SIGINT'),
+  );
 }
 
 const code = await runCli(process.argv.slice(2), ctx);

@@ -42,16 +42,35 @@ export function openDashboard(
     homeDir: ctx.env.HOME ?? homedir(),
     ...(overrides === undefined ? {} : { overrides }),
   });
+  ctx.addSecrets?.([loaded.settings.applicationPassword, loaded.settings.token]);
   for (const warning of loaded.warnings) ctx.stderr.write(`svc-gitops: warning: ${warning}\n`);
   if (loaded.settings.dashboardUrl === '') {
     throw new SvcError('SETTINGS_INVALID', 'no dashboard configured', {
       hint: 'set SVC_URL and credentials (or dashboardUrl in settings.json); to try svc-gitops without a dashboard run `svc-gitops sandbox` and use the SVC_* lines it prints',
     });
   }
+  checkCredentials(loaded.settings);
   const client = createDashboardClient(loaded.settings, {
     onWarning: (message) => ctx.stderr.write(`svc-gitops: warning: ${terminalText(message)}\n`),
   });
   return { settings: loaded.settings, client };
+}
+
+/**
+ * Every dashboard call needs a login: without one the dashboard's refusal would be the only
+ * message (and it cannot say what is missing), so say it before any request.
+ */
+function checkCredentials(settings: Settings): void {
+  if (settings.token || (settings.username && settings.applicationPassword)) return;
+  const message =
+    settings.username && !settings.applicationPassword
+      ? 'SVC_USER is set but SVC_APP_PASSWORD is not (and there is no SVC_TOKEN)'
+      : settings.applicationPassword && !settings.username
+        ? 'SVC_APP_PASSWORD is set but SVC_USER is not (and there is no SVC_TOKEN)'
+        : 'no dashboard credentials configured';
+  throw new SvcError('SETTINGS_INVALID', message, {
+    hint: 'set SVC_USER and SVC_APP_PASSWORD (the abilities API), or SVC_TOKEN (REST API v2 only); or username, applicationPassword, token in settings.json',
+  });
 }
 
 /** Loads and validates the desired state; any error diagnostic stops here with CONFIG_INVALID. */

@@ -13,7 +13,14 @@ const SECRET_VARIABLES = ['SVC_APP_PASSWORD', 'SVC_TOKEN', 'GITHUB_TOKEN', 'GH_T
  * (code, what, hint) on stderr; only a bug prints a stack, and only with SVC_GITOPS_DEBUG set.
  */
 export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
-  const safe = { ...ctx, stdout: redacting(ctx.stdout, ctx), stderr: redacting(ctx.stderr, ctx) };
+  const redactor = new Redactor();
+  redactor.add(SECRET_VARIABLES.map((name) => ctx.env[name]));
+  const safe: CliContext = {
+    ...ctx,
+    stdout: redactor.stream(ctx.stdout),
+    stderr: redactor.stream(ctx.stderr),
+    addSecrets: (values) => redactor.add(values),
+  };
   let exitCode: number = EXIT.ok;
   const program = createProgram(safe, (code) => {
     exitCode = Math.max(exitCode, code);
@@ -54,18 +61,43 @@ export function reportError(error: unknown, ctx: CliContext): number {
 const PUBLISHED = new Set([DEFAULT_CREDENTIALS.applicationPassword, DEFAULT_CREDENTIALS.token]);
 
 /** Defence in depth: even if a secret slipped into a message, it is masked on the way out. */
-function redacting(stream: OutputStream, ctx: CliContext): OutputStream {
-  const secrets = SECRET_VARIABLES.map((name) => ctx.env[name])
-    .filter((v): v is string => typeof v === 'string' && v.length >= 4 && !PUBLISHED.has(v))
-    .flatMap((v) => [v, v.replace(/\s+/g, '')]);
-  if (secrets.length === 0) return stream;
-  const out: OutputStream = {
-    write: (chunk: string) => {
-      let text = chunk;
-      for (const secret of secrets) text = text.split(secret).join('***');
-      return stream.write(text);
-    },
-  };
-  if (stream.isTTY !== undefined) out.isTTY = stream.isTTY;
-  return out;
+class Redactor {
+  private forms: string[] = [];
+
+  /** Masks `values` (and the spellings a server may quote them in) in all further output. */
+  add(values: ReadonlyArray<string | undefined>): void {
+    const forms = new Set(this.forms);
+    for (const value of values) {
+      if (typeof value !== 'string' || PUBLISHED.has(value)) continue;
+      // A REST key `<secret>==<key>`: each half is a credential on its own.
+      for (const form of [value, ...value.split('==')]) {
+        forms.add(form);
+        forms.add(form.replace(/\s+/g, ''));
+        forms.add(uriEncoded(form));
+      }
+    }
+    // Longest first, so no shorter form breaks up a longer one before it is masked.
+    this.forms = [...forms].filter((form) => form.length >= 4).sort((a, b) => b.length - a.length);
+  }
+
+  stream(stream: OutputStream): OutputStream {
+    const out: OutputStream = {
+      write: (chunk: string) => {
+        let text = chunk;
+        for (const form of this.forms) if (text.includes(form)) text = text.split(form).join('***');
+        return stream.write(text);
+      },
+    };
+    if (stream.isTTY !== undefined) out.isTTY = stream.isTTY;
+    return out;
+  }
+}
+
+/** The percent-encoded spelling; a lone surrogate (no valid spelling) leaves the text as it is. */
+function uriEncoded(text: string): string {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

@@ -32,7 +32,12 @@ export function findSettingsFile(
     try {
       text = fs.readFileSync(file, 'utf8').toString();
     } catch (error) {
-      throw new SvcError('SETTINGS_INVALID', `${file}: cannot be read`, { cause: error, details: { file } });
+      const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+      throw new SvcError('SETTINGS_INVALID', `${file}: cannot be read (${code})`, {
+        hint: 'The settings file must be a readable JSON file; fix its permissions or move it away.',
+        cause: error,
+        details: { file },
+      });
     }
     let values: unknown;
     try {

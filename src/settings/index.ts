@@ -88,7 +88,9 @@ function checkDashboardUrl(settings: Settings, warnings: string[]): string {
     });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new SvcError('SETTINGS_INVALID', `dashboardUrl must use https (got ${url.protocol})`);
+    throw new SvcError('SETTINGS_INVALID', `dashboardUrl must use https (got ${url.protocol})`, {
+      hint: 'Set SVC_URL (or dashboardUrl) to the dashboard address, e.g. https://dashboard.example.com',
+    });
   }
   if (url.username || url.password || url.search || url.hash) {
     throw new SvcError('SETTINGS_INVALID', 'dashboardUrl must not carry credentials, a query or a fragment', {

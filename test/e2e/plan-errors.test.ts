@@ -77,6 +77,24 @@ describe.each(PROFILES)('plan failures against the %s sandbox', (profile) => {
     expect(result.stderr).not.toContain(wrong.replaceAll(' ', ''));
   });
 
+  it('no credentials, or a username without its password: exit 1, says what is missing, sends nothing', async () => {
+    for (const [missing, what] of [
+      [{ SVC_USER: '', SVC_APP_PASSWORD: '', SVC_TOKEN: '' }, /no dashboard credentials/],
+      [{ SVC_APP_PASSWORD: '', SVC_TOKEN: '' }, /SVC_USER is set but SVC_APP_PASSWORD is not/],
+    ] as const) {
+      await resetStats(sandbox);
+      const result = await cli(['plan', '-c', MINIMAL], {
+        env: { ...sandboxEnv(sandbox, home), ...missing },
+        cwd: REPO,
+      });
+      expectCleanFailure(result, 'SETTINGS_INVALID');
+      expect(result.stderr).toMatch(what);
+      expect(result.stderr).not.toContain('bearer token');
+      expect(result.stderr).toMatch(/hint: .*SVC_APP_PASSWORD.*SVC_TOKEN/);
+      expect((await sandboxStats(sandbox)).requests_total).toBe(0);
+    }
+  });
+
   it('an unreachable dashboard (closed port): exit 1, names ECONNREFUSED', async () => {
     const result = await cli(['plan', '-c', MINIMAL], {
       env: { ...sandboxEnv(sandbox, home), SVC_URL: await closedPortUrl() },

@@ -176,6 +176,20 @@ describe('loadSettings', () => {
     expect(warnings.join('\n')).toMatch(/application password/);
   });
 
+  it('every refusal of the URL or the file says what to do: other schemes, an unreadable file', () => {
+    const scheme = failure(() => load({}, { SVC_URL: 'ftp://dash.example.com' }));
+    expect(scheme.code).toBe('SETTINGS_INVALID');
+    expect(scheme.message).toContain('ftp:');
+    expect(scheme.hint).toMatch(/https:\/\//);
+    const dir = realFs.mkdtempSync(`${realFs.realpathSync('/tmp')}/svc-settings-`);
+    realFs.mkdirSync(`${dir}/settings.json`);
+    const unreadable = failure(() => loadSettings({ env: {}, cwd: dir, fs: realFs, homeDir: dir }));
+    expect(unreadable.code).toBe('SETTINGS_INVALID');
+    expect(unreadable.message).toContain(`${dir}/settings.json`);
+    expect(unreadable.message).toContain('EISDIR');
+    expect(unreadable.hint).toMatch(/readable JSON file/);
+  });
+
   it('keeps the TypeScript type, the env table and the schema in step', () => {
     const schema = JSON.parse(
       realFs.readFileSync(new URL('../../schemas/settings.schema.json', import.meta.url), 'utf8'),

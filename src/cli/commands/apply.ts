@@ -50,7 +50,7 @@ export function registerApply(program: Command, ctx: CliContext, setExit: (code:
       'merge flow: apply only the actions of this reviewed plan that are still needed',
     )
     .option('--resume', 'finish an interrupted apply: only what is left of it')
-    .option('--target <site...>', 'only these sites (id or domain)')
+    .option('--target <site...>', 'only these sites (IDs, domains or globs), when planning now')
     .option('--dry-run', 'show the calls apply would send and send nothing')
     .option('--format <format>', 'report format: text, markdown or json', 'text')
     .option('--out <file>', 'also write the report to FILE')
@@ -69,7 +69,8 @@ export async function runApply(
   flags: ApplyFlags,
 ): Promise<number> {
   checkFlags(planfile, flags);
-  const stateDir = resolve(ctx.cwd, flags.stateDir ?? ctx.env.SVC_GITOPS_STATE_DIR ?? DEFAULT_STATE_DIR);
+  // An empty variable counts as unset, as every SVC_* setting does.
+  const stateDir = resolve(ctx.cwd, flags.stateDir ?? (ctx.env.SVC_GITOPS_STATE_DIR || DEFAULT_STATE_DIR));
   const approved: Approved | number = planfile
     ? await approveSavedPlan(ctx, planfile, flags)
     : flags.reviewed
