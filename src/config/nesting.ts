@@ -1,36 +1,100 @@
-import { Composer, type Document, Lexer, type LineCounter, Parser, YAMLParseError } from 'yaml';
+import { Composer, CST, type Document, Lexer, type LineCounter, Parser, YAMLParseError } from 'yaml';
 import { LIMITS } from './limits.js';
+
+/** A limit exceeded while parsing: what, and the source offset of the token that exceeded it. */
+export interface TooDeep {
+  message: string;
+  offset: number;
+}
+
+/** A tag (`!!binary`, `!foo`, …) as written, and where. */
+export interface TagToken {
+  source: string;
+  offset: number;
+}
+
+/**
+ * How far right a line's first node may start, counting indentation and the block indicators
+ * before it (`- `, `? `, `: `). A nested block collection always starts further right than its
+ * parent, so this bounds block nesting; the format needs a few columns, 4 per allowed level is ample.
+ */
+const MAX_BLOCK_COLUMN = LIMITS.maxDepth * 4;
+
+const BLOCK_INDICATORS: ReadonlySet<string | null> = new Set([
+  'seq-item-ind',
+  'explicit-key-ind',
+  'map-value-ind',
+]);
+
+/** Tokens that neither start a node nor move one right: markers without width, and comments. */
+const NEUTRAL: ReadonlySet<string | null> = new Set([
+  'byte-order-mark',
+  'doc-mode',
+  'flow-error-end',
+  'comment',
+]);
 
 /**
  * Parsing with bounded nesting. The yaml library builds nested collections recursively and, on
  * pathological nesting (millions of `[` or `- - - …`), can exhaust memory in a way no try/catch
- * can stop. So flow nesting is counted on the lexer's tokens as they stream into the parser and
- * parsing stops at the limit, before anything deep is built; block nesting is bounded beforehand
- * by how far lines are indented (a nested block collection always starts further right).
- * Otherwise this is `parseDocument` (see yaml's public-api), with one lexing pass.
+ * can stop. So nesting is measured on the lexer's tokens as they stream into the parser, and
+ * parsing stops at the token that exceeds a limit, before anything deep is built:
+ * - flow nesting by counting `[`/`{` against `]`/`}`;
+ * - block nesting by the column where each line's first node starts (MAX_BLOCK_COLUMN).
+ * Working on tokens, not raw text, means the content of a scalar (a block scalar's lines, a quoted
+ * or plain multi-line string) and comments are never mistaken for structure: the lexer hands over
+ * a scalar's whole source as one token. The tags met on the way are collected too, as the
+ * document itself keeps no position for them. Otherwise this is `parseDocument` (see yaml's
+ * public-api), with one lexing pass.
  */
 export function parseBounded(
   text: string,
   lineCounter: LineCounter,
-): { doc: Document.Parsed } | { tooDeep: string } {
-  const column = deepestIndent(text);
-  if (column > LIMITS.maxDepth * 4) {
-    return {
-      tooDeep: `a line is indented ${column} columns deep; at most ${LIMITS.maxDepth * 4} are accepted`,
-    };
-  }
-  let tooDeep = false;
+): { doc: Document.Parsed; tags: TagToken[] } | { tooDeep: TooDeep } {
+  let tooDeep: TooDeep | undefined;
+  const tags: TagToken[] = [];
   const parser = new Parser(lineCounter.addNewLine);
   function* tokens() {
     lineCounter.addNewLine(0);
-    let depth = 0;
+    let flowDepth = 0;
+    // As the parser measures indentation (Parser#next): spaces and block indicators at a line's start.
+    let atLineStart = true;
+    let column = 0;
+    let scalarSourceNext = false;
     for (const lexeme of new Lexer().lex(text)) {
-      if (lexeme === '[' || lexeme === '{') {
-        if (++depth > LIMITS.maxDepth) {
-          tooDeep = true;
+      // Invariant: the parser has taken every earlier token, so its offset is this token's.
+      const offset = parser.offset;
+      const type: CST.TokenType | 'scalar-source' | null = scalarSourceNext
+        ? 'scalar-source'
+        : CST.tokenType(lexeme);
+      // A scalar marker is followed by the scalar's whole source: content, never structure.
+      scalarSourceNext = type === 'scalar';
+      if (type === 'newline') {
+        atLineStart = true;
+        column = 0;
+      } else if (type === 'space') {
+        if (atLineStart && lexeme[0] === ' ') column += lexeme.length;
+      } else if (atLineStart && !NEUTRAL.has(type)) {
+        if (BLOCK_INDICATORS.has(type)) column += lexeme.length;
+        // Node properties do not end the count: `- &a - &a …` nests as deep as `- - …` would.
+        else if (type !== 'anchor' && type !== 'tag') atLineStart = false;
+        if (column > MAX_BLOCK_COLUMN) {
+          const message = `a line is indented more than ${MAX_BLOCK_COLUMN} columns deep (spaces and \`-\`, \`?\`, \`:\` indicators)`;
+          tooDeep = { message, offset };
           return;
         }
-      } else if (lexeme === ']' || lexeme === '}') depth = Math.max(0, depth - 1);
+      }
+      if (type === 'flow-seq-start' || type === 'flow-map-start') {
+        if (++flowDepth > LIMITS.maxDepth) {
+          const message = `flow collections ([…], {…}) nest more than ${LIMITS.maxDepth} levels deep`;
+          tooDeep = { message, offset };
+          return;
+        }
+      } else if (type === 'flow-seq-end' || type === 'flow-map-end') {
+        flowDepth = Math.max(0, flowDepth - 1);
+      } else if (type === 'tag') {
+        tags.push({ source: lexeme, offset });
+      }
       yield* parser.next(lexeme);
     }
     yield* parser.end();
@@ -45,29 +109,7 @@ export function parseBounded(
       break;
     }
   }
-  if (tooDeep) {
-    return { tooDeep: `flow collections ([…], {…}) nest more than ${LIMITS.maxDepth} levels deep` };
-  }
+  if (tooDeep) return { tooDeep };
   // compose(…, forceDoc = true) always yields a document, even for empty input.
-  return { doc: doc! };
-}
-
-/** The widest run of indentation and block indicators (`- `, `? `, `: `) at the start of any line. */
-function deepestIndent(text: string): number {
-  let max = 0;
-  let lineStart = 0;
-  while (lineStart < text.length) {
-    let i = lineStart;
-    while (i < text.length) {
-      const c = text.charCodeAt(i);
-      // space, tab, '-', '?', ':'
-      if (c !== 0x20 && c !== 0x09 && c !== 0x2d && c !== 0x3f && c !== 0x3a) break;
-      i++;
-    }
-    max = Math.max(max, i - lineStart);
-    const next = text.indexOf('\n', i);
-    if (next < 0) break;
-    lineStart = next + 1;
-  }
-  return max;
+  return { doc: doc!, tags };
 }

@@ -1,4 +1,15 @@
-import { type Document, isAlias, isMap, isPair, isScalar, isSeq, type Node } from 'yaml';
+import {
+  type Alias,
+  type Document,
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  type Node,
+  type ToJSOptions,
+  visit,
+} from 'yaml';
 import type { Diagnostic } from '../errors.js';
 import { LIMITS } from './limits.js';
 import type { Segment } from './model.js';
@@ -6,7 +17,11 @@ import type { Position } from './yaml.js';
 
 /** Walks over a composed YAML document: structural checks and JSON path → position lookup. */
 
-/** Keys must be plain strings; nesting is bounded. Iterative, so hostile depth cannot overflow the stack. */
+/**
+ * Keys must be plain strings; nesting is bounded. Iterative, so hostile depth cannot overflow the
+ * stack. Visits nodes in document order (children are pushed last first), so the too-deep error
+ * points at the first collection in the file that exceeds the limit.
+ */
 export function checkKeysAndDepth(
   root: Node,
   position: (offset: number) => Position,
@@ -28,23 +43,23 @@ export function checkKeysAndDepth(
       break;
     }
     for (const item of node.items) {
-      if (isPair(item)) {
-        const key = item.key;
-        if (!(isScalar(key) && typeof key.value === 'string')) {
-          const offset = isNodeWithRange(key) ? key.range[0] : (node.range?.[0] ?? 0);
-          out.push({
-            severity: 'error',
-            rule: 'non-string-key',
-            message: `keys must be plain strings, found ${describeKey(key)}`,
-            file,
-            ...position(offset),
-            hint: 'write the key as text (quote it if it looks like a number, e.g. "1")',
-          });
-        }
-        stack.push({ node: item.value, depth: depth + 1 });
-      } else {
-        stack.push({ node: item, depth: depth + 1 });
+      if (!isPair(item)) continue;
+      const key = item.key;
+      if (!(isScalar(key) && typeof key.value === 'string')) {
+        const offset = isNodeWithRange(key) ? key.range[0] : (node.range?.[0] ?? 0);
+        out.push({
+          severity: 'error',
+          rule: 'non-string-key',
+          message: `keys must be plain strings, found ${describeKey(key)}`,
+          file,
+          ...position(offset),
+          hint: 'write the key as text (quote it if it looks like a number, e.g. "1")',
+        });
       }
+    }
+    for (let i = node.items.length - 1; i >= 0; i--) {
+      const item: unknown = node.items[i];
+      stack.push({ node: isPair(item) ? item.value : item, depth: depth + 1 });
     }
   }
   return out;
@@ -61,6 +76,36 @@ function describeKey(key: unknown): string {
   if (isMap(key)) return 'a mapping';
   if (isSeq(key)) return 'a sequence';
   return 'a complex key';
+}
+
+/**
+ * The alias at which `doc.toJS(options)` throws (alias limit, unresolved alias): the library's
+ * error says neither which alias nor where. Converts again with each alias's toJSON wrapped to
+ * note the innermost alias whose conversion threw; the same library code runs in the same order,
+ * so it stops at the same alias. Only for a document that failed to convert (the wrappers stay on
+ * its nodes), so valid files never pay for it; the second conversion is bounded like the first.
+ */
+export function failingAlias(doc: Document, options: ToJSOptions): Alias | undefined {
+  let failed: Alias | undefined;
+  visit(doc, {
+    Alias: (_key, alias) => {
+      const toJSON = alias.toJSON;
+      alias.toJSON = (...args: Parameters<Alias['toJSON']>) => {
+        try {
+          return toJSON.apply(alias, args);
+        } catch (error) {
+          failed ??= alias;
+          throw error;
+        }
+      };
+    },
+  });
+  try {
+    doc.toJS(options);
+  } catch {
+    // Expected: the error was reported already; only its place was missing.
+  }
+  return failed;
 }
 
 export function locate(

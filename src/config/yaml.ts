@@ -1,9 +1,9 @@
-import { isScalar, LineCounter } from 'yaml';
+import { type Document, isScalar, LineCounter, type ToJSOptions, type YAMLError } from 'yaml';
 import type { Diagnostic } from '../errors.js';
 import { LIMITS } from './limits.js';
 import type { Segment } from './model.js';
 import { parseBounded } from './nesting.js';
-import { checkKeysAndDepth, locate } from './yaml-nodes.js';
+import { checkKeysAndDepth, failingAlias, locate } from './yaml-nodes.js';
 
 export interface Position {
   line: number;
@@ -31,9 +31,45 @@ const YAML_ERROR_RULES: Record<string, { rule: string; hint: string }> = {
   },
 };
 
+/** The library's codes for a tag it could not resolve or apply (reported at the tag). */
+const TAG_CODES: ReadonlySet<string> = new Set(['TAG_RESOLVE_FAILED', 'BAD_COLLECTION_TYPE']);
+
 /**
- * Parses one file's text. Never throws: syntax errors, duplicate keys, tabs, non-string keys,
- * excessive nesting, alias bombs and unresolved aliases all become diagnostics.
+ * The core schema's own tags: each gives exactly the plain value it names (`!!str 9.40` is the
+ * text `9.40`, the usual way to keep a version text), which the schema then checks as usual.
+ */
+const PLAIN_TAGS: ReadonlySet<string> = new Set([
+  '!!str',
+  '!!int',
+  '!!float',
+  '!!bool',
+  '!!null',
+  '!!map',
+  '!!seq',
+]);
+
+/**
+ * Every other tag is refused, at the tag. Parsed with the core schema, a value tagged `!!binary`,
+ * `!!timestamp`, `!!set` or `!!omap` still becomes bytes, a date, a Set or a Map (the library's
+ * `resolveKnownTags`), which the schema then misdescribes or, for a Set or Map, sees as an empty
+ * mapping; unknown tags (`!foo`) stay text with only a warning. No desired state needs a tag.
+ * Untagged values are untouched: the core schema has no implicit timestamps, so `2026-01-01`
+ * stays the string it looks like.
+ */
+function tagDiagnostic(source: string): Omit<Diagnostic, 'file' | 'line' | 'col'> {
+  const shown = source.length > 40 ? `${source.slice(0, 39)}…` : source;
+  return {
+    severity: 'error',
+    rule: 'yaml-tag',
+    message: `YAML tags are not supported in desired-state files: found \`${shown}\``,
+    hint: "remove the tag and write a plain value (quote it to keep it text, e.g. '2026-01-01')",
+  };
+}
+
+/**
+ * Parses one file's text. Never throws: syntax errors, duplicate keys, tabs, tags, non-string
+ * keys, excessive nesting, alias bombs and unresolved aliases all become diagnostics, located at
+ * the place in the file that causes them.
  */
 export function parseYaml(file: string, text: string): { parsed?: ParsedYaml; diagnostics: Diagnostic[] } {
   const at = (line: number, col: number) => ({ file, line, col });
@@ -48,26 +84,32 @@ export function parseYaml(file: string, text: string): { parsed?: ParsedYaml; di
       diagnostics: [{ severity: 'error', rule: 'yaml-syntax', message: firstLine(message), ...at(1, 1) }],
     };
   }
+  const position = (offset: number): Position => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { line, col };
+  };
   if ('tooDeep' in bounded) {
     return {
       diagnostics: [
         {
           severity: 'error',
           rule: 'too-deep',
-          message: bounded.tooDeep,
-          ...at(1, 1),
+          message: bounded.tooDeep.message,
+          file,
+          ...position(bounded.tooDeep.offset),
           hint: 'this is not a desired-state file; the format needs only a few levels of nesting',
         },
       ],
     };
   }
   const { doc } = bounded;
-  const position = (offset: number): Position => {
-    const { line, col } = lineCounter.linePos(offset);
-    return { line, col };
-  };
+  const tags = bounded.tags.filter((tag) => !PLAIN_TAGS.has(tag.source));
   const diagnostics: Diagnostic[] = [];
+  // Such tags are refused below, at the tag; the library's complaints about resolving them would only repeat that.
+  const tagOffsets = new Set(tags.map((t) => t.offset));
+  const aboutTag = (e: YAMLError) => TAG_CODES.has(e.code) && tagOffsets.has(e.pos[0]);
   for (const error of doc.errors) {
+    if (aboutTag(error)) continue;
     const known = YAML_ERROR_RULES[error.code];
     diagnostics.push({
       severity: 'error',
@@ -81,6 +123,7 @@ export function parseYaml(file: string, text: string): { parsed?: ParsedYaml; di
     });
   }
   for (const warning of doc.warnings) {
+    if (aboutTag(warning)) continue;
     diagnostics.push({
       severity: 'warning',
       rule: 'yaml-warning',
@@ -89,6 +132,7 @@ export function parseYaml(file: string, text: string): { parsed?: ParsedYaml; di
       ...position(warning.pos[0]),
     });
   }
+  for (const tag of tags) diagnostics.push({ ...tagDiagnostic(tag.source), file, ...position(tag.offset) });
   if (diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
   if (doc.contents === null) {
     diagnostics.push({
@@ -102,9 +146,10 @@ export function parseYaml(file: string, text: string): { parsed?: ParsedYaml; di
   }
   const structural = checkKeysAndDepth(doc.contents, position, file);
   if (structural.length > 0) return { diagnostics: [...diagnostics, ...structural] };
+  const toJsOptions = { maxAliasCount: LIMITS.maxAliasCount };
   let data: unknown;
   try {
-    data = doc.toJS({ maxAliasCount: LIMITS.maxAliasCount });
+    data = doc.toJS(toJsOptions);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const bomb = /alias count/i.test(message);
@@ -114,7 +159,8 @@ export function parseYaml(file: string, text: string): { parsed?: ParsedYaml; di
       message: bomb
         ? `aliases expand too much (more than ${LIMITS.maxAliasCount} resolved)`
         : firstLine(message),
-      ...at(1, 1),
+      file,
+      ...aliasPosition(doc, toJsOptions, position),
       hint: bomb
         ? 'write the values out instead of nesting aliases'
         : 'define the anchor (&name) before using the alias (*name)',
@@ -130,6 +176,15 @@ export function parseYaml(file: string, text: string): { parsed?: ParsedYaml; di
     },
   };
   return { parsed, diagnostics };
+}
+
+/** Where converting to plain data failed: at the alias it stopped at, else the document's start. */
+function aliasPosition(
+  doc: Document.Parsed,
+  options: ToJSOptions,
+  position: (offset: number) => Position,
+): Position {
+  return position(failingAlias(doc, options)?.range?.[0] ?? doc.range[0]);
 }
 
 function firstLine(message: string): string {

@@ -144,3 +144,120 @@ describe('hostile and broken input', () => {
     expect(outside.diagnostics[0]!.file).toBe('/elsewhere/x.yaml');
   });
 });
+
+/** A valid file whose holds carry the given YAML as `reason` (each entry is the text after `reason:`). */
+function holdsWithReasons(reasons: string[]): string {
+  const holds = reasons.map((r) => `  - sites: [all]\n    core: true\n    reason: ${r}\n`).join('');
+  return doc(`holds:\n${holds}`);
+}
+
+describe('nesting limits look at structure, not at text inside strings', () => {
+  const dashes = '- '.repeat(200).trimEnd();
+  const rule = '-'.repeat(300);
+
+  it('accepts runs of `-`, markdown rules and deep indentation inside block scalars, quoted and plain strings, and comments', async () => {
+    const text = holdsWithReasons([
+      `|\n      ${dashes}\n      ${rule}\n      ${' '.repeat(300)}indented text`,
+      `>\n      ${dashes}\n\n      ${rule}`,
+      `"see\n      ${rule}"`,
+      `see\n      ${rule}`,
+    ]).concat(`${' '.repeat(300)}# a comment far to the right\n${' '.repeat(300)}\n`);
+    const result = await loadText(text);
+    expect(result.diagnostics).toEqual([]);
+    expect(result.desired?.holds.map((h) => h.reason)).toEqual([
+      `${dashes}\n${rule}\n${' '.repeat(300)}indented text\n`,
+      `${dashes}\n${rule}\n`,
+      `see ${rule}`,
+      `see ${rule}`,
+    ]);
+  });
+
+  it('still refuses block nesting hidden behind anchors or tags, before parsing costs explode', async () => {
+    for (const unit of ['- &a ', '? &a ', '- !t ']) {
+      const started = Date.now();
+      const d = await rejects(`version: 1\nx:\n  ${unit.repeat(100_000)}y\n`, 'too-deep');
+      expect(d.line, unit).toBe(3);
+      expect(Date.now() - started, unit).toBeLessThan(2_000);
+    }
+  });
+});
+
+describe('limits are reported where they are exceeded', () => {
+  it('flow nesting: at the bracket that opens one level too many', async () => {
+    const d = await rejects(`version: 1\nsites: [all]\nx: ${'['.repeat(70)}${']'.repeat(70)}\n`, 'too-deep');
+    // `x: ` is 3 columns, then the 65th `[`.
+    expect([d.file, d.line, d.col]).toEqual(['svc-gitops.yaml', 3, 3 + LIMITS.maxDepth + 1]);
+  });
+
+  it('block nesting: at the indicator that reaches one column too far', async () => {
+    const d = await rejects(`version: 1\nx:\n  ${'- '.repeat(100_000)}y\n`, 'too-deep');
+    // Two spaces, then `- ` pairs: the 128th `-` is column 2 + 2 * 127 + 1 = 257 = 64 * 4 + 1.
+    expect([d.line, d.col]).toEqual([3, LIMITS.maxDepth * 4 + 1]);
+    const spaces = await rejects(`version: 1\nx:\n${' '.repeat(300)}y: 1\n`, 'too-deep');
+    expect([spaces.line, spaces.col]).toEqual([3, 301]);
+  });
+
+  it('nesting found after parsing: at the first too-deep collection in the file', async () => {
+    const deep = `  ${'- '.repeat(80)}y\n`;
+    const d = await rejects(`version: 1\na:\n${deep}b:\n${deep}`, 'too-deep');
+    // The root mapping is level 1, `a`'s list level 2: the 64th `- ` opens level 65.
+    expect([d.line, d.col]).toEqual([3, 3 + 2 * 63]);
+  });
+
+  it('alias limit: at the alias that exceeds it', async () => {
+    const aliases = Array.from({ length: 150 }, () => '  - *one\n').join('');
+    const d = await rejects(`version: 1\nx: &one [y]\nsites:\n${aliases}`, 'alias-limit');
+    // The anchor counts as one use, so the 100th alias (line 3 + 100) is use 101.
+    expect([d.line, d.col]).toEqual([103, 5]);
+  });
+
+  it('an unresolved alias: at the alias', async () => {
+    const d = await rejects(doc('sites:\n  - all\n  - *nowhere\n'), 'yaml-alias');
+    expect([d.line, d.col]).toEqual([4, 5]);
+  });
+});
+
+describe('YAML tags', () => {
+  const cases: Array<[string, string, [number, number]]> = [
+    ['!!binary', holdsWithReasons(['!!binary aGVsbG8=']), [5, 13]],
+    ['!!timestamp', holdsWithReasons(['!!timestamp 2026-01-01']), [5, 13]],
+    ['!!set', doc('groups: !!set\n  ? a\n'), [2, 9]],
+    ['!!omap', doc('groups: !!omap\n  - a: [all]\n'), [2, 9]],
+    ['!foo', doc('sites: !foo [all]\n'), [2, 8]],
+  ];
+
+  for (const [tag, text, [line, col]] of cases) {
+    it(`refuses ${tag} at the tag, with no schema message about the converted value`, async () => {
+      const result = await loadText(text);
+      expect(result.desired).toBeUndefined();
+      expect(result.diagnostics).toEqual([
+        expect.objectContaining({
+          severity: 'error',
+          rule: 'yaml-tag',
+          message: `YAML tags are not supported in desired-state files: found \`${tag}\``,
+          file: 'svc-gitops.yaml',
+          line,
+          col,
+        }),
+      ]);
+    });
+  }
+
+  it("accepts the core schema's own tags: !!str keeps a version as text", async () => {
+    const result = await loadText(doc('sites: [!!str all]\n'));
+    expect(result.diagnostics).toEqual([]);
+    expect(result.desired).toBeDefined();
+  });
+
+  it('keeps plain values that look like timestamps, and tag-like text inside strings', async () => {
+    const result = await loadText(
+      holdsWithReasons(['2026-01-01', "'!!binary aGVsbG8='", '|\n      !foo bar\n      !!set']),
+    );
+    expect(result.diagnostics).toEqual([]);
+    expect(result.desired?.holds.map((h) => h.reason)).toEqual([
+      '2026-01-01',
+      '!!binary aGVsbG8=',
+      '!foo bar\n!!set\n',
+    ]);
+  });
+});

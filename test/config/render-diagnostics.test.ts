@@ -3,6 +3,8 @@ import type { Diagnostic } from '../../src/errors.js';
 import {
   escapeData,
   escapeProperty,
+  MAX_JSON_DIAGNOSTICS,
+  MAX_PRINTED_DIAGNOSTICS,
   renderDiagnosticsGithub,
   renderDiagnosticsJson,
   renderDiagnosticsText,
@@ -80,5 +82,54 @@ describe('diagnostic rendering', () => {
     const parsed = JSON.parse(renderDiagnosticsJson([late, early], { path: 'a.yaml' }));
     expect(parsed).toMatchObject({ valid: false, errors: 1, warnings: 1, path: 'a.yaml' });
     expect(parsed.diagnostics.map((d: Diagnostic) => d.line)).toEqual([2, 9]);
+  });
+
+  describe('a huge broken file prints a bounded number of diagnostics', () => {
+    /** `errors` errors and `warnings` warnings, one per line, warnings first in the file. */
+    const many = (errors: number, warnings: number): Diagnostic[] => [
+      ...Array.from({ length: warnings }, (_, i): Diagnostic => ({ ...late, line: i + 1 })),
+      ...Array.from({ length: errors }, (_, i): Diagnostic => ({ ...early, line: warnings + i + 1 })),
+    ];
+
+    it('text: the first errors, then one line counting the rest', () => {
+      const lines = renderDiagnosticsText(many(3000, 0)).trimEnd().split('\n');
+      const shown = lines.filter((l) => l.includes(' error [contradiction] '));
+      expect(shown).toHaveLength(MAX_PRINTED_DIAGNOSTICS);
+      expect(shown[0]).toMatch(/^a\.yaml:1:5: /);
+      expect(lines.at(-1)).toBe(
+        `... ${3000 - MAX_PRINTED_DIAGNOSTICS} more diagnostics not shown (2950 errors)`,
+      );
+    });
+
+    it('errors come before warnings, however many warnings come first in the file', () => {
+      const text = renderDiagnosticsText(many(10, 100));
+      expect(text.match(/ error \[/g)).toHaveLength(10);
+      expect(text.match(/ warning \[/g)).toHaveLength(MAX_PRINTED_DIAGNOSTICS - 10);
+      expect(text).toMatch(/\n\.\.\. 60 more diagnostics not shown \(60 warnings\)\n$/);
+      // Still in the order of the file: the warnings shown are the first ones, before the errors.
+      expect(text.indexOf(' warning [')).toBeLessThan(text.indexOf(' error ['));
+    });
+
+    it('github: one annotation per shown diagnostic, then one plain line counting the rest', () => {
+      const out = renderDiagnosticsGithub(many(1, 3000)).trimEnd().split('\n');
+      expect(out.filter((l) => l.startsWith('::error '))).toHaveLength(1);
+      expect(out.filter((l) => l.startsWith('::warning '))).toHaveLength(MAX_PRINTED_DIAGNOSTICS - 1);
+      expect(out).toHaveLength(MAX_PRINTED_DIAGNOSTICS + 1);
+      expect(out.at(-1)).toBe('... 2951 more diagnostics not shown (2951 warnings)');
+    });
+
+    it('nothing is added when nothing is left out', () => {
+      const exactly = many(MAX_PRINTED_DIAGNOSTICS, 0);
+      expect(renderDiagnosticsText(exactly)).not.toContain('not shown');
+      expect(renderDiagnosticsGithub(exactly)).not.toContain('not shown');
+    });
+
+    it('json: complete counts, a bounded list and how many were omitted', () => {
+      const report = JSON.parse(renderDiagnosticsJson(many(5000, 7), { path: 'a.yaml' }));
+      expect(report).toMatchObject({ valid: false, errors: 5000, warnings: 7, path: 'a.yaml' });
+      expect(report.diagnostics).toHaveLength(MAX_JSON_DIAGNOSTICS);
+      expect(report.omitted).toBe(5007 - MAX_JSON_DIAGNOSTICS);
+      expect(JSON.parse(renderDiagnosticsJson([late])).omitted).toBe(0);
+    });
   });
 });

@@ -138,6 +138,27 @@ describe('svc-gitops validate', () => {
     }
   });
 
+  it('caps the diagnostics printed for a huge broken file; the verdict and exit code count them all', async () => {
+    const fs = memoryFs({ 'svc-gitops.yaml': `version: 1\nsites: [${Array(3000).fill('A').join(', ')}]\n` });
+    const text = await cli(['validate'], { cwd: CWD, fs });
+    expect(text.code).toBe(1);
+    const lines = text.stdout.trimEnd().split('\n');
+    expect(lines.filter((l) => l.startsWith('svc-gitops.yaml:2:'))).toHaveLength(50);
+    expect(lines.slice(-2)).toEqual([
+      '... 2950 more diagnostics not shown (2950 errors)',
+      'svc-gitops.yaml: invalid (3000 errors)',
+    ]);
+    const github = await cli(['validate', '--format', 'github'], { cwd: CWD, fs });
+    expect(github.code).toBe(1);
+    expect(github.stdout.match(/^::error /gm)).toHaveLength(50);
+    expect(github.stdout).toMatch(
+      /\n\.\.\. 2950 more diagnostics not shown \(2950 errors\)\nsvc-gitops: svc-gitops.yaml: invalid \(3000 errors\)\n$/,
+    );
+    const json = await cli(['validate', '--format', 'json'], { cwd: CWD, fs });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ valid: false, errors: 3000, omitted: 2000 });
+  });
+
   it('rejects an unknown format', async () => {
     const run = await cli(['validate', '--format', 'xml'], { cwd: ROOT });
     expect(run.code).toBe(1);
