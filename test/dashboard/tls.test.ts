@@ -28,3 +28,20 @@ describe('certificates', () => {
     await expect(request(`${h.sandbox.url}/wp-json/wp-abilities/v1/abilities`)).rejects.toThrow();
   });
 });
+
+describe('a scheme that does not match the server', () => {
+  it('https:// to a plain HTTP port says to check the scheme, not the certificate', async () => {
+    h = await openHarness();
+    const url = h.sandbox.url.replace(/^http:/, 'https:');
+    const error = await h
+      .client({ dashboardUrl: url, maxRetries: 1 })
+      .readLive()
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(error).toBeInstanceOf(SvcError);
+    expect((error as SvcError).code).not.toBe('TLS_ERROR');
+    expect((error as SvcError).hint).toMatch(/does not speak TLS.*scheme of SVC_URL/);
+  });
+});

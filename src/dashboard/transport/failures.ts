@@ -23,7 +23,6 @@ const TLS_CODES = new Set([
   'CERT_NOT_YET_VALID',
   'ERR_TLS_CERT_ALTNAME_INVALID',
   'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'ERR_SSL_WRONG_VERSION_NUMBER',
 ]);
 
 /** The system or undici code of a network error, looking through `cause` chains. */
@@ -64,6 +63,8 @@ export function connectionFailure(error: unknown, method: string, path: string, 
     ENOTFOUND: `The host of ${origin} does not resolve: check SVC_URL.`,
     ETIMEDOUT: `${origin} did not answer the connection: check the network, firewall or VPN.`,
     ECONNRESET: 'The connection was reset while talking to the dashboard; a proxy or the server dropped it.',
+    // The TLS handshake got a reply that is not TLS: the server speaks plain HTTP on that port.
+    ERR_SSL_WRONG_VERSION_NUMBER: `${origin} does not speak TLS on that port: check the scheme of SVC_URL (http:// or https://).`,
     UND_ERR_SOCKET: 'The dashboard closed the connection before the response was complete.',
   };
   return new SvcError('CONNECTION_FAILED', `${method} ${path}: connection failed (${code})`, {
@@ -83,10 +84,32 @@ export function timeoutFailure(method: string, path: string, ms: number): SvcErr
 /** Removes every configured secret (and its space-less form) from text that came from outside. */
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const secret of secrets) {
-    if (secret.length < 4) continue;
-    for (const form of new Set([secret, secret.replace(/\s+/g, '')]))
-      out = out.split(form).join('[redacted]');
-  }
+  for (const form of secretForms(secrets)) out = out.split(form).join('[redacted]');
   return out;
+}
+
+/**
+ * Every spelling a server may quote a secret back in: as given, without spaces (application
+ * passwords are shown with them), percent-encoded, and each half of a REST key
+ * `<secret>==<key>`. Longest first, so no shorter form breaks up a longer one before it is masked.
+ */
+function secretForms(secrets: readonly string[]): string[] {
+  const forms = new Set<string>();
+  for (const secret of secrets) {
+    for (const part of [secret, ...secret.split('==')]) {
+      for (const form of [part, part.replace(/\s+/g, '')]) {
+        forms.add(form);
+        forms.add(percentEncoded(form));
+      }
+    }
+  }
+  return [...forms].filter((form) => form.length >= 4).sort((a, b) => b.length - a.length);
+}
+
+function percentEncoded(text: string): string {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    return text; // a lone surrogate has no encoded spelling
+  }
 }

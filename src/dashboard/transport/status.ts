@@ -76,7 +76,13 @@ export function statusFailure(res: HttpResponse, ctx: FailureContext): SvcError 
 }
 
 function authFailure(head: string, ctx: FailureContext, details: Record<string, unknown>): SvcError {
-  if (ctx.surface === 'abilities' && ctx.auth !== 'basic') {
+  if (ctx.auth === 'none') {
+    return new SvcError('AUTH_FAILED', `${head} (no credentials were sent)`, {
+      hint: 'Set SVC_USER and SVC_APP_PASSWORD (the abilities API), or SVC_TOKEN (REST API v2 only).',
+      details,
+    });
+  }
+  if (ctx.surface === 'abilities' && ctx.auth === 'bearer') {
     return new SvcError('AUTH_FAILED', `${head} (the abilities API does not accept a bearer token)`, {
       hint: 'The abilities API needs a username and an application password: set SVC_USER and SVC_APP_PASSWORD (SVC_TOKEN is only for the REST API).',
       details,
