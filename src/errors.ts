@@ -92,3 +92,17 @@ export const EXIT = {
   changes: 2,
   interrupted: 130,
 } as const;
+
+/**
+ * Where JSON.parse gave up, as line and column, without quoting the text: V8's own message
+ * quotes the text around the error, which may hold a password (a settings file, or a file
+ * passed where a plan was expected).
+ */
+export function jsonSyntaxPlace(error: unknown, text: string): string {
+  const match = /position (\d+)/.exec(error instanceof Error ? error.message : '');
+  if (!match) return 'a syntax error';
+  const before = text.slice(0, Number(match[1]));
+  const line = before.split('\n').length;
+  const column = before.length - before.lastIndexOf('\n');
+  return `a syntax error at line ${line}, column ${column}`;
+}

@@ -1,5 +1,5 @@
 import type * as nodeFs from 'node:fs';
-import { SvcError } from '../errors.js';
+import { jsonSyntaxPlace, SvcError } from '../errors.js';
 import { summarise } from '../plan/index.js';
 import type { Plan, PlanSummary } from '../types.js';
 
@@ -27,7 +27,7 @@ export function readPlanFile(fs: typeof nodeFs, path: string): Plan {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new SvcError('PLAN_INVALID', `${path} is not JSON: ${(error as Error).message}`, {
+    throw new SvcError('PLAN_INVALID', `${path} is not JSON (${jsonSyntaxPlace(error, text)})`, {
       hint: 'apply takes the JSON plan written by `svc-gitops plan --out FILE`',
     });
   }

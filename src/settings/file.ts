@@ -1,6 +1,6 @@
 import type * as nodeFs from 'node:fs';
 import * as path from 'node:path';
-import { SvcError } from '../errors.js';
+import { jsonSyntaxPlace, SvcError } from '../errors.js';
 import type { SettingsValidator } from './schema.js';
 
 export interface SettingsFile {
@@ -44,7 +44,7 @@ export function findSettingsFile(
       values = JSON.parse(text);
     } catch (error) {
       // Never V8's message: it quotes the text around the error, which may be a password.
-      throw new SvcError('SETTINGS_INVALID', `${file}: not valid JSON (${jsonErrorPlace(error, text)})`, {
+      throw new SvcError('SETTINGS_INVALID', `${file}: not valid JSON (${jsonSyntaxPlace(error, text)})`, {
         hint: 'The settings file must be one JSON object; check quotes and commas there.',
         details: { file },
       });
@@ -53,14 +53,4 @@ export function findSettingsFile(
     return { path: file, values: values as Record<string, unknown>, inWorkingDirectory: index === 0 };
   }
   return undefined;
-}
-
-/** Where JSON.parse gave up, as line and column, without quoting the text. */
-function jsonErrorPlace(error: unknown, text: string): string {
-  const match = /position (\d+)/.exec(error instanceof Error ? error.message : '');
-  if (!match) return 'a syntax error';
-  const before = text.slice(0, Number(match[1]));
-  const line = before.split('\n').length;
-  const column = before.length - before.lastIndexOf('\n');
-  return `a syntax error at line ${line}, column ${column}`;
 }

@@ -48,6 +48,8 @@ describe('svc-gitops apply PLANFILE refusals', () => {
     savePlan(world, reId({ ...plan, dashboard: { url: 'https://other.example.test/' } }), '/work/other.json');
     savePlan(world, plan);
     world.fs.writeFileSync('/work/junk.json', '{"not": "a plan"');
+    // A file passed by mistake (a settings file): its text is never quoted back.
+    world.fs.writeFileSync('/work/secret.json', '{"applicationPassword": hunter2-secret}');
     // Notes are printed: an id list that smuggles a terminal escape is refused before that.
     const hostileNote = { kind: 'held', message: 'm', site_ids: ['\u001b[2J'] };
     savePlan(
@@ -79,6 +81,7 @@ describe('svc-gitops apply PLANFILE refusals', () => {
       [['apply', 'other.json'], 'PREVIEW_REQUIRED', 'was made for https://other.example.test/'],
       [['apply', 'plan.json'], 'PREVIEW_EXPIRED', `expired at ${plan.expires_at}`, { now: () => expiredAt }],
       [['apply', 'junk.json'], 'PLAN_INVALID', 'is not JSON'],
+      [['show', 'secret.json'], 'PLAN_INVALID', 'is not JSON (a syntax error'],
       [['apply', 'notes.json'], 'PLAN_INVALID', 'notes[0] is not a valid note'],
       [['apply', 'urls.json'], 'PLAN_INVALID', 'notes[0] is not a valid note'],
       [['apply', 'summary.json'], 'PLAN_INVALID', 'summary.update does not match the actions'],
@@ -92,6 +95,7 @@ describe('svc-gitops apply PLANFILE refusals', () => {
       expect(result.stderr).toContain(`[${code}]`);
       expect(result.stderr).toContain(text);
       expect(result.stderr).not.toMatch(/\n\s+at /);
+      expect(result.stderr).not.toContain('hunter2');
     }
     expect(await writesSent(world)).toBe(0);
   });
