@@ -140,9 +140,11 @@ export function resolveTargets(targets: string[], sites: Site[]): number[] {
         : { type: 'domain', domain: target };
     const matched = sites.filter((site) => matchesSelection(site, { include: [matcher], exclude: [] }));
     if (matched.length === 0) {
-      throw new SvcError('USAGE', `--target ${target} matches no site of the dashboard`, {
-        hint: 'give a site ID, a domain such as shop.example.com, or a glob such as "*.example.com"',
-      });
+      // `--target` takes every value after it: a plan file written after it lands here.
+      const hint = /\.json$/i.test(target)
+        ? `--target takes every value after it: put the plan file first (svc-gitops apply ${target} …) or end the list with --`
+        : 'give a site ID, a domain such as shop.example.com, or a glob such as "*.example.com"';
+      throw new SvcError('USAGE', `--target ${target} matches no site of the dashboard`, { hint });
     }
     for (const site of matched) ids.add(site.id);
   }

@@ -151,6 +151,18 @@ describe.each(PROFILES)('plan against the %s sandbox', (profile) => {
     expect(result.stderr).toContain('hint:');
   });
 
+  it('a plan file caught by the variadic --target gets a hint to put it first or end the list with --', async () => {
+    const result = await cli(['apply', '-c', 'examples/agency.yaml', '--target', '4', 'plan.json'], {
+      env,
+      cwd: REPO,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('--target plan.json matches no site');
+    expect(result.stderr).toContain(
+      'put the plan file first (svc-gitops apply plan.json …) or end the list with --',
+    );
+  });
+
   it('--refresh syncs the selected sites through the global batch route, then reads again', async () => {
     await resetStats(sandbox);
     const result = await run('-c', 'examples/agency.yaml', '--refresh', '--target', 'acme-*.demo.test');
