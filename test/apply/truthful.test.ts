@@ -106,52 +106,75 @@ describe('apply reports only what the dashboard holds', () => {
   });
 });
 
-describe('write-ahead when the journal fails', () => {
-  it('sends no call whose line is not on disk, and returns only once calls in flight are answered', async () => {
-    const sites = Array.from(
-      { length: 12 },
-      (_, i) =>
-        `  - {id: ${i + 1}, url: https://s${i + 1}.fleet.test/, plugins: {akismet/akismet.php: "5.3.0 -> 5.3.1"}}`,
-    );
-    const w = await open({
-      fleet: `sites:\n${sites.join('\n')}\n`,
-      config: 'version: 1\nignores:\n  rules:\n    - {sites: [all], plugins: [akismet/akismet.php]}\n',
-      faults: [{ kind: 'latency', delayMs: 40, method: 'POST' }],
-    });
-    const { plan, live } = await w.plan();
-    expect(plan.actions).toHaveLength(12);
+describe('write-ahead when the journal fails: every kind of failed write stops the sending', () => {
+  it('a window of sent lines that cannot be made durable (a failed fsync)', async () => {
     let windows = 0;
-    const journal: ApplyJournal = {
+    const { failed, atReturn, later } = await applyWithJournal({
       append: async () => {},
+      // The second window of `sent` lines cannot be written (a full disk, a failed fsync).
       appendAll: async (records) => {
-        // The second window of `sent` lines cannot be written (a full disk, a failed fsync).
         if (records.some((r) => r.type === 'sent') && ++windows === 2)
           throw new Error('ENOSPC: no space left');
       },
       close() {},
-    };
-    const writes = async () => {
-      const { abilities } = await w.stats();
-      return Object.entries(abilities)
-        .filter(([name]) => /ignore-site-|set-ignored/.test(name))
-        .reduce((n, [, count]) => n + count, 0);
-    };
-    const failed = await applyPlan(plan, {
-      client: w.client(),
-      live,
-      settings: { safeMode: true, concurrency: 2 },
-      journal,
-    }).catch((error: Error) => error);
+    });
     expect(String(failed)).toContain('ENOSPC');
-    const atReturn = await writes();
     expect(atReturn).toBeLessThanOrEqual(8); // the first window's calls only
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await writes()).toBe(atReturn);
+    expect(later).toBe(atReturn); // and apply returned only once calls in flight were answered
+  });
+
+  it('a window of sent lines whose write throws at once (as writeSync does on a full disk)', async () => {
+    let windows = 0;
+    const { failed, atReturn, later } = await applyWithJournal({
+      append: async () => {},
+      appendAll: (records) => {
+        if (records.some((r) => r.type === 'sent') && ++windows === 2)
+          throw new Error('ENOSPC: no space left');
+        return Promise.resolve();
+      },
+      close() {},
+    });
+    expect(String(failed)).toContain('ENOSPC');
+    expect(atReturn).toBeLessThanOrEqual(8);
+    expect(later).toBe(atReturn);
+  });
+
+  it('a result line that cannot be made durable', async () => {
+    let results = 0;
+    const { failed, atReturn, later } = await applyWithJournal({
+      append: async (record) => {
+        if (record.type === 'result' && ++results === 1) throw new Error('EIO: fsync failed');
+      },
+      appendAll: async () => {},
+      close() {},
+    });
+    expect(String(failed)).toContain('EIO');
+    expect(atReturn).toBeLessThanOrEqual(2); // the failed call's and the one in flight beside it
+    expect(later).toBe(atReturn);
+  });
+
+  it('a result line whose write throws at once', async () => {
+    let results = 0;
+    const { failed, atReturn, later } = await applyWithJournal({
+      append: (record) => {
+        if (record.type === 'result' && ++results === 1) throw new Error('ENOSPC: no space left');
+        return Promise.resolve();
+      },
+      appendAll: async () => {},
+      close() {},
+    });
+    expect(String(failed)).toContain('ENOSPC');
+    expect(atReturn).toBeLessThanOrEqual(2);
+    expect(later).toBe(atReturn);
   });
 });
 
-/** Twelve sites, one ignore call each, slow enough that calls are in flight when a write fails. */
-async function twelveIgnores() {
+/**
+ * Applies a plan of twelve ignore calls (one per site, each slow enough that calls are in
+ * flight when a journal write fails) with `journal`; counts the writes the sandbox received
+ * when apply returned, and again a moment later (nothing may still be on its way).
+ */
+async function applyWithJournal(journal: ApplyJournal) {
   const sites = Array.from(
     { length: 12 },
     (_, i) =>
@@ -168,80 +191,15 @@ async function twelveIgnores() {
       .filter(([name]) => /ignore-site-|set-ignored/.test(name))
       .reduce((n, [, count]) => n + count, 0);
   };
-  return { w, writes, ...(await w.plan()) };
+  const { plan, live } = await w.plan();
+  expect(plan.actions).toHaveLength(12);
+  const failed = await applyPlan(plan, {
+    client: w.client(),
+    live,
+    settings: { safeMode: true, concurrency: 2 },
+    journal,
+  }).catch((error: Error) => error);
+  const atReturn = await writes();
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  return { failed, atReturn, later: await writes() };
 }
-
-describe('write-ahead when the journal fails: every kind of write stops the sending', () => {
-  it('a window of sent lines whose write throws at once (as writeSync does on a full disk)', async () => {
-    const { w, writes, plan, live } = await twelveIgnores();
-    let windows = 0;
-    const journal: ApplyJournal = {
-      append: async () => {},
-      appendAll: (records) => {
-        // Only the second window fails: the disk had a moment without space.
-        if (records.some((r) => r.type === 'sent') && ++windows === 2)
-          throw new Error('ENOSPC: no space left');
-        return Promise.resolve();
-      },
-      close() {},
-    };
-    const failed = await applyPlan(plan, {
-      client: w.client(),
-      live,
-      settings: { safeMode: true, concurrency: 2 },
-      journal,
-    }).catch((error: Error) => error);
-    expect(String(failed)).toContain('ENOSPC');
-    const atReturn = await writes();
-    expect(atReturn).toBeLessThanOrEqual(8); // the first window's calls only
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await writes()).toBe(atReturn);
-  });
-
-  it('a result line that cannot be made durable', async () => {
-    const { w, writes, plan, live } = await twelveIgnores();
-    let results = 0;
-    const journal: ApplyJournal = {
-      append: async (record) => {
-        if (record.type === 'result' && ++results === 1) throw new Error('EIO: fsync failed');
-      },
-      appendAll: async () => {},
-      close() {},
-    };
-    const failed = await applyPlan(plan, {
-      client: w.client(),
-      live,
-      settings: { safeMode: true, concurrency: 2 },
-      journal,
-    }).catch((error: Error) => error);
-    expect(String(failed)).toContain('EIO');
-    const atReturn = await writes();
-    expect(atReturn).toBeLessThanOrEqual(2); // the failed call's and the one in flight beside it
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await writes()).toBe(atReturn);
-  });
-
-  it('a result line whose write throws at once', async () => {
-    const { w, writes, plan, live } = await twelveIgnores();
-    let results = 0;
-    const journal: ApplyJournal = {
-      append: (record) => {
-        if (record.type === 'result' && ++results === 1) throw new Error('ENOSPC: no space left');
-        return Promise.resolve();
-      },
-      appendAll: async () => {},
-      close() {},
-    };
-    const failed = await applyPlan(plan, {
-      client: w.client(),
-      live,
-      settings: { safeMode: true, concurrency: 2 },
-      journal,
-    }).catch((error: Error) => error);
-    expect(String(failed)).toContain('ENOSPC');
-    const atReturn = await writes();
-    expect(atReturn).toBeLessThanOrEqual(2);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await writes()).toBe(atReturn);
-  });
-});

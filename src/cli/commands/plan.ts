@@ -1,17 +1,16 @@
 import { type Command, Option } from 'commander';
 import { EXIT } from '../../errors.js';
 import { planJsonChunks } from '../../render/plan-json.js';
-import { renderPlanMarkdown } from '../../render/plan-markdown.js';
-import { planTextChunks } from '../../render/plan-text.js';
 import { shortId } from '../../render/plan-words.js';
-import { type CliContext, useColour } from '../context.js';
+import type { CliContext } from '../context.js';
 import { planNow } from '../pipeline.js';
+import { type PlanFormat, printPlan } from '../print-plan.js';
 import { writeFileAtomic } from '../write-file.js';
 
 interface PlanFlags {
   config?: string;
   out?: string;
-  format: 'text' | 'markdown' | 'json';
+  format: PlanFormat;
   groupBy: 'site' | 'item';
   detailedExitcode?: boolean;
   target?: string[];
@@ -50,14 +49,7 @@ export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
   await planned.client.close();
   const { plan: result } = planned;
 
-  if (flags.format === 'json') {
-    for (const chunk of planJsonChunks(result)) ctx.stdout.write(chunk);
-  } else if (flags.format === 'markdown') {
-    ctx.stdout.write(renderPlanMarkdown(result));
-  } else {
-    const colour = useColour(ctx);
-    for (const chunk of planTextChunks(result, { groupBy: flags.groupBy, colour })) ctx.stdout.write(chunk);
-  }
+  printPlan(ctx, result, flags.format, flags.groupBy);
   if (flags.out) {
     const saved = writeFileAtomic(ctx.fs, ctx.cwd, flags.out, planJsonChunks(result));
     ctx.stderr.write(

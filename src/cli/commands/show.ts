@@ -3,14 +3,12 @@ import { type Command, Option } from 'commander';
 import { checkIntegrity } from '../../apply/guard.js';
 import { readPlanFile } from '../../apply/plan-file.js';
 import { EXIT } from '../../errors.js';
-import { planJsonChunks } from '../../render/plan-json.js';
-import { renderPlanMarkdown } from '../../render/plan-markdown.js';
-import { planTextChunks } from '../../render/plan-text.js';
 import { safeText } from '../../render/safe-text.js';
-import { type CliContext, useColour } from '../context.js';
+import type { CliContext } from '../context.js';
+import { type PlanFormat, printPlan } from '../print-plan.js';
 
 interface ShowFlags {
-  format: 'text' | 'markdown' | 'json';
+  format: PlanFormat;
   groupBy: 'site' | 'item';
   detailedExitcode?: boolean;
 }
@@ -43,13 +41,6 @@ export function show(ctx: CliContext, planfile: string, flags: ShowFlags): numbe
       `svc-gitops: warning: this plan expired at ${safeText(plan.expires_at)}; apply would refuse it (plan again to apply)\n`,
     );
   }
-  if (flags.format === 'json') {
-    for (const chunk of planJsonChunks(plan)) ctx.stdout.write(chunk);
-  } else if (flags.format === 'markdown') {
-    ctx.stdout.write(renderPlanMarkdown(plan));
-  } else {
-    const colour = useColour(ctx);
-    for (const chunk of planTextChunks(plan, { groupBy: flags.groupBy, colour })) ctx.stdout.write(chunk);
-  }
+  printPlan(ctx, plan, flags.format, flags.groupBy);
   return flags.detailedExitcode && plan.actions.length > 0 ? EXIT.changes : EXIT.ok;
 }

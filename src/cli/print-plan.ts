@@ -1,0 +1,19 @@
+import { planJsonChunks } from '../render/plan-json.js';
+import { renderPlanMarkdown } from '../render/plan-markdown.js';
+import { planTextChunks } from '../render/plan-text.js';
+import type { Plan } from '../types.js';
+import { type CliContext, useColour } from './context.js';
+
+export type PlanFormat = 'text' | 'markdown' | 'json';
+
+/** A plan on stdout as `plan` and `show` print it: text (colour on a terminal only), markdown or JSON. */
+export function printPlan(ctx: CliContext, plan: Plan, format: PlanFormat, groupBy: 'site' | 'item'): void {
+  if (format === 'json') {
+    for (const chunk of planJsonChunks(plan)) ctx.stdout.write(chunk);
+  } else if (format === 'markdown') {
+    ctx.stdout.write(renderPlanMarkdown(plan));
+  } else {
+    const colour = useColour(ctx);
+    for (const chunk of planTextChunks(plan, { groupBy, colour })) ctx.stdout.write(chunk);
+  }
+}
