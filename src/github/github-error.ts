@@ -2,8 +2,10 @@ import { SvcError } from '../errors.js';
 
 /**
  * Turns a failed GitHub REST response into one SvcError. The code is decided from the status and
- * the rate-limit headers (never from message text): RATE_LIMITED for an exhausted primary limit or
- * a secondary limit with Retry-After, GITHUB_API for everything else. Messages name the method,
+ * the rate-limit headers: RATE_LIMITED for a 429, an exhausted primary limit or a secondary limit
+ * with Retry-After, GITHUB_API for everything else. GitHub may also send a secondary limit as a
+ * bare 403 (neither header, "wait at least a minute"): only its message tells it from a missing
+ * permission, so a 403 whose message names a rate limit is RATE_LIMITED too. Messages name the method,
  * the path, the status and GitHub's own message; they never contain request headers (the token).
  */
 export interface FailedResponse {
@@ -29,7 +31,8 @@ export function githubResponseError(response: FailedResponse): SvcError {
   const details = { method, path, status, githubMessage: message };
   const retryAfter = header(response.headers, 'retry-after');
   const remaining = header(response.headers, 'x-ratelimit-remaining');
-  if (status === 429 || (status === 403 && (remaining === '0' || retryAfter !== undefined))) {
+  const limited = remaining === '0' || retryAfter !== undefined || /\brate limit/i.test(message);
+  if (status === 429 || (status === 403 && limited)) {
     return new SvcError(
       'RATE_LIMITED',
       `GitHub API rate limit hit: ${method} ${path} returned ${status}${said}`,

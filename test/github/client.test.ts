@@ -121,6 +121,20 @@ describe('GitHub client', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  it('reports a secondary rate limit that comes as a bare 403 as a rate limit, not a permission problem', async () => {
+    fake.fail({
+      status: 403,
+      body: {
+        message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+        documentation_url:
+          'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+      },
+    });
+    const error = await failure(client.request('POST', '/repos/acme/sites/issues/1/comments', { body: 'b' }));
+    expect(error.code).toBe('RATE_LIMITED');
+    expect(error.hint).not.toContain('permission');
+  });
+
   it('treats a 403 without rate-limit headers as a permission problem', async () => {
     fake.fail({ status: 403, body: { message: 'Resource not accessible by integration' } });
     const error = await failure(

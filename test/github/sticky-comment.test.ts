@@ -206,6 +206,27 @@ describe('sticky plan comment: whose marked comment is adopted', () => {
     expect(fake.comments.filter((c) => c.user.type === 'Bot')).toHaveLength(1);
   });
 
+  it('a secondary rate limit sent as a bare 403 is not taken for an installation token (no duplicate)', async () => {
+    await client.close();
+    await fake.close();
+    await start({ personalToken: { login: 'octo-admin' } });
+    const first = await upsert('plan A');
+    await nextRun();
+    // GitHub: a secondary limit may come as 403 with neither Retry-After nor remaining 0.
+    fake.fail({
+      method: 'GET',
+      path: /^\/user$/,
+      status: 403,
+      body: {
+        message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+        documentation_url:
+          'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+      },
+    });
+    await expect(upsert('plan B')).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    expect(fake.comments.map((c) => c.id)).toEqual([first.id]);
+  });
+
   it('stops when GitHub cannot say who the token is (rate limit): it never guesses', async () => {
     fake.addComment('acme/sites', 12, `${prod}\nfake plan`, 'mallory');
     fake.rateLimit('primary', { path: /^\/user$/ });

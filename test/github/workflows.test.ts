@@ -176,3 +176,41 @@ describe('security rules of the templates', () => {
     }
   });
 });
+
+describe('what users copy', () => {
+  /** The ```yaml steps in the README's "Use it in GitHub Actions" section. */
+  function readmeSnippets(): string[] {
+    const readme = read('README.md');
+    const start = readme.indexOf('## Use it in GitHub Actions');
+    const end = readme.indexOf('\n## ', start + 1);
+    const section = readme.slice(start, end === -1 ? undefined : end);
+    return [...section.matchAll(/```yaml\n([\s\S]*?)\n```/g)].map((m) => m[1] ?? '');
+  }
+
+  it("the README's action step is a valid workflow step (every expression closed)", async () => {
+    const snippets = readmeSnippets();
+    expect(snippets.length).toBeGreaterThan(0);
+    for (const snippet of snippets) {
+      // Every `${{` has its `}}` on the same line.
+      for (const line of snippet.split('\n').filter((l) => l.includes(EXPR)))
+        expect(line, line).toMatch(/\$\{\{[^}]*\}\}/);
+      const steps = snippet
+        .split('\n')
+        .map((line) => `      ${line}`)
+        .join('\n');
+      const workflow = `on: pull_request\npermissions: {}\njobs:\n  plan:\n    runs-on: ubuntu-latest\n    permissions:\n      contents: read\n      pull-requests: write\n    steps:\n${steps}\n`;
+      expect(await lint(workflow, 'readme.yml')).toEqual([]);
+    }
+  });
+
+  it('drift compares the dashboard with the default branch only: a dispatch from another branch does not run', () => {
+    const workflow = parseWorkflow('examples/github/svc-gitops-drift.yml');
+    const job = workflow.jobs.drift as Job;
+    // Schedules always run on the default branch; workflow_dispatch can name any branch, whose
+    // YAML would then rewrite or close the default branch's drift issue.
+    expect(Object.keys(workflow.on)).toContain('workflow_dispatch');
+    expect(job.if, 'the drift job must refuse other branches').toBeDefined();
+    expect(job.if).toContain('github.event.repository.default_branch');
+    expect(job.if).toContain('github.ref');
+  });
+});
