@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFleet, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { type FakeGitHub, startFakeGitHub } from './fake-github.js';
-import { actionRunScript } from './workflow-lint.js';
+import { actionRunScript, parseAction } from './workflow-lint.js';
 
 /**
  * action.yml's run script end to end: real bash runs it as the runner would, with the real CLI
@@ -95,6 +95,9 @@ async function step(inputs: { command: string; config?: string; planFile?: strin
   });
   const all = result.stdout + result.stderr;
   const outputs = parseOutputs(readFileSync(join(dir, 'output.txt'), 'utf8'));
+  // A workflow can read only the outputs action.yml declares: every one written must be there.
+  const declared = Object.keys(parseAction().outputs);
+  for (const name of Object.keys(outputs)) expect(declared, `output ${name}`).toContain(name);
   const summary = readFileSync(join(dir, 'summary.md'), 'utf8');
   for (const secret of [sandbox.credentials.applicationPassword, github.token])
     expect(all + JSON.stringify(outputs) + summary).not.toContain(secret);
@@ -168,6 +171,13 @@ describe('action.yml run script with the real CLI', () => {
     expect(github.comments.map((c) => c.issue)).toEqual([12]);
     expect(run.outputs['comment-url']).toMatch(/\/acme\/sites\/pull\/12#issuecomment-\d+$/);
     expect(run.outputs['plan-file']).toBe(planFile);
+  });
+
+  it('drift: the step succeeds with drift found, and sets the declared outputs has-drift and issue-number', async () => {
+    const run = await step({ command: 'drift' });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.outputs['has-drift']).toBe('true');
+    expect(run.outputs['issue-number']).toMatch(/^\d+$/);
   });
 
   it('apply without plan-file: a clear error and exit 1, nothing applied', async () => {
