@@ -1,5 +1,6 @@
 import { Document, isMap, isSeq, type YAMLSeq } from 'yaml';
 import type { LiveIgnore, LiveState, Site } from '../types.js';
+import { LIMITS } from './limits.js';
 import { DESIRED_STATE_SCHEMA } from './schema.js';
 
 /**
@@ -32,6 +33,24 @@ const SLUG = (() => {
   };
 })();
 
+/** The imported YAML and what it did with the live ignores, for the command's summary line. */
+export interface ImportResult {
+  yaml: string;
+  /** Per-site all-version ignores the rules adopt (one per site and item). */
+  adopted: number;
+  /** Per-site ignores left unmanaged: specific versions, or slugs the format cannot hold. */
+  unmanaged: number;
+  /** The YAML's size in bytes; beyond `LIMITS.maxFileBytes` no command would read it. */
+  bytes: number;
+  /** Whether a desired-state file may be this large (`LIMITS.maxFileBytes`). */
+  fits: boolean;
+}
+
+/** The YAML of `importDesiredState`. */
+export function renderImportYaml(live: LiveState, readers: ImportReaders, o: ImportOptions = {}): string {
+  return importDesiredState(live, readers, o).yaml;
+}
+
 /**
  * Desired-state YAML that adopts the live per-site ignore lists, so `import` then `plan` shows no
  * ignore changes. Sites with identical ignore sets share one rule; rules are ordered by their
@@ -42,7 +61,11 @@ const SLUG = (() => {
  * format cannot hold (the dashboard reports any folder name). A site is named by its address
  * only where that address selects exactly this site, by the planner's own matching; else by ID.
  */
-export function renderImportYaml(live: LiveState, readers: ImportReaders, o: ImportOptions = {}): string {
+export function importDesiredState(
+  live: LiveState,
+  readers: ImportReaders,
+  o: ImportOptions = {},
+): ImportResult {
   const { safe } = readers;
   const names = siteNames(live.sites, readers.addressOf);
   const bySite = new Map<number, LiveIgnore[]>();
@@ -53,21 +76,26 @@ export function renderImportYaml(live: LiveState, readers: ImportReaders, o: Imp
     // The header quotes the dashboard: no control character of its reaches a terminal.
     const where = `${names.get(ignore.siteId) ?? ignore.siteId} ${safe(ignore.slug)}`;
     if (ignore.versions !== 'all') {
-      partial.push(`${where} ${safe(ignore.versions.join(','))}`);
+      // Each version once, sorted: the dashboard's order must not change the bytes.
+      partial.push(`${where} ${safe(sortedUnique(ignore.versions).join(','))}`);
       continue;
     }
     if (ignore.kind !== 'core' && !SLUG[ignore.kind].test(ignore.slug)) {
       unwritable.push(where);
       continue;
     }
-    bySite.set(ignore.siteId, [...(bySite.get(ignore.siteId) ?? []), ignore]);
+    const ofSite = bySite.get(ignore.siteId);
+    if (ofSite) ofSite.push(ignore);
+    else bySite.set(ignore.siteId, [ignore]);
   }
   const sets = new Map<string, { siteIds: number[]; core: boolean; plugins: string[]; themes: string[] }>();
+  let adopted = 0;
   for (const siteId of [...bySite.keys()].sort((a, b) => a - b)) {
     const ignores = bySite.get(siteId) ?? [];
     const core = ignores.some((i) => i.kind === 'core');
     const plugins = sortedUnique(ignores.filter((i) => i.kind === 'plugin').map((i) => i.slug));
     const themes = sortedUnique(ignores.filter((i) => i.kind === 'theme').map((i) => i.slug));
+    adopted += (core ? 1 : 0) + plugins.length + themes.length;
     const key = JSON.stringify([core, plugins, themes]);
     const set = sets.get(key) ?? { siteIds: [], core, plugins, themes };
     set.siteIds.push(siteId);
@@ -90,7 +118,15 @@ export function renderImportYaml(live: LiveState, readers: ImportReaders, o: Imp
     }
   }
   doc.commentBefore = header(live, o, partial.sort(), unwritable.sort(), safe);
-  return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+  const yaml = doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+  const bytes = Buffer.byteLength(yaml);
+  return {
+    yaml,
+    adopted,
+    unmanaged: partial.length + unwritable.length,
+    bytes,
+    fits: bytes <= LIMITS.maxFileBytes,
+  };
 }
 
 function header(

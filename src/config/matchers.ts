@@ -27,14 +27,25 @@ export function globToRegExp(pattern: string): RegExp {
   return new RegExp(`^${body}$`);
 }
 
+/**
+ * A domain or glob as the planner compares it (plan/select.ts): without a leading `www.`, so
+ * `www.shop.test` is the site `shop.test` and the glob `w*` does not match it. The schema keeps
+ * site items in lower case, without scheme or trailing slash.
+ */
+function address(text: string): string {
+  return text.startsWith('www.') ? text.slice(4) : text;
+}
+
 /** Every site `inner` matches is also matched by `outer`. */
 export function covers(outer: SiteMatcher, inner: SiteMatcher): boolean {
   if (outer.type === 'all') return true;
   if (inner.type === 'all') return false;
   if (outer.type === 'id') return inner.type === 'id' && inner.id === outer.id;
-  if (outer.type === 'domain') return inner.type === 'domain' && inner.domain === outer.domain;
-  if (inner.type === 'domain') return globToRegExp(outer.pattern).test(inner.domain);
-  if (inner.type === 'glob') return outer.pattern === '*' || outer.pattern === inner.pattern;
+  if (outer.type === 'domain')
+    return inner.type === 'domain' && address(inner.domain) === address(outer.domain);
+  const pattern = address(outer.pattern);
+  if (inner.type === 'domain') return globToRegExp(pattern).test(address(inner.domain));
+  if (inner.type === 'glob') return pattern === '*' || pattern === address(inner.pattern);
   return false;
 }
 

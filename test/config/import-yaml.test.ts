@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { renderImportYaml } from '../../src/config/index.js';
+import { importDesiredState, renderImportYaml } from '../../src/config/index.js';
 import { createPlan, normaliseAddress } from '../../src/plan/index.js';
 import { safeText } from '../../src/render/safe-text.js';
 import type { DesiredState, LiveIgnore, LiveState, Site } from '../../src/types.js';
-import { loadText } from './helpers.js';
+import { errors, loadText } from './helpers.js';
 
 /** As the CLI passes them: the planner's address matching and the renderers' safe text. */
 const READERS = { addressOf: normaliseAddress, safe: safeText };
@@ -113,6 +113,34 @@ describe('renderImportYaml', () => {
     const live = liveState();
     const reversed = { ...live, ignores: [...live.ignores].reverse() };
     expect(renderImportYaml(reversed, READERS)).toBe(renderImportYaml(live, READERS));
+  });
+
+  it("is deterministic regardless of the order and repeats of a version-specific ignore's versions", () => {
+    const withVersions = (versions: string[]): LiveState => ({
+      ...liveState(),
+      ignores: [ignore(3, 'plugin', 'akismet/akismet.php', { versions })],
+    });
+    const text = renderImportYaml(withVersions(['5.3.7', '5.3.10']), READERS);
+    expect(renderImportYaml(withVersions(['5.3.10', '5.3.7', '5.3.10']), READERS)).toBe(text);
+    expect(text).toContain('globex.demo.test akismet/akismet.php 5.3.10,5.3.7.');
+  });
+
+  it('counts the per-site ignores it adopts and those it leaves unmanaged, never global ones or flags', () => {
+    // Adopted: site 1 and 2 (plugin + theme each), 3 (core), 5 (plugin); left: 3's akismet 5.3.7.
+    const result = importDesiredState(liveState(), READERS);
+    expect(result).toMatchObject({ adopted: 6, unmanaged: 1 });
+    expect(result.yaml).toBe(renderImportYaml(liveState(), READERS));
+  });
+
+  it('says when its YAML is larger than a desired-state file may be (no command could read it)', async () => {
+    // 17,000 distinct 250-character slugs on one site: one rule of about 4.3 MB.
+    const slugs = Array.from({ length: 17_000 }, (_, i) => `${String(i).padStart(240, 'p')}/p.php`);
+    const live = { ...liveState(), ignores: slugs.map((slug) => ignore(1, 'plugin', slug)) };
+    const result = importDesiredState(live, READERS);
+    expect(result.bytes).toBe(Buffer.byteLength(result.yaml));
+    expect(result.fits).toBe(false);
+    expect(errors((await loadText(result.yaml)).diagnostics).map((d) => d.rule)).toEqual(['file-too-large']);
+    expect(importDesiredState(liveState(), READERS).fits).toBe(true);
   });
 
   it('starts with the $schema comment, notes version-specific and unreadable sites, and shows no credentials', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { certainlyOverlap, covers, globToRegExp, selectsNothing } from '../../src/config/matchers.js';
+import { matchesSelection } from '../../src/plan/index.js';
 import type { SiteMatcher } from '../../src/types.js';
 
 const all: SiteMatcher = { type: 'all' };
@@ -21,6 +22,31 @@ describe('static selection reasoning', () => {
     expect(covers(glob('*'), glob('acme-*'))).toBe(true);
     expect(covers(domain('a.demo.test'), id(1))).toBe(false);
     expect(covers(id(1), all)).toBe(false);
+  });
+
+  it('covers as the planner matches: addresses without a leading www.', () => {
+    expect(covers(glob('w*'), domain('www.shop.demo.test'))).toBe(false);
+    expect(covers(glob('s*'), domain('www.shop.demo.test'))).toBe(true);
+    expect(covers(domain('shop.demo.test'), domain('www.shop.demo.test'))).toBe(true);
+    expect(covers(glob('www.*'), glob('acme-*'))).toBe(true);
+    // Where covers says yes about a domain, the planner selects that site.
+    const outers = [
+      glob('w*'),
+      glob('s*'),
+      glob('*.demo.test'),
+      domain('shop.demo.test'),
+      domain('www.shop.demo.test'),
+    ];
+    for (const inner of ['www.shop.demo.test', 'shop.demo.test', 'www.www.shop.demo.test']) {
+      const site = { id: 1, url: `https://${inner}/`, name: inner, status: 'connected' as const };
+      for (const outer of outers) {
+        if (!covers(outer, domain(inner))) continue;
+        expect(
+          matchesSelection(site, { include: [outer], exclude: [] }),
+          `${JSON.stringify(outer)} ${inner}`,
+        ).toBe(true);
+      }
+    }
   });
 
   it('selects nothing only when every include is excluded', () => {

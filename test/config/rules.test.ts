@@ -122,6 +122,12 @@ describe('semantic rules', () => {
       await none('sites: {include: [acme-*.demo.test], exclude: [acme-shop.demo.test]}\n', 'empty-selection');
       await none('sites: {include: [all], exclude: [legacy-*.demo.test]}\n', 'empty-selection');
     });
+    it('compares addresses as the planner does, without a leading www.', async () => {
+      // The planner selects www.shop.demo.test as shop.demo.test, which `w*` does not match.
+      await none('sites: {include: [www.shop.demo.test], exclude: ["w*"]}\n', 'empty-selection');
+      await only('sites: {include: [www.shop.demo.test], exclude: [shop.demo.test]}\n', 'empty-selection');
+      await only('sites: {include: [shop.demo.test], exclude: ["s*.demo.test"]}\n', 'empty-selection');
+    });
   });
 
   describe('malformed-slug', () => {
@@ -166,6 +172,12 @@ describe('semantic rules', () => {
     it('reports core ignored and a policy naming wordpress', async () => {
       await only(
         'ignores:\n  rules:\n    - {sites: [all], core: true}\nupdates:\n  - {name: c, sites: [1], kinds: [core], include: [wordpress], max: patch}\n',
+        'ignored-and-updated',
+      );
+    });
+    it('does not report sites the planner never selects alike (a glob against a www. domain)', async () => {
+      await none(
+        'ignores:\n  rules:\n    - {sites: ["w*"], plugins: [woocommerce/woocommerce.php]}\nupdates:\n  - {name: w, sites: [www.shop.demo.test], include: [woocommerce/woocommerce.php], max: minor}\n',
         'ignored-and-updated',
       );
     });

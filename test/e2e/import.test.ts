@@ -1,10 +1,61 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { parse } from 'yaml';
+import { type Fleet, generateFleet, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import type { Plan } from '../../src/types.js';
 import { cli } from '../helpers/cli.js';
-import { PROFILES, sandboxEnv, startDemo, tempDir } from './helpers.js';
+import { PROFILES, sandboxEnv, setFaults, startDemo, tempDir } from './helpers.js';
+
+/** How many (site, item) ignores the imported rules ask for. */
+function ignoresIn(yaml: string): number {
+  const rules = (parse(yaml) as { ignores: { rules: Array<Record<string, unknown[] | boolean>> } }).ignores
+    .rules;
+  const count = (list: unknown) => (Array.isArray(list) ? list.length : 0);
+  return rules.reduce(
+    (sum, r) => sum + count(r.sites) * ((r.core ? 1 : 0) + count(r.plugins) + count(r.themes)),
+    0,
+  );
+}
+
+/**
+ * A generated fleet made awkward: www twins, a port, IDN, hosts YAML would read as other types,
+ * a path, core and version-specific ignores, a site-wide flag, slugs YAML would misread or the
+ * format cannot hold, one ignore on every site, global ignores.
+ */
+function awkwardFleet(): Fleet {
+  const fleet = generateFleet({ sites: 30, pendingPerSite: 3, ignoredPerSite: 2, seed: 7 });
+  const s = fleet.sites;
+  const urls = [
+    'https://www.shop.fleet.test/',
+    'https://shop.fleet.test/',
+    'https://port.fleet.test:8443/',
+    'https://bücher.fleet.test/',
+    'https://1e5/',
+    'https://null/',
+    'https://sub.fleet.test/blog/',
+    'https://12345/',
+    'https://true/',
+    'https://UPPER.Fleet.test/',
+  ];
+  urls.forEach((url, i) => {
+    s[i]!.url = url;
+  });
+  s[11]!.name = 'evil: name # x\n- y "q"';
+  s[12]!.ignores.core = 'all';
+  s[13]!.ignores.core = ['6.9.0'];
+  s[14]!.flags.plugins = true;
+  const all = (slug: string) => ({ slug, name: slug, versions: 'all' as const });
+  s[16]!.ignores.themes.push(all('123'), all('true'), all('-lead'), all('1e5'), all('astra'));
+  s[17]!.ignores.themes.push({ ...all('my theme#x'), name: 'x' });
+  s[17]!.ignores.plugins.push({ ...all('a: b/c.php'), name: 'x' });
+  s[18]!.ignores.plugins.push({ slug: 'x/y.php', name: 'x', versions: ['2.0', '1.0'] });
+  s[19]!.ignores.plugins.push(all('-x/-y.php'), all('null.php'), all(`${'a'.repeat(400)}/b.php`));
+  for (const site of s) site.ignores.plugins.push(all('shared/shared.php'));
+  fleet.globalIgnores.plugins.push({ slug: 'jetpack/jetpack.php', name: 'Jetpack', versions: 'all' });
+  fleet.globalIgnores.themes.push({ slug: 'twentytwentyfour', name: 'TT4', versions: ['1.0'] });
+  return fleet;
+}
 
 /** `import` then `plan`: the imported YAML adopts the live ignore lists, so nothing to (un)ignore. */
 describe.each(PROFILES)('import against the %s sandbox', (profile) => {
@@ -59,6 +110,68 @@ describe.each(PROFILES)('import against the %s sandbox', (profile) => {
       const forced = await cli(['import', '--out', out, '--force'], { env, cwd });
       expect(forced.code, forced.stderr).toBe(0);
       expect(readFileSync(target, 'utf8')).toContain('version: 1');
+    }
+  });
+
+  it('import --out never replaces a symlink without --force, even one whose target is missing', async () => {
+    const cwd = tempDir();
+    symlinkSync(join(cwd, 'missing.yaml'), join(cwd, 'link.yaml'));
+    const refused = await cli(['import', '--out', 'link.yaml'], { env, cwd });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('link.yaml exists');
+    expect(readlinkSync(join(cwd, 'link.yaml'))).toBe(join(cwd, 'missing.yaml'));
+  });
+
+  it('import --out refuses a file that appeared while the dashboard was read', async () => {
+    const cwd = tempDir();
+    const target = join(cwd, 'late.yaml');
+    await setFaults(sandbox, [{ kind: 'latency', delayMs: 400 }]);
+    try {
+      const running = cli(['import', '--out', 'late.yaml'], { env, cwd });
+      await new Promise((done) => setTimeout(done, 100));
+      writeFileSync(target, '# written meanwhile\n');
+      const refused = await running;
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('late.yaml exists');
+      expect(readFileSync(target, 'utf8')).toBe('# written meanwhile\n');
+    } finally {
+      await setFaults(sandbox, []);
+    }
+  });
+
+  it('import --out counts only the per-site ignores it adopted, not global ones', async () => {
+    const cwd = tempDir();
+    const imported = await cli(['import', '--out', 'svc-gitops.yaml'], { env, cwd });
+    expect(imported.code, imported.stderr).toBe(0);
+    const adopted = ignoresIn(readFileSync(join(cwd, 'svc-gitops.yaml'), 'utf8'));
+    expect(adopted).toBeGreaterThan(0);
+    expect(imported.stderr).toContain(`, ${adopted} per-site ignores adopted`);
+  });
+
+  it('adopts an awkward generated fleet: validates, plans no ignore changes, imports again byte for byte', async () => {
+    const awkward = await startSandbox({ fleet: awkwardFleet(), profile });
+    try {
+      const awkwardEnv = sandboxEnv(awkward, tempDir());
+      const cwd = tempDir();
+      const imported = await cli(['import', '--out', 'svc-gitops.yaml'], { env: awkwardEnv, cwd });
+      expect(imported.code, imported.stderr).toBe(0);
+      const yaml = readFileSync(join(cwd, 'svc-gitops.yaml'), 'utf8');
+      expect(yaml).toContain('"1e5"');
+      expect(yaml).toMatch(/Left unmanaged \(ignores of specific versions\): .*x\/y\.php 1\.0,2\.0/);
+      expect(yaml).toMatch(/Left unmanaged \(slugs this format cannot hold\): .*a: b\/c\.php/);
+      expect(imported.stderr).toContain(`, ${ignoresIn(yaml)} per-site ignores adopted, 4 left unmanaged`);
+
+      const validated = await cli(['validate'], { env: awkwardEnv, cwd });
+      expect(validated.code, validated.stdout + validated.stderr).toBe(0);
+      const planned = await cli(['plan', '--format', 'json'], { env: awkwardEnv, cwd });
+      expect(planned.code, planned.stderr).toBe(0);
+      const plan = JSON.parse(planned.stdout) as Plan;
+      expect(plan.actions.filter((action) => action.op !== 'update')).toEqual([]);
+
+      const again = await cli(['import'], { env: awkwardEnv, cwd });
+      expect(again.stdout).toBe(yaml);
+    } finally {
+      await awkward.close();
     }
   });
 });

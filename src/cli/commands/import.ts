@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { renderImportYaml } from '../../config/index.js';
+import { importDesiredState, LIMITS } from '../../config/index.js';
 import { EXIT, SvcError } from '../../errors.js';
 import { normaliseAddress } from '../../plan/index.js';
 import { safeText } from '../../render/safe-text.js';
@@ -27,22 +27,33 @@ export function registerImport(program: Command, ctx: CliContext, setExit: (code
 }
 
 export async function importLive(ctx: CliContext, flags: ImportFlags): Promise<number> {
-  // Checked before any dashboard call; `resolve` so an absolute --out is checked where it is written.
-  if (flags.out && !flags.force && ctx.fs.existsSync(resolve(ctx.cwd, flags.out))) {
-    throw new SvcError('USAGE', `${flags.out} exists`, { hint: 'pass --force to overwrite it' });
-  }
+  // Checked before any dashboard call, so a refusal costs no read.
+  refuseToOverwrite(ctx, flags);
   const { client } = openDashboard(ctx);
   try {
     const live = await client.readLive({ signal: ctx.signal });
-    const yaml = renderImportYaml(
+    const { yaml, adopted, unmanaged, bytes, fits } = importDesiredState(
       live,
       { addressOf: normaliseAddress, safe: safeText },
       { dashboardUrl: live.dashboardUrl },
     );
+    // A file beyond the limit would be refused by every command that reads it: say so now.
+    if (!fits) {
+      throw new SvcError(
+        'UNSUPPORTED',
+        `the imported desired state would be ${bytes} bytes, more than the ${LIMITS.maxFileBytes} bytes (4 MiB) a desired-state file may hold; nothing was written`,
+        {
+          hint: 'the fleet has too many distinct per-site ignore lists for one file; set up the desired state as a directory of files by hand',
+        },
+      );
+    }
     if (flags.out) {
+      // Again: the file may have appeared while the dashboard was read (a large fleet takes a while).
+      refuseToOverwrite(ctx, flags);
       const saved = writeFileAtomic(ctx.fs, ctx.cwd, flags.out, [yaml]);
+      const left = unmanaged > 0 ? `, ${unmanaged} left unmanaged (listed in its header)` : '';
       ctx.stderr.write(
-        `Wrote ${saved}: ${live.sites.length} sites, ${live.ignores.length} live ignores adopted. Check it with: svc-gitops plan -c ${flags.out}\n`,
+        `Wrote ${saved}: ${live.sites.length} sites, ${adopted} per-site ignores adopted${left}. Check it with: svc-gitops plan -c ${flags.out}\n`,
       );
     } else {
       ctx.stdout.write(yaml);
@@ -51,4 +62,22 @@ export async function importLive(ctx: CliContext, flags: ImportFlags): Promise<n
   } finally {
     await client.close();
   }
+}
+
+/**
+ * Without --force an existing path is never replaced: a file, a directory, or a symlink, even one
+ * whose target is missing (the rename would replace the link). `resolve` so an absolute --out is
+ * checked where it is written.
+ */
+function refuseToOverwrite(ctx: CliContext, flags: ImportFlags): void {
+  if (!flags.out || flags.force) return;
+  const target = resolve(ctx.cwd, flags.out);
+  let exists: boolean;
+  try {
+    ctx.fs.lstatSync(target);
+    exists = true;
+  } catch {
+    exists = false; // missing, or not reachable: the write then says why
+  }
+  if (exists) throw new SvcError('USAGE', `${flags.out} exists`, { hint: 'pass --force to overwrite it' });
 }
