@@ -22,6 +22,12 @@ export const QUIRK_NAMES = [
   'emptyMapAsArray',
   /** Extension: the shipped input schemas (translations `slugs`, update-all `types`, optional ignore `action`, ignored-listing filters). */
   'shippedInputSchemas',
+  /** Extension: run-updates-v1 with no sites runs on every site of the user (spec: "all sites with updates"). */
+  'runUpdatesEverySite',
+  /** Extension: a global-batch `sites.create` without `name` derives it from the URL (spec: name required). */
+  'batchSiteNameOptional',
+  /** Extension: the slug-less REST ignore routes add `url` to the spec's `{success, message}`. */
+  'restIgnoreReplyUrl',
 ] as const;
 
 export type QuirkName = (typeof QUIRK_NAMES)[number];

@@ -70,8 +70,14 @@ describe.each<SandboxProfile>(['compat-6.1', 'spec'])('REST v2 global batch (%s)
     const res = await api.rest('PUT', 'batch', {
       sites: {
         create: [
-          { url: 'https://new.example.test', admin: 'boss', uniqueid: 'u1' },
-          { url: 'https://one.example.test/', admin: 'a', adminpassword: 'p' },
+          // The spec requires `name`; 6.1 derives it from the URL (see fidelity.test.ts).
+          {
+            url: 'https://new.example.test',
+            admin: 'boss',
+            uniqueid: 'u1',
+            ...(compat ? {} : { name: 'new.example.test' }),
+          },
+          { url: 'https://one.example.test/', name: 'One', admin: 'a', adminpassword: 'p' },
           { url: 'x' },
         ],
       },

@@ -109,7 +109,8 @@ describe.each<SandboxProfile>(['compat-6.1', 'spec'])('REST v2 run and ignore ro
     expect(plugins.body).toEqual({
       success: 1,
       message: 'Ignore update plugins per site successfully.',
-      url: 'https://one.example.test/',
+      // The spec's reply is `{success, message}`; 6.1 adds `url` (see fidelity.test.ts).
+      ...(compat ? { url: 'https://one.example.test/' } : {}),
     });
     expect(await pending(1)).toEqual(['twentytwentyfive', 'default']);
     const flagged = await api.rest('POST', 'updates/1/update/plugins', { slug: 'akismet/akismet.php' });

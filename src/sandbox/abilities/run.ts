@@ -1,5 +1,5 @@
 import { nsCode, type SandboxContext } from '../context.js';
-import { KIND_OF_TYPE, type KindName } from '../entries.js';
+import { KIND_NAMES, KIND_OF_TYPE, type KindName } from '../entries.js';
 import { type ErrorItem, isConnectorOutdated, runSiteUpdates, type UpdatedEntry } from '../executor.js';
 import { bareDomain, type FleetSite } from '../fleet-types.js';
 import { errorReply, ok, type Reply } from '../http-util.js';
@@ -51,10 +51,22 @@ function runMany(
       );
     }
     run.updated.push(...result.updated);
-    run.errors.push(...result.errors);
+    // Item errors carry site_name wherever site errors do (update-all, not run-updates: facts §3.3).
+    for (const { site_id, site_url, type, slug, code, message } of result.errors) {
+      run.errors.push(
+        withSiteName
+          ? { site_id, site_url, site_name: bareDomain(site.url), type, slug, code, message }
+          : { site_id, site_url, type, slug, code, message },
+      );
+    }
     if (result.updated.length > 0) run.sitesUpdated += 1;
   }
   return run;
+}
+
+function hasUpdates(ctx: SandboxContext, site: FleetSite): boolean {
+  const visible = ctx.store.visible(site);
+  return KIND_NAMES.some((kind) => visible[kind].length > 0);
 }
 
 function isReply(value: MultiRun | Reply): value is Reply {
@@ -71,9 +83,15 @@ function summaryOf(run: MultiRun): Record<string, number> {
 
 export function runUpdates(ctx: SandboxContext, { user, input }: AbilityCall): Reply {
   const resolved = resolveSites(ctx, user, input.site_ids_or_domains, false);
+  const everySite = !Array.isArray(input.site_ids_or_domains) || input.site_ids_or_domains.length === 0;
+  // No sites: every site of the user in 6.1 (facts §3.4); "all sites with updates" in the spec.
+  const sites =
+    everySite && !ctx.quirks.runUpdatesEverySite
+      ? resolved.sites.filter((site) => hasUpdates(ctx, site))
+      : resolved.sites;
   const run = runMany(
     ctx,
-    resolved.sites,
+    sites,
     resolved.errors,
     kindsFrom(input.types),
     slugSet(input.specific_items),

@@ -61,11 +61,17 @@ export function runSiteAction(ctx: SandboxContext, action: string, id: number): 
   }
 }
 
-/** `sites.create`: url, admin and one of uniqueid/adminpassword; name derived from the URL when absent. */
+/**
+ * `sites.create`: url, name, admin and one of uniqueid/adminpassword; with `batchSiteNameOptional`
+ * (release 6.1) the name is derived from the URL when absent.
+ */
 export function createSite(ctx: SandboxContext, payload: unknown): Result {
   const p = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
   if (typeof p.url !== 'string' || !/^https?:\/\/[^/\s]+/.test(p.url))
     return { success: 0, error: 'Invalid URL.' };
+  // The spec requires `name`; release 6.1 derives it from the URL (quirk batchSiteNameOptional).
+  if (!ctx.quirks.batchSiteNameOptional && (typeof p.name !== 'string' || p.name.trim() === ''))
+    return { success: 0, error: 'Site name is required.' };
   if (typeof p.admin !== 'string' || p.admin === '')
     return { success: 0, error: 'Administrator username is required.' };
   if (typeof p.uniqueid !== 'string' && typeof p.adminpassword !== 'string') {

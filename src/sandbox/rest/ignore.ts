@@ -30,7 +30,11 @@ export function ignoreItems(
     ctx.store.changeSite(site, (record) => {
       record.flags[kind] = true;
     });
-    return ok({ success: 1, message: `Ignore update ${kind} per site successfully.`, url: site.url });
+    const message = `Ignore update ${kind} per site successfully.`;
+    // The spec's reply is `{success, message}`; release 6.1 adds the site's `url` (facts §6.3).
+    return ok(
+      ctx.quirks.restIgnoreReplyUrl ? { success: 1, message, url: site.url } : { success: 1, message },
+    );
   }
   if (slugs.some((slug) => slug.length > 300))
     return errorReply(400, 'rest_invalid_param', 'Invalid parameter(s): slug');
