@@ -14,6 +14,7 @@ import { createPlan } from '../../src/plan/index.js';
 import { planJsonChunks } from '../../src/render/plan-json.js';
 import { renderPlanMarkdown } from '../../src/render/plan-markdown.js';
 import { planTextChunks } from '../../src/render/plan-text.js';
+import type { DesiredState, LiveState } from '../../src/types.js';
 import { benchDesiredState, generateFleet } from './fixtures.js';
 
 function argument(name: string): string | undefined {
@@ -56,6 +57,36 @@ function runVariant(pendingPerSite: number, sites: number): void {
   row('render json', `${jsonMs.toFixed(0)} ms (${(jsonChars / 1e6).toFixed(1)} M chars, streamed)`);
   row('createPlan + renders', `${(planMs + textMs + markdownMs + jsonMs).toFixed(0)} ms`);
   row('peak RSS', `${peakMb.toFixed(0)} MB (target ≤ 512 MB for the 50-pending variant)`);
+  if (pendingPerSite === 6) perSiteRules(desired, live, now);
+}
+
+/**
+ * The desired state `import` writes for a fleet whose sites all differ: one ignore rule per
+ * site, naming it by address. Side by side with the one-rule state above, so the ratio shows
+ * what the rule count costs (a scan of every rule per site would make it rules × sites).
+ */
+function perSiteRules(desired: DesiredState, live: LiveState, now: Date): void {
+  const source = { file: 'svc-gitops.yaml', line: 5, col: 7, path: '/ignores/rules' };
+  const perSite: DesiredState = {
+    ...desired,
+    ignores: live.sites.map((site) => ({
+      selection: { include: [{ type: 'domain', domain: new URL(site.url).host }], exclude: [] },
+      core: false,
+      plugins: ['plugin-1/plugin-1.php'],
+      themes: [],
+      source,
+    })),
+  };
+  const one: number[] = [];
+  const many: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    one.push(time(() => createPlan(desired, live, { now, lifetimeMinutes: 60 }))[1]);
+    many.push(time(() => createPlan(perSite, live, { now, lifetimeMinutes: 60 }))[1]);
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] as number;
+  console.log(
+    `  ${'per-site ignore rules'.padEnd(28)} ${perSite.ignores.length} rules: createPlan ${median(many).toFixed(0)} ms ÷ one rule ${median(one).toFixed(0)} ms = ${(median(many) / median(one)).toFixed(2)} (medians of 5, alternating)`,
+  );
 }
 
 const variant = argument('variant');

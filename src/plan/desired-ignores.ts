@@ -7,7 +7,7 @@ import { CORE_SLUG, type IgnoreRule, type Site } from '../types.js';
 import { type DesiredIgnore, desiredIgnoreReason } from './ignores.js';
 import { ItemMap } from './item-map.js';
 import { compareKinds, compareText } from './order.js';
-import { compileSelection } from './select.js';
+import { compileSelections } from './select.js';
 
 export interface DesiredIgnores {
   /** In action order (kind, then slug): a site's `ignore` actions come out sorted. */
@@ -16,7 +16,7 @@ export interface DesiredIgnores {
 }
 
 export function compileDesiredIgnores(rules: readonly IgnoreRule[]): (site: Site) => DesiredIgnores {
-  const compiled = rules.map((rule) => {
+  const itemsOfRule = rules.map((rule) => {
     const { source } = rule;
     const reason = desiredIgnoreReason(source);
     const items: DesiredIgnore[] = [
@@ -24,20 +24,20 @@ export function compileDesiredIgnores(rules: readonly IgnoreRule[]): (site: Site
       ...rule.plugins.map((slug) => ({ kind: 'plugin' as const, slug, source, reason })),
       ...rule.themes.map((slug) => ({ kind: 'theme' as const, slug, source, reason })),
     ];
-    return { selects: compileSelection(rule.selection), items };
+    return items;
   });
+  const selecting = compileSelections(rules.map((rule) => rule.selection));
   const byMatchedRules = new Map<string, DesiredIgnores>();
   return (site) => {
-    // The positions of the rules that select the site, e.g. "0,2,": the same rules, one set.
-    let signature = '';
-    for (let i = 0; i < compiled.length; i++) if (compiled[i]?.selects(site)) signature += `${i},`;
+    // The positions of the rules that select the site, e.g. "0,2": the same rules, one set.
+    const positions = selecting(site);
+    const signature = positions.join(',');
     let desired = byMatchedRules.get(signature);
     if (!desired) {
       const byItem = new ItemMap<DesiredIgnore>();
       const items: DesiredIgnore[] = [];
-      for (const rule of compiled) {
-        if (!rule.selects(site)) continue;
-        for (const item of rule.items) {
+      for (const position of positions) {
+        for (const item of itemsOfRule[position] as DesiredIgnore[]) {
           if (byItem.has(item.kind, item.slug)) continue;
           byItem.set(item.kind, item.slug, item);
           items.push(item);

@@ -11,7 +11,7 @@ import type { Hold, ItemKind, PendingUpdate, Site, UpdatePolicy, VersionLevel } 
 import { compileGlob, compileGlobs } from './glob.js';
 import { memoPairs } from './memo.js';
 import { sourceLabel } from './reasons.js';
-import { compileSelection } from './select.js';
+import { compileSelections } from './select.js';
 import { levelWithin, updateLevel, versionLevel, withinPin } from './versions.js';
 
 /** One per (policy, level) and shared by every update it allows, reason included. */
@@ -76,16 +76,16 @@ function verdictOf(entry: CompiledPolicy, level: VersionLevel): PolicyVerdict {
   return verdict;
 }
 
-/** Which of the filters select the site, by position (a plain loop: no callback per site). */
-function selectedBy(filters: readonly ((site: Site) => boolean)[], site: Site): boolean[] {
-  const selected = new Array<boolean>(filters.length);
-  for (let i = 0; i < filters.length; i++) selected[i] = (filters[i] as (site: Site) => boolean)(site);
+/** `count` flags, set at the selected positions. */
+function flagsAt(count: number, positions: readonly number[]): boolean[] {
+  const selected = new Array<boolean>(count).fill(false);
+  for (let i = 0; i < positions.length; i++) selected[positions[i] as number] = true;
   return selected;
 }
 
 export function compileRules(policies: readonly UpdatePolicy[], holds: readonly Hold[]): CompiledRules {
-  const policySelects = policies.map((policy) => compileSelection(policy.selection));
-  const holdSelects = holds.map((hold) => compileSelection(hold.selection));
+  const policySites = compileSelections(policies.map((policy) => policy.selection));
+  const holdSites = compileSelections(holds.map((hold) => hold.selection));
   const policyMatchers = policies.map((policy) => ({
     kind: kindFilter(policy.kinds),
     include: policy.include.length === 0 ? () => true : compileGlobs(policy.include),
@@ -115,7 +115,10 @@ export function compileRules(policies: readonly UpdatePolicy[], holds: readonly 
 
   return {
     siteRules(site) {
-      return { policies: selectedBy(policySelects, site), holds: selectedBy(holdSelects, site) };
+      return {
+        policies: flagsAt(policies.length, policySites(site)),
+        holds: flagsAt(holds.length, holdSites(site)),
+      };
     },
     judge(site, update) {
       const level = updateLevel(update.kind, update.from, update.to, levelOf);

@@ -49,17 +49,74 @@ function anyMatches(predicates: readonly SitePredicate[], site: Site, address: s
   return false;
 }
 
-export function compileSelection(selection: SiteSelection): SiteFilter {
+/** A selection asked with the site's normalised address (computed once by the caller). */
+type AddressedFilter = (site: Site, address: string) => boolean;
+
+function compileAddressed(selection: SiteSelection): AddressedFilter {
   const include = selection.include.map(compileMatcher);
   const exclude = selection.exclude.map(compileMatcher);
-  // Most selections are `all` or ids: only domains and globs need the (costly) address.
-  const byAddress = [...selection.include, ...selection.exclude].some(
+  // Plain loops: a callback per call (`some`) is two closures allocated per site and rule.
+  return (site, address) => anyMatches(include, site, address) && !anyMatches(exclude, site, address);
+}
+
+function needsAddress(selection: SiteSelection): boolean {
+  return [...selection.include, ...selection.exclude].some(
     (matcher) => matcher.type === 'domain' || matcher.type === 'glob',
   );
-  // Plain loops: a callback per call (`some`) is two closures allocated per site and rule.
+}
+
+export function compileSelection(selection: SiteSelection): SiteFilter {
+  const selects = compileAddressed(selection);
+  // Most selections are `all` or ids: only domains and globs need the (costly) address.
+  if (!needsAddress(selection)) return (site) => selects(site, '');
+  return (site) => selects(site, normaliseAddress(site.url));
+}
+
+/**
+ * Which of many selections select a site, as their positions in ascending order. A desired
+ * state may hold thousands of rules (`import` writes one per distinct ignore list, naming its
+ * sites by ID or address): asking every rule about every site would cost rules × sites. A
+ * selection that includes only IDs and domains can select only the sites it names, so it is
+ * filed under those keys and asked only about them; the others (`all`, globs) are asked about
+ * every site. Each candidate is still asked in full (its excludes included), so the answer is
+ * exactly `selections.filter(selects)`.
+ */
+export function compileSelections(selections: readonly SiteSelection[]): (site: Site) => number[] {
+  const filters = selections.map(compileAddressed);
+  const everywhere: number[] = [];
+  const byId = new Map<number, number[]>();
+  const byAddress = new Map<string, number[]>();
+  const file = <K>(index: Map<K, number[]>, key: K, position: number) => {
+    const positions = index.get(key);
+    if (positions === undefined) index.set(key, [position]);
+    else if (positions.at(-1) !== position) positions.push(position);
+  };
+  selections.forEach((selection, position) => {
+    if (!selection.include.every((matcher) => matcher.type === 'id' || matcher.type === 'domain')) {
+      everywhere.push(position);
+      return;
+    }
+    for (const matcher of selection.include) {
+      if (matcher.type === 'id') file(byId, matcher.id, position);
+      else if (matcher.type === 'domain') file(byAddress, normaliseAddress(matcher.domain), position);
+    }
+  });
+  const addressNeeded = selections.some(needsAddress);
   return (site) => {
-    const address = byAddress ? normaliseAddress(site.url) : '';
-    return anyMatches(include, site, address) && !anyMatches(exclude, site, address);
+    const address = addressNeeded ? normaliseAddress(site.url) : '';
+    const byItsId = byId.get(site.id);
+    const byItsAddress = byAddress.get(address);
+    // Most sites are named by no rule: nothing to merge then (and nothing allocated).
+    const candidates =
+      byItsId === undefined && byItsAddress === undefined
+        ? everywhere
+        : [...new Set([...everywhere, ...(byItsId ?? []), ...(byItsAddress ?? [])])].sort((a, b) => a - b);
+    const selected: number[] = [];
+    for (let i = 0; i < candidates.length; i++) {
+      const position = candidates[i] as number;
+      if ((filters[position] as AddressedFilter)(site, address)) selected.push(position);
+    }
+    return selected;
   };
 }
 

@@ -1,5 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { matchesSelection, normaliseAddress } from '../../src/plan/index.js';
+import { compileSelections } from '../../src/plan/select.js';
+import type { SiteMatcher } from '../../src/types.js';
 import { select, site } from './builders.js';
 
 const shop = site(7, { url: 'https://www.Shop.Example.test/' });
@@ -50,6 +53,40 @@ describe('matchesSelection', () => {
     ).toBe(true);
     expect(matchesSelection(blog, select([{ type: 'all' }], [{ type: 'glob', pattern: 'shop.*' }]))).toBe(
       true,
+    );
+  });
+});
+
+describe('compileSelections: many selections asked at once', () => {
+  const sites = [
+    site(1, { url: 'https://www.a.test/' }),
+    site(2, { url: 'https://b.test/' }),
+    site(3, { url: 'https://a.test/blog/' }),
+    site(4, { url: 'https://c.test/' }),
+  ];
+  const matcher = fc.oneof(
+    fc.constant<SiteMatcher>({ type: 'all' }),
+    fc.integer({ min: 1, max: 5 }).map((id): SiteMatcher => ({ type: 'id', id })),
+    fc
+      .constantFrom('a.test', 'WWW.A.test', 'https://b.test/', 'a.test/blog', 'd.test')
+      .map((domain): SiteMatcher => ({ type: 'domain', domain })),
+    fc.constantFrom('*.test', '?.test', 'a.*').map((pattern): SiteMatcher => ({ type: 'glob', pattern })),
+  );
+  const selection = fc.record({
+    include: fc.array(matcher, { maxLength: 3 }),
+    exclude: fc.array(matcher, { maxLength: 2 }),
+  });
+
+  it('answers exactly the positions of the selections that select the site, ascending', () => {
+    fc.assert(
+      fc.property(fc.array(selection, { maxLength: 12 }), (selections) => {
+        const selecting = compileSelections(selections);
+        for (const s of sites) {
+          const expected = selections.flatMap((each, i) => (matchesSelection(s, each) ? [i] : []));
+          expect(selecting(s)).toEqual(expected);
+        }
+      }),
+      { numRuns: 500, seed: 2026 },
     );
   });
 });
