@@ -2,9 +2,10 @@
  * Plan-wide notes about scope: sites that could not be read, sites named by id or domain (in
  * `desired.sites` or `--target`) that the dashboard does not know.
  */
-import type { DesiredState, LiveState, Site } from '../types.js';
+import type { DesiredState, LiveState, Site, SiteSelection } from '../types.js';
 import type { LiveIndex } from './live-index.js';
 import type { NoteBook } from './notes.js';
+import { sourceLabel } from './reasons.js';
 import { normaliseAddress } from './select.js';
 
 export function scopeNotes(
@@ -23,29 +24,59 @@ export function scopeNotes(
     book.addAbout({ kind: 'unreadable-site', message }, [site]);
   }
   const knownIds = new Set([...index.sites.keys(), ...index.unreadable.keys()]);
+  const selections = namedSelections(desired);
   // Only a domain matcher needs the addresses; most selections have none.
-  const knownAddresses = desired.sites.include.some((matcher) => matcher.type === 'domain')
+  const knownAddresses = selections.some(([, selection]) =>
+    selection.include.some((m) => m.type === 'domain'),
+  )
     ? new Set(
         [...live.sites.map((site) => site.url), ...live.unreadable.map((entry) => entry.url)].map(
           normaliseAddress,
         ),
       )
     : new Set<string>();
-  for (const matcher of desired.sites.include) {
-    if (matcher.type === 'id' && !knownIds.has(matcher.id)) {
-      book.add({
-        kind: 'unknown-site',
-        message: `desired state selects site id ${matcher.id}, which the dashboard does not list`,
-      });
-    } else if (matcher.type === 'domain' && !knownAddresses.has(normaliseAddress(matcher.domain))) {
-      book.add({
-        kind: 'unknown-site',
-        message: `desired state selects domain ${matcher.domain}, which the dashboard does not list`,
-      });
+  for (const [who, selection] of selections) {
+    for (const matcher of selection.include) {
+      const unknown =
+        matcher.type === 'id'
+          ? !knownIds.has(matcher.id) && `site id ${matcher.id}`
+          : matcher.type === 'domain' &&
+            !knownAddresses.has(normaliseAddress(matcher.domain)) &&
+            `domain ${matcher.domain}`;
+      if (unknown) {
+        book.add({
+          kind: 'unknown-site',
+          message: `${who} selects ${unknown}, which the dashboard does not list`,
+        });
+      }
     }
   }
   for (const id of targets ?? []) {
     if (!knownIds.has(id))
       book.add({ kind: 'unknown-site', message: `target site id ${id} is not listed by the dashboard` });
   }
+}
+
+/**
+ * Every selection of the desired state, with how a note names it: a site an ID or domain names
+ * that the dashboard does not list is most often a typo, which would otherwise plan nothing
+ * for it without a word.
+ */
+function namedSelections(desired: DesiredState): Array<[string, SiteSelection]> {
+  return [
+    ['desired state', desired.sites],
+    ...desired.ignores.map((rule): [string, SiteSelection] => [
+      `ignore rule (${sourceLabel(rule.source)})`,
+      rule.selection,
+    ]),
+    ...desired.policies.map((policy): [string, SiteSelection] => [
+      `policy "${policy.name}" (${sourceLabel(policy.source)})`,
+      policy.selection,
+    ]),
+    ...desired.holds.map((hold): [string, SiteSelection] => [
+      `hold (${sourceLabel(hold.source)})`,
+      hold.selection,
+    ]),
+    ...desired.waves.map((wave): [string, SiteSelection] => [`wave "${wave.name}"`, wave.selection]),
+  ];
 }

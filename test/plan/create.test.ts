@@ -167,6 +167,22 @@ describe('ignores: pair, then diff', () => {
     ]);
   });
 
+  it('notes an ignore rule, policy, hold or wave that names a site the dashboard does not list (a typo)', () => {
+    const typo = select([{ type: 'domain', domain: 'site1.exmaple.test' }]);
+    const desired = desiredState({
+      ignores: [ignoreRule({ selection: typo, themes: ['t'] }), ignoreRule({ themes: ['u'] })],
+      policies: [policy({ name: 'minor', selection: select([{ type: 'id', id: 404 }]) })],
+      holds: [hold({ kind: 'plugin', slug: 'a/a.php', selection: select([{ type: 'id', id: 1 }]) })],
+      waves: [wave('canary', typo)],
+    });
+    const notes = plan(desired, liveState({ sites: [site(1)] })).notes;
+    expect(notes.filter((n) => n.kind === 'unknown-site').map((n) => n.message)).toEqual([
+      'ignore rule (svc-gitops.yaml:10) selects domain site1.exmaple.test, which the dashboard does not list',
+      'policy "minor" (svc-gitops.yaml:20) selects site id 404, which the dashboard does not list',
+      'wave "canary" selects domain site1.exmaple.test, which the dashboard does not list',
+    ]);
+  });
+
   it('restricts the plan to target sites and notes unknown ids', () => {
     const live = liveState({ sites: [site(1), site(2)] });
     const result = plan(desiredState({ ignores: [ignoreRule({ themes: ['t'] })] }), live, [2, 42]);
