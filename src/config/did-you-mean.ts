@@ -27,11 +27,7 @@ export function closest(word: string, candidates: Iterable<string>): string | un
   for (const candidate of candidates) {
     const distance = editDistance(word.toLowerCase(), candidate.toLowerCase(), limit);
     if (distance > limit) continue;
-    if (
-      !best ||
-      distance < best.distance ||
-      (distance === best.distance && candidate.localeCompare(best.candidate) < 0)
-    ) {
+    if (!best || distance < best.distance || (distance === best.distance && candidate < best.candidate)) {
       best = { candidate, distance };
     }
   }

@@ -72,7 +72,7 @@ function append(to: Diagnostic[], more: readonly Diagnostic[]): void {
 function inOrder(diagnostics: Diagnostic[]): Diagnostic[] {
   return [...diagnostics].sort(
     (a, b) =>
-      (a.file ?? '').localeCompare(b.file ?? '') ||
+      codeUnitOrder(a.file ?? '', b.file ?? '') ||
       (a.line ?? 0) - (b.line ?? 0) ||
       (a.col ?? 0) - (b.col ?? 0),
   );
@@ -93,4 +93,12 @@ function ensureError(diagnostics: Diagnostic[]): Diagnostic[] {
       message: 'the desired state could not be read (no further detail)',
     },
   ];
+}
+
+/**
+ * Code-unit order, the order files are merged in (`B.yaml` before `a.yaml`): never the
+ * machine's locale, so output is the same everywhere.
+ */
+function codeUnitOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -56,5 +56,13 @@ export function groupByCode(
     if (group) group.push(outcome);
     else groups.set(code, [outcome]);
   }
-  return [...groups].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
+  return [...groups].sort((a, b) => b[1].length - a[1].length || codeUnitOrder(a[0], b[0]));
+}
+
+/**
+ * Code-unit order, the order files are merged in (`B.yaml` before `a.yaml`): never the
+ * machine's locale, so output is the same everywhere.
+ */
+function codeUnitOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

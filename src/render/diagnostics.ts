@@ -17,7 +17,7 @@ export const DIAGNOSTIC_FORMATS: readonly DiagnosticFormat[] = ['text', 'github'
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   return [...diagnostics].sort(
     (a, b) =>
-      (a.file ?? '').localeCompare(b.file ?? '') ||
+      codeUnitOrder(a.file ?? '', b.file ?? '') ||
       (a.line ?? 0) - (b.line ?? 0) ||
       (a.col ?? 0) - (b.col ?? 0),
   );
@@ -153,4 +153,12 @@ function location(d: Diagnostic): string {
   if (!d.file) return '';
   if (d.line === undefined) return d.file;
   return `${d.file}:${d.line}:${d.col ?? 1}`;
+}
+
+/**
+ * Code-unit order, the order files are merged in (`B.yaml` before `a.yaml`): never the
+ * machine's locale, so output is the same everywhere.
+ */
+function codeUnitOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -19,6 +19,12 @@ describe('merging a directory', () => {
     ]);
   });
 
+  it('reports diagnostics in the order files merge (code units: B.yaml before a.yaml), whatever the locale', async () => {
+    const broken = 'version: 1\nupdates:\n  - {name: x, sites: [all], max: huge}\n';
+    const result = await dir({ 'a.yaml': broken, 'B.yaml': broken });
+    expect([...new Set(result.diagnostics.map((d) => d.file))]).toEqual(['conf/B.yaml', 'conf/a.yaml']);
+  });
+
   it('resolves group references across files', async () => {
     const result = await dir({
       'groups.yaml': 'version: 1\ngroups:\n  acme: [acme-*.demo.test]\n',
