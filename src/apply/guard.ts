@@ -123,9 +123,8 @@ export async function checkLiveUnchanged(
   const changed: number[] = [];
   for (const siteId of siteIds) {
     const expected = plan.fingerprints[String(siteId)];
-    const unreadable = live.unreadable.some((site) => site.siteId === siteId);
     if (
-      unreadable ||
+      index.unreadable.has(siteId) ||
       expected === undefined ||
       fingerprintIndexed(index, siteId, itemsBySite.get(siteId)!) !== expected
     ) {

@@ -1,6 +1,6 @@
 import type { DashboardClient } from '../dashboard/client.js';
 import { isSvcError } from '../errors.js';
-import type { ActionOutcome, LiveState } from '../types.js';
+import type { ActionOutcome, LiveIgnore, LiveState, PendingUpdate } from '../types.js';
 
 /**
  * Truth after the fact: re-reads the touched sites once and checks every action that was sent
@@ -53,11 +53,33 @@ export async function verifyOutcomes(
     );
     return { outcomes: unverified, error: { code, message } };
   }
-  const unread = siteIds.filter((id) => live.unreadable.some((site) => site.siteId === id)).length;
+  const index = indexBySite(live);
+  const unread = siteIds.filter((id) => index.unreadable.has(id)).length;
   return {
-    outcomes: outcomes.map((o) => checkOutcome(o, live)),
+    outcomes: outcomes.map((o) => checkOutcome(o, index)),
     ...(unread > 0 ? { unreadSites: unread } : {}),
   };
+}
+
+/** The re-read's facts by site: a fleet's apply checks tens of thousands of outcomes against as many facts. */
+interface ReadBySite {
+  sites: Map<number, { pending: PendingUpdate[]; ignores: LiveIgnore[] }>;
+  unreadable: Set<number>;
+}
+
+function indexBySite(live: LiveState): ReadBySite {
+  const sites: ReadBySite['sites'] = new Map();
+  const of = (siteId: number) => {
+    let facts = sites.get(siteId);
+    if (facts === undefined) {
+      facts = { pending: [], ignores: [] };
+      sites.set(siteId, facts);
+    }
+    return facts;
+  };
+  for (const update of live.pending) of(update.siteId).pending.push(update);
+  for (const ignore of live.ignores) of(ignore.siteId).ignores.push(ignore);
+  return { sites, unreadable: new Set(live.unreadable.map((site) => site.siteId)) };
 }
 
 /** An update held back because an earlier run reported it done: the re-read checks it too. */
@@ -65,11 +87,10 @@ function skippedAsDone(outcome: ActionOutcome): boolean {
   return outcome.status === 'skipped' && outcome.code === 'ALREADY_DONE';
 }
 
-function checkOutcome(outcome: ActionOutcome, live: LiveState): ActionOutcome {
+function checkOutcome(outcome: ActionOutcome, live: ReadBySite): ActionOutcome {
   const { action } = outcome;
   if (skippedAsDone(outcome)) {
-    if (live.unreadable.some((site) => site.siteId === action.site_id) || isInEffect(outcome, live))
-      return outcome;
+    if (live.unreadable.has(action.site_id) || isInEffect(outcome, live)) return outcome;
     return {
       action,
       status: 'failed',
@@ -78,7 +99,7 @@ function checkOutcome(outcome: ActionOutcome, live: LiveState): ActionOutcome {
     };
   }
   if (outcome.status !== 'done' && outcome.status !== 'failed') return outcome;
-  if (live.unreadable.some((site) => site.siteId === action.site_id)) {
+  if (live.unreadable.has(action.site_id)) {
     return outcome.status === 'done'
       ? { ...outcome, unverified: true, message: 'reported done; not verified (site unreadable)' }
       : outcome;
@@ -109,21 +130,16 @@ function checkOutcome(outcome: ActionOutcome, live: LiveState): ActionOutcome {
   return outcome;
 }
 
-function isInEffect({ action }: ActionOutcome, live: LiveState): boolean {
+function isInEffect({ action }: ActionOutcome, live: ReadBySite): boolean {
+  const facts = live.sites.get(action.site_id);
   if (action.op === 'update') {
     // Still at the version it started from: not updated, whatever version is pending now (a
     // newer release may have replaced the planned move meanwhile).
-    return !live.pending.some(
-      (p) =>
-        p.siteId === action.site_id &&
-        p.kind === action.kind &&
-        p.slug === action.slug &&
-        p.from === (action.from ?? p.from),
+    return !(facts?.pending ?? []).some(
+      (p) => p.kind === action.kind && p.slug === action.slug && p.from === (action.from ?? p.from),
     );
   }
-  const listed = live.ignores.filter(
-    (i) => i.siteId === action.site_id && i.kind === action.kind && i.slug === action.slug,
-  );
+  const listed = (facts?.ignores ?? []).filter((i) => i.kind === action.kind && i.slug === action.slug);
   // An ignore is in effect when the item is ignored on the site in all versions (the planner
   // plans one where live ignores only some): the reader cannot always tell a per-site ignore
   // present on every site from a global one, and either hides every update. An unignore is in
