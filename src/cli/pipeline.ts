@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { loadDesiredState, resolveConfigPath } from '../config/index.js';
 import { createDashboardClient, type DashboardClient } from '../dashboard/index.js';
 import { SvcError } from '../errors.js';
-import { createPlan, matchesSelection } from '../plan/index.js';
+import { compileSelection, compileSelections, createPlan } from '../plan/index.js';
 import { countDiagnostics, renderDiagnosticsText } from '../render/diagnostics.js';
 import { safeText, terminalText } from '../render/safe-text.js';
 import { loadSettings, type Settings } from '../settings/index.js';
@@ -99,10 +99,9 @@ export async function planNow(ctx: CliContext, options: PlanNowOptions): Promise
     let live = await client.readLive({ signal: ctx.signal });
     const targetSiteIds = options.targets?.length ? resolveTargets(options.targets, live.sites) : undefined;
     if (options.refresh) {
-      const managed = live.sites.filter(
-        (site) =>
-          matchesSelection(site, desired.sites) && (!targetSiteIds || targetSiteIds.includes(site.id)),
-      );
+      const targets = targetSiteIds && new Set(targetSiteIds);
+      const selects = compileSelection(desired.sites);
+      const managed = live.sites.filter((site) => selects(site) && (!targets || targets.has(site.id)));
       const synced = await client.syncSites(
         managed.map((site) => site.id),
         { signal: ctx.signal },
@@ -131,22 +130,31 @@ export async function planNow(ctx: CliContext, options: PlanNowOptions): Promise
 
 /** `--target` values: numeric IDs, domains or domain globs; each must name at least one site. */
 export function resolveTargets(targets: string[], sites: Site[]): number[] {
+  const matchers = targets.map(
+    (target): SiteMatcher =>
+      /^\d+$/.test(target)
+        ? { type: 'id', id: Number(target) }
+        : /[*?]/.test(target)
+          ? { type: 'glob', pattern: target }
+          : { type: 'domain', domain: target },
+  );
+  // All targets at once: a long list (thousands of IDs) is not a scan of the fleet per target.
+  const selecting = compileSelections(matchers.map((matcher) => ({ include: [matcher], exclude: [] })));
   const ids = new Set<number>();
-  for (const target of targets) {
-    const matcher: SiteMatcher = /^\d+$/.test(target)
-      ? { type: 'id', id: Number(target) }
-      : /[*?]/.test(target)
-        ? { type: 'glob', pattern: target }
-        : { type: 'domain', domain: target };
-    const matched = sites.filter((site) => matchesSelection(site, { include: [matcher], exclude: [] }));
-    if (matched.length === 0) {
-      // `--target` takes every value after it: a plan file written after it lands here.
-      const hint = /\.json$/i.test(target)
-        ? `--target takes every value after it: put the plan file first (svc-gitops apply ${target} …) or end the list with --`
-        : 'give a site ID, a domain such as shop.example.com, or a glob such as "*.example.com"';
-      throw new SvcError('USAGE', `--target ${target} matches no site of the dashboard`, { hint });
-    }
-    for (const site of matched) ids.add(site.id);
+  const matched = new Array<boolean>(targets.length).fill(false);
+  for (const site of sites) {
+    const positions = selecting(site);
+    if (positions.length > 0) ids.add(site.id);
+    for (const position of positions) matched[position] = true;
+  }
+  const unmatched = matched.indexOf(false);
+  if (unmatched >= 0) {
+    const target = targets[unmatched] as string;
+    // `--target` takes every value after it: a plan file written after it lands here.
+    const hint = /\.json$/i.test(target)
+      ? `--target takes every value after it: put the plan file first (svc-gitops apply ${target} …) or end the list with --`
+      : 'give a site ID, a domain such as shop.example.com, or a glob such as "*.example.com"';
+    throw new SvcError('USAGE', `--target ${target} matches no site of the dashboard`, { hint });
   }
   return [...ids].sort((a, b) => a - b);
 }

@@ -15,7 +15,7 @@ export { fingerprintIndexed, fingerprintSite } from './fingerprint.js';
 export { indexLiveState, type LiveIndex } from './live-index.js';
 export { compareActions, compareNotes } from './order.js';
 export { planId, verifyPlanId } from './plan-id.js';
-export { matchesSelection, normaliseAddress } from './select.js';
+export { compileSelection, compileSelections, matchesSelection, normaliseAddress } from './select.js';
 export { summarise } from './summary.js';
 export { compareVersions, levelWithin, versionLevel, withinPin } from './versions.js';
 export { REMAINING_WAVE } from './waves.js';
