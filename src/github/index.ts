@@ -36,6 +36,7 @@ export {
   type CommentFrame,
   type PlanCommentInput,
   planCommentFrame,
+  planFailedComment,
   validationComment,
 } from './plan-comment.js';
 export { planOutputs, publishToRun } from './publish.js';

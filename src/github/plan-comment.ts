@@ -64,6 +64,24 @@ export function validationComment(
   return capBody({ head, main, tail: `\n\n${stamp(input.now, input.commitSha)}\n` });
 }
 
+/**
+ * The comment shown instead of a plan when planning failed for another reason (the dashboard
+ * could not be read, refused the credentials, …): the previous push's plan must not stay up as
+ * if it were this commit's.
+ */
+export function planFailedComment(
+  input: Omit<PlanCommentInput, 'plan' | 'artifact'> & {
+    failure: { code: string; message: string; hint?: string };
+  },
+): CappedBody {
+  const { code, message, hint } = input.failure;
+  const head =
+    `${input.marker}\n**svc-gitops** plan for config ${codeSpan(input.configKey)}\n\n` +
+    `**No plan:** planning failed (${codeSpan(code)}). Run the workflow again once it is fixed.\n\n`;
+  const main = `- ${escapeInline(message)}${hint ? ` (hint: ${escapeInline(hint)})` : ''}`;
+  return capBody({ head, main, tail: `\n\n${stamp(input.now, input.commitSha)}\n` });
+}
+
 function artifactLine(artifact: ArtifactRef, planId: string): string {
   const target = artifact.url ? linkTarget(artifact.url) : undefined;
   const where = target ? ` ([download](${target}))` : '';

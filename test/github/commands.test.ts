@@ -135,6 +135,23 @@ describe('svc-gitops comment', () => {
     expect(github.comments[0]?.body).toContain('svc-gitops.yaml:2');
   });
 
+  it('a plan that fails (the dashboard refuses the login) replaces the previous plan comment, and exits 1', async () => {
+    const first = await cli(['comment'], { cwd: dir, env: env() });
+    expect(first.code, first.stderr).toBe(0);
+    expect(github.comments[0]?.body).toContain('## svc-gitops plan');
+
+    const wrong = env({ SVC_APP_PASSWORD: 'wrong pass word here' });
+    const run = await cli(['comment'], { cwd: dir, env: wrong });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('error [AUTH_FAILED]');
+    expect(github.comments).toHaveLength(1);
+    const body = github.comments[0]?.body ?? '';
+    expect(body.startsWith(`${marker('plan', 'svc-gitops.yaml')}\n`)).toBe(true);
+    expect(body).toContain('**No plan:** planning failed (`AUTH_FAILED`)');
+    expect(body).not.toContain('## svc-gitops plan');
+    for (const secret of [...secrets(), 'wrong pass word here']) expect(body).not.toContain(secret);
+  });
+
   it('annotations name the file relative to the repository, also from a subdirectory', async () => {
     mkdirSync(join(dir, 'fleets'));
     writeFileSync(join(dir, 'fleets', 'prod.yaml'), 'version: 1\npolices: []\n');

@@ -14,6 +14,7 @@ import {
   marker,
   type PlanCommentInput,
   planCommentFrame,
+  planFailedComment,
   planOutputs,
   publishToRun,
   pullRequestNumber,
@@ -40,7 +41,11 @@ interface CommentFlags {
   dryRun?: boolean;
 }
 
-type Obtained = { plan: Plan; live?: LiveState } | { diagnostics: Diagnostic[] };
+type Obtained =
+  | { plan: Plan; live?: LiveState }
+  | { diagnostics: Diagnostic[] }
+  /** Planning failed for another known reason: the comment says so, then the error is reported. */
+  | { failed: SvcError };
 
 /**
  * `svc-gitops comment`: one sticky plan comment per pull request and config, the same text in
@@ -85,7 +90,10 @@ export async function runComment(ctx: CliContext, flags: CommentFlags): Promise<
 
   const obtained = await obtainPlan(ctx, flags, configPath);
   let body: string;
-  if ('diagnostics' in obtained) {
+  if ('failed' in obtained) {
+    const { code, message, hint } = obtained.failed;
+    body = planFailedComment({ ...common, failure: { code, message, ...(hint ? { hint } : {}) } }).body;
+  } else if ('diagnostics' in obtained) {
     ctx.stdout.write(renderDiagnosticsGithub(obtained.diagnostics.map((d) => inRepository(d, toRepoPath))));
     body = validationComment({ ...common, diagnostics: obtained.diagnostics }, toRepoPath).body;
   } else {
@@ -122,6 +130,7 @@ export async function runComment(ctx: CliContext, flags: CommentFlags): Promise<
   const published = publishToRun(ctx.fs, run, { summary: body, outputs });
   if (published.summary?.truncated)
     ctx.stderr.write('svc-gitops: warning: the step summary was cut to its 1 MiB limit\n');
+  if ('failed' in obtained) throw obtained.failed;
   return 'diagnostics' in obtained ? EXIT.error : EXIT.ok;
 }
 
@@ -146,7 +155,9 @@ async function obtainPlan(ctx: CliContext, flags: CommentFlags, configPath: stri
     await planned.client.close();
     return { plan: planned.plan, live: planned.live };
   } catch (error) {
-    if (!isSvcError(error) || error.code !== 'CONFIG_INVALID') throw error;
+    // A bug, or an interrupt, is reported as it is; a known failure also replaces the comment.
+    if (!isSvcError(error) || error.code === 'INTERRUPTED') throw error;
+    if (error.code !== 'CONFIG_INVALID') return { failed: error };
     // Load again only on this failure path, for the located diagnostics the comment lists.
     const { diagnostics } = await loadDesiredState({ path: configPath, fs: ctx.fs, cwd: ctx.cwd });
     if (!diagnostics.some((d) => d.severity === 'error')) throw error;
