@@ -106,3 +106,20 @@ export function jsonSyntaxPlace(error: unknown, text: string): string {
   const column = before.length - before.lastIndexOf('\n');
   return `a syntax error at line ${line}, column ${column}`;
 }
+
+/**
+ * Code-unit order of two texts: never the machine's locale, so output is the same everywhere
+ * (and files sort as they merge: `B.yaml` before `a.yaml`).
+ */
+export function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Diagnostics by file, line and column; those without a file first. */
+export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  return (
+    compareCodeUnits(a.file ?? '', b.file ?? '') ||
+    (a.line ?? 0) - (b.line ?? 0) ||
+    (a.col ?? 0) - (b.col ?? 0)
+  );
+}

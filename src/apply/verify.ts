@@ -11,9 +11,9 @@ import type { ActionOutcome, LiveIgnore, LiveState, PendingUpdate } from '../typ
  * - an update skipped because an earlier run reported it done (ALREADY_DONE) but still pending
  *   → failed, `NOT_APPLIED`: the earlier report was not the truth;
  * - other skipped and blocked actions were never sent and are left alone.
- * When the re-read fails, nothing can be confirmed: done outcomes are marked `unverified`, and
- * the run does not count as a success. The same holds for the outcomes on a site the re-read
- * could not read (`unreadSites`).
+ * When the re-read fails, nothing can be confirmed: done outcomes and ALREADY_DONE skips are
+ * marked `unverified`, and the run does not count as a success. The same holds for the outcomes
+ * on a site the re-read could not read (`unreadSites`).
  */
 
 export interface VerifyReport {
@@ -43,11 +43,11 @@ export async function verifyOutcomes(
     const code = isSvcError(error) ? error.code : 'INTERNAL';
     const message = error instanceof Error ? error.message : String(error);
     const unverified = outcomes.map((o) =>
-      o.status === 'done'
+      o.status === 'done' || skippedAsDone(o)
         ? {
             ...o,
             unverified: true as const,
-            message: `reported done; not verified (re-read failed: ${code})`,
+            message: `reported done${o.status === 'done' ? '' : ' by an earlier run'}; not verified (re-read failed: ${code})`,
           }
         : o,
     );
@@ -90,7 +90,14 @@ function skippedAsDone(outcome: ActionOutcome): boolean {
 function checkOutcome(outcome: ActionOutcome, live: ReadBySite): ActionOutcome {
   const { action } = outcome;
   if (skippedAsDone(outcome)) {
-    if (live.unreadable.has(action.site_id) || isInEffect(outcome, live)) return outcome;
+    if (live.unreadable.has(action.site_id)) {
+      return {
+        ...outcome,
+        unverified: true,
+        message: 'reported done by an earlier run; not verified (site unreadable)',
+      };
+    }
+    if (isInEffect(outcome, live)) return outcome;
     return {
       action,
       status: 'failed',

@@ -46,11 +46,6 @@ export interface ImportResult {
   fits: boolean;
 }
 
-/** The YAML of `importDesiredState`. */
-export function renderImportYaml(live: LiveState, readers: ImportReaders, o: ImportOptions = {}): string {
-  return importDesiredState(live, readers, o).yaml;
-}
-
 /**
  * Desired-state YAML that adopts the live per-site ignore lists, so `import` then `plan` shows no
  * ignore changes. Sites with identical ignore sets share one rule; rules are ordered by their

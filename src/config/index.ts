@@ -4,7 +4,7 @@
  * Pure of network I/O: files are read through the `fs` the caller passes in.
  */
 export { DEFAULT_CONFIG_DIR, DEFAULT_CONFIG_FILE, resolveConfigPath } from './default-path.js';
-export { type ImportResult, importDesiredState, renderImportYaml } from './import-yaml.js';
+export { type ImportResult, importDesiredState } from './import-yaml.js';
 export { LIMITS } from './limits.js';
 export { type LoadOptions, type LoadResult, loadDesiredState } from './load.js';
 export { DESIRED_STATE_SCHEMA } from './schema.js';

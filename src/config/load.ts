@@ -1,5 +1,5 @@
 import type * as nodeFs from 'node:fs';
-import type { Diagnostic } from '../errors.js';
+import { compareDiagnostics, type Diagnostic } from '../errors.js';
 import type { DesiredState } from '../types.js';
 import { buildDesiredState } from './build.js';
 import { mergeFiles } from './merge.js';
@@ -70,12 +70,7 @@ function append(to: Diagnostic[], more: readonly Diagnostic[]): void {
 
 /** Diagnostics by file, line and column (stable), so output does not depend on rule order. */
 function inOrder(diagnostics: Diagnostic[]): Diagnostic[] {
-  return [...diagnostics].sort(
-    (a, b) =>
-      codeUnitOrder(a.file ?? '', b.file ?? '') ||
-      (a.line ?? 0) - (b.line ?? 0) ||
-      (a.col ?? 0) - (b.col ?? 0),
-  );
+  return [...diagnostics].sort(compareDiagnostics);
 }
 
 function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
@@ -93,12 +88,4 @@ function ensureError(diagnostics: Diagnostic[]): Diagnostic[] {
       message: 'the desired state could not be read (no further detail)',
     },
   ];
-}
-
-/**
- * Code-unit order, the order files are merged in (`B.yaml` before `a.yaml`): never the
- * machine's locale, so output is the same everywhere.
- */
-function codeUnitOrder(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,6 +1,8 @@
 /**
- * Plan-wide notes about scope: sites that could not be read, sites named by id or domain (in
- * `desired.sites` or `--target`) that the dashboard does not know.
+ * Plan-wide notes about scope: sites that could not be read, and sites named by ID or domain
+ * that the dashboard does not know: in any selection of the desired state (sites, ignore rules,
+ * policies, holds, waves) or in `targetSiteIds` (the CLI refuses an unknown `--target` before
+ * planning; other callers of createPlan get the note).
  */
 import type { DesiredState, LiveState, Site, SiteSelection } from '../types.js';
 import type { LiveIndex } from './live-index.js';

@@ -5,6 +5,7 @@ import {
   describeAction,
   groupByCode,
   outcomeMessage,
+  withUnverified,
 } from './apply-report.js';
 import { escapeMarkdown } from './markdown-escape.js';
 
@@ -14,7 +15,9 @@ const LIST_LIMIT = 50;
 export function renderApplyMarkdown(report: ApplyReport): string {
   const { result } = report;
   const counts = countStatuses(result.outcomes);
-  const unverified = countUnverified(result.outcomes);
+  const unverifiedDone = countUnverified(result.outcomes, 'done');
+  const unverifiedSkipped = countUnverified(result.outcomes, 'skipped');
+  const unverified = unverifiedDone + unverifiedSkipped;
   const icon = result.interrupted ? '⏸️' : counts.failed > 0 ? '❌' : unverified > 0 ? '⚠️' : '✅';
   const lines = [
     `### ${icon} svc-gitops apply${result.interrupted ? ' (interrupted)' : ''}`,
@@ -23,7 +26,7 @@ export function renderApplyMarkdown(report: ApplyReport): string {
     '',
     '| done | failed | skipped | blocked |',
     '|---:|---:|---:|---:|',
-    `| ${counts.done}${unverified > 0 ? ` (${unverified} not verified)` : ''} | ${counts.failed} | ${counts.skipped} | ${counts.blocked} |`,
+    `| ${withUnverified(counts.done, unverifiedDone)} | ${counts.failed} | ${withUnverified(counts.skipped, unverifiedSkipped)} | ${counts.blocked} |`,
   ];
   for (const status of ['failed', 'blocked', 'skipped'] as const) {
     const groups = groupByCode(result.outcomes, status);

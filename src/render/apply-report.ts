@@ -1,3 +1,4 @@
+import { compareCodeUnits } from '../errors.js';
 import type { Action, ActionOutcome, ActionStatus, ApplyResult } from '../types.js';
 import { safeText } from './safe-text.js';
 
@@ -19,11 +20,20 @@ export interface ApplyReport {
 
 export type StatusCounts = Record<ActionStatus, number>;
 
-/** Done actions the re-read could not confirm (it failed, or missed their site). */
-export function countUnverified(outcomes: readonly ActionOutcome[]): number {
+/**
+ * Outcomes of `status` the re-read could not confirm (it failed, or missed their site): actions
+ * reported done, and updates skipped because an earlier run reported them done.
+ */
+export function countUnverified(outcomes: readonly ActionOutcome[], status: 'done' | 'skipped'): number {
   let count = 0;
-  for (const outcome of outcomes) if (outcome.status === 'done' && outcome.unverified) count += 1;
+  for (const outcome of outcomes) if (outcome.unverified && outcome.status === status) count += 1;
   return count;
+}
+
+/** `N done` or `N done (M not verified)`: a count with how many of it the re-read could not confirm. */
+export function withUnverified(count: number, unverified: number, label = ''): string {
+  const counted = label === '' ? String(count) : `${count} ${label}`;
+  return unverified > 0 ? `${counted} (${unverified} not verified)` : counted;
 }
 
 export function countStatuses(outcomes: readonly ActionOutcome[]): StatusCounts {
@@ -56,13 +66,5 @@ export function groupByCode(
     if (group) group.push(outcome);
     else groups.set(code, [outcome]);
   }
-  return [...groups].sort((a, b) => b[1].length - a[1].length || codeUnitOrder(a[0], b[0]));
-}
-
-/**
- * Code-unit order, the order files are merged in (`B.yaml` before `a.yaml`): never the
- * machine's locale, so output is the same everywhere.
- */
-function codeUnitOrder(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  return [...groups].sort((a, b) => b[1].length - a[1].length || compareCodeUnits(a[0], b[0]));
 }

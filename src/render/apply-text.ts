@@ -5,6 +5,7 @@ import {
   describeAction,
   groupByCode,
   outcomeMessage,
+  withUnverified,
 } from './apply-report.js';
 import { safeText } from './safe-text.js';
 
@@ -15,7 +16,9 @@ const LIST_LIMIT = 20;
 export function renderApplyText(report: ApplyReport): string {
   const { result } = report;
   const counts = countStatuses(result.outcomes);
-  const unverified = countUnverified(result.outcomes);
+  const unverifiedDone = countUnverified(result.outcomes, 'done');
+  const unverifiedSkipped = countUnverified(result.outcomes, 'skipped');
+  const unverified = unverifiedDone + unverifiedSkipped;
   const lines: string[] = [];
   const verdict = result.interrupted
     ? 'Apply interrupted'
@@ -24,9 +27,10 @@ export function renderApplyText(report: ApplyReport): string {
       : unverified > 0
         ? 'Apply finished unconfirmed'
         : 'Apply complete';
-  const done = unverified > 0 ? `${counts.done} done (${unverified} not verified)` : `${counts.done} done`;
+  const done = withUnverified(counts.done, unverifiedDone, 'done');
+  const skipped = withUnverified(counts.skipped, unverifiedSkipped, 'skipped');
   lines.push(
-    `${verdict}: ${done}, ${counts.failed} failed, ${counts.skipped} skipped, ${counts.blocked} blocked ` +
+    `${verdict}: ${done}, ${counts.failed} failed, ${skipped}, ${counts.blocked} blocked ` +
       `(${result.calls} call${result.calls === 1 ? '' : 's'} to ${report.dashboard}; plan ${result.plan_id.slice(0, 12)}, approved by ${report.approval})`,
   );
   for (const status of ['failed', 'blocked', 'skipped'] as const) {

@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../errors.js';
+import { compareDiagnostics, type Diagnostic } from '../errors.js';
 import { styles } from './ansi.js';
 import { safeText } from './safe-text.js';
 import { formatAnnotation } from './workflow-command.js';
@@ -15,12 +15,7 @@ export const DIAGNOSTIC_FORMATS: readonly DiagnosticFormat[] = ['text', 'github'
 
 /** Stable order: by file, line, column; diagnostics without a file first. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  return [...diagnostics].sort(
-    (a, b) =>
-      codeUnitOrder(a.file ?? '', b.file ?? '') ||
-      (a.line ?? 0) - (b.line ?? 0) ||
-      (a.col ?? 0) - (b.col ?? 0),
-  );
+  return [...diagnostics].sort(compareDiagnostics);
 }
 
 /**
@@ -153,12 +148,4 @@ function location(d: Diagnostic): string {
   if (!d.file) return '';
   if (d.line === undefined) return d.file;
   return `${d.file}:${d.line}:${d.col ?? 1}`;
-}
-
-/**
- * Code-unit order, the order files are merged in (`B.yaml` before `a.yaml`): never the
- * machine's locale, so output is the same everywhere.
- */
-function codeUnitOrder(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

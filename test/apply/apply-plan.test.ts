@@ -255,7 +255,32 @@ describe('applyPlan when the re-read misses a site', () => {
       settings: { safeMode: true, concurrency: 1 },
       holdBack: skipCompleted(completed),
     });
-    expect(second.outcomes).toMatchObject([{ status: 'skipped', code: 'ALREADY_DONE' }]);
+    // Still unconfirmed (the site is still unreadable): marked so, which fails the run (exit 1).
+    expect(second.outcomes).toMatchObject([{ status: 'skipped', code: 'ALREADY_DONE', unverified: true }]);
     expect(dashboard.calls).toHaveLength(1);
+  });
+
+  it('marks ALREADY_DONE skips unverified when the whole re-read fails', async () => {
+    const dashboard = new MemoryDashboard();
+    const action = update(1, 'plugin', 'a/a.php');
+    withPending(dashboard, [action]);
+    dashboard.readLive = async () => {
+      throw new SvcError('TIMEOUT', 'the re-read timed out');
+    };
+    const result = await applyPlan(planOf([action]), {
+      client: dashboard,
+      live,
+      settings: { safeMode: true, concurrency: 1 },
+      holdBack: skipCompleted(new Set([changeKey(action)])),
+    });
+    expect(result.outcomes).toMatchObject([
+      {
+        status: 'skipped',
+        code: 'ALREADY_DONE',
+        unverified: true,
+        message: expect.stringContaining('TIMEOUT'),
+      },
+    ]);
+    expect(dashboard.calls).toHaveLength(0);
   });
 });

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { importDesiredState, renderImportYaml } from '../../src/config/index.js';
+import { importDesiredState } from '../../src/config/index.js';
 import { createPlan, normaliseAddress } from '../../src/plan/index.js';
 import { safeText } from '../../src/render/safe-text.js';
 import type { DesiredState, LiveIgnore, LiveState, Site } from '../../src/types.js';
 import { errors, loadText } from './helpers.js';
+
+/** The YAML import writes. */
+const renderImportYaml = (...args: Parameters<typeof importDesiredState>) => importDesiredState(...args).yaml;
 
 /** As the CLI passes them: the planner's address matching and the renderers' safe text. */
 const READERS = { addressOf: normaliseAddress, safe: safeText };
@@ -77,7 +80,7 @@ function desiredIgnores(desired: DesiredState, s: Site): string[] {
   return [...out].sort();
 }
 
-describe('renderImportYaml', () => {
+describe('importDesiredState: the YAML', () => {
   it('produces a valid desired state that asks for exactly the live per-site all-version ignores', async () => {
     const live = liveState();
     const result = await loadText(renderImportYaml(live, READERS));

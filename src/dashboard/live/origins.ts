@@ -49,7 +49,12 @@ export function classifyIgnores(
     let every = covered.get(key);
     if (every === undefined) {
       const sites = sitesPerSignature.get(key);
-      every = siteIds.size >= 2 && sites !== undefined && [...siteIds].every((id) => sites.has(id));
+      // Fewer sites than the listing has cannot be all of them: only a full set is walked.
+      every =
+        siteIds.size >= 2 &&
+        sites !== undefined &&
+        sites.size >= siteIds.size &&
+        [...siteIds].every((id) => sites.has(id));
       covered.set(key, every);
     }
     return every;
