@@ -97,7 +97,7 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
       }
       let data: unknown;
       try {
-        data = await readJson(response.body, method, path, maxResponseBytes);
+        data = withoutToken(await readJson(response.body, method, path, maxResponseBytes), token);
       } catch (error) {
         throw isSvcError(error) ? error : transportError(method, path, error, options.signal);
       }
@@ -185,7 +185,8 @@ function normaliseApiUrl(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new SvcError('USAGE', `GITHUB_API_URL is not a URL: ${raw}`, {
+    // Not quoted: the text may carry credentials, and an invalid URL cannot be parsed to drop them.
+    throw new SvcError('USAGE', 'GITHUB_API_URL is not a URL', {
       hint: 'e.g. https://api.github.com',
     });
   }
@@ -225,6 +226,18 @@ async function readJson(
     // Error pages from proxies are HTML or text: keep them as a string for the error message.
     return text;
   }
+}
+
+/**
+ * GitHub's answer with the token masked wherever it quotes it, before any of it becomes a
+ * message (clipped to a length that could cut the token in two), a URL or a step output.
+ * JSON.stringify spells every string of the answer one way, so one search finds every quote.
+ */
+function withoutToken(data: unknown, token: string): unknown {
+  if (data === undefined) return data;
+  const text = JSON.stringify(data);
+  const spelled = JSON.stringify(token).slice(1, -1);
+  return text.includes(spelled) ? JSON.parse(text.split(spelled).join('[redacted]')) : data;
 }
 
 function transportError(

@@ -22,11 +22,16 @@ export function codeSpan(text: string): string {
   return `\`${clean}\``;
 }
 
-/** An http(s) URL safe inside `[text](url)`, or undefined when it is not one. */
+/**
+ * An http(s) URL safe inside `[text](url)`, or undefined when it is not one. Credentials in it
+ * (`https://user:token@host/…`) are dropped: a comment or summary is no place for them.
+ */
 export function linkTarget(url: string): string | undefined {
   try {
     const parsed = new URL(url);
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return undefined;
+    parsed.username = '';
+    parsed.password = '';
     return parsed.href.replace(/\(/g, '%28').replace(/\)/g, '%29');
   } catch {
     return undefined;

@@ -93,7 +93,7 @@ export function redact(text: string, secrets: readonly string[]): string {
  * passwords are shown with them), percent-encoded, and each half of a REST key
  * `<secret>==<key>`. Longest first, so no shorter form breaks up a longer one before it is masked.
  */
-function secretForms(secrets: readonly string[]): string[] {
+export function secretForms(secrets: readonly string[]): string[] {
   const forms = new Set<string>();
   for (const secret of secrets) {
     for (const part of [secret, ...secret.split('==')]) {

@@ -2,6 +2,7 @@ import { Agent, type Dispatcher, request } from 'undici';
 import { SvcError } from '../../errors.js';
 import { type Json, parseJson } from '../wire/json.js';
 import { AbortFanout } from './abort.js';
+import { EchoMask } from './echoes.js';
 import {
   connectionFailure,
   isRetryableNetworkCode,
@@ -86,13 +87,14 @@ export function createTransport(config: TransportConfig): Transport {
   const counters = { requests: 0, retries: 0 };
   const origin = new URL(config.baseUrl).origin;
   const random = config.random ?? Math.random;
+  const echoes = new EchoMask();
 
   async function attempt(req: HttpRequest): Promise<HttpResponse> {
     const release = await slots.acquire(req.signal);
     try {
       await rate.take(req.signal);
       counters.requests++;
-      return await sendOnce(agent, config, budget, req, origin);
+      return await sendOnce(agent, config, budget, req, origin, echoes);
     } finally {
       release();
     }
@@ -104,6 +106,7 @@ export function createTransport(config: TransportConfig): Transport {
       // child signal, so concurrent requests add one listener in all to a shared caller signal.
       const { signal, unlink } = aborts.link(original.signal);
       const req = { ...original, signal };
+      echoes.learn(req.headers);
       try {
         return await sendWithRetries(req);
       } finally {
@@ -148,6 +151,7 @@ async function sendOnce(
   budget: DataBudget,
   req: HttpRequest,
   origin: string,
+  echoes: EchoMask,
 ): Promise<HttpResponse> {
   const started = performance.now();
   const where = `${req.method} ${req.path}`;
@@ -179,7 +183,9 @@ async function sendOnce(
       status: res.statusCode,
       headers: res.headers,
       body:
-        text.length === 0 || (text.length < 16 && text.trim() === '') ? undefined : parseJson(text, where),
+        text.length === 0 || (text.length < 16 && text.trim() === '')
+          ? undefined
+          : echoes.mask(parseJson(text, where), text),
     };
   } catch (error) {
     if (error instanceof SvcError) throw error;

@@ -1,4 +1,4 @@
-import { SvcError } from '../../errors.js';
+import { jsonSyntaxPlace, SvcError } from '../../errors.js';
 
 /**
  * Reading untrusted JSON. JSON.parse itself never sets a prototype (a `__proto__` key becomes an
@@ -17,9 +17,11 @@ export function parseJson(text: string, where: string): Json {
     // an escaped spelling slips past this check but stays an inert own property (see above).
     return (text.indexOf('"__proto__"') === -1 ? JSON.parse(text) : JSON.parse(text, dropProtoKeys)) as Json;
   } catch (error) {
+    // Only where parsing stopped: V8's own message quotes the start of the body, which may be a
+    // credential the server echoed.
     throw new SvcError(
       'BAD_RESPONSE',
-      `${where}: the response is not valid JSON (${(error as Error).message})`,
+      `${where}: the response is not valid JSON (${jsonSyntaxPlace(error, text)})`,
       {
         hint: 'The dashboard or a proxy in front of it sent a truncated or non-JSON body.',
         details: { where },

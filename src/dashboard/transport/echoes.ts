@@ -1,0 +1,85 @@
+import { SvcError } from '../../errors.js';
+import type { Json } from '../wire/json.js';
+import { secretForms } from './failures.js';
+
+/**
+ * A dashboard, or a proxy in front of it, may quote the credentials a request carried back in
+ * any string of its answer: an error message, a per-item update error, a job's errors. The
+ * transport masks every credential it has sent, in every spelling `secretForms` knows, in each
+ * parsed response before any other code sees it, so nothing downstream (errors, apply reports,
+ * plans, comments) can hold one. Parsed strings are masked, not the raw text: JSON may spell
+ * any character as an escape, which no search of the text would see through.
+ */
+const MAX_DEPTH = 256;
+
+export class EchoMask {
+  private readonly sent = new Set<string>();
+  private forms: string[] = [];
+
+  /** Remembers the credentials of a request's Authorization header. */
+  learn(headers: Record<string, string> | undefined): void {
+    for (const [name, value] of Object.entries(headers ?? {})) {
+      if (name.toLowerCase() !== 'authorization' || this.sent.has(value)) continue;
+      this.sent.add(value);
+      this.forms = secretForms([...this.sent].flatMap(credentialsIn));
+    }
+  }
+
+  /** `body` (parsed from `text`) with every credential masked, in place. */
+  mask(body: Json, text: string): Json {
+    if (this.forms.length === 0) return body;
+    // Without a backslash every string of the body is a piece of the text as sent: when the text
+    // holds no credential, no string does (the usual case, so large pages skip the walk).
+    if (!text.includes('\\') && !this.forms.some((form) => text.includes(form))) return body;
+    return this.walk(body);
+  }
+
+  private walk(value: Json, depth = 0): Json {
+    if (typeof value === 'string') return this.text(value);
+    if (value === null || typeof value !== 'object') return value;
+    // No dashboard answer nests more than a few levels; a hostile one must not exhaust the stack.
+    if (depth > MAX_DEPTH) {
+      throw new SvcError('BAD_RESPONSE', `the response nests more than ${MAX_DEPTH} levels deep`, {
+        hint: 'The dashboard or a proxy in front of it sent a body no dashboard sends.',
+      });
+    }
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) value[i] = this.walk(value[i] as Json, depth + 1);
+      return value;
+    }
+    for (const key of Object.keys(value)) {
+      const masked = this.walk(value[key] as Json, depth + 1);
+      const name = this.text(key);
+      if (name === key && masked === value[key]) continue;
+      if (name !== key) delete value[key];
+      // Defined, never assigned: an own `__proto__` key stays an inert property (see wire/json.ts).
+      Object.defineProperty(value, name, {
+        value: masked,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    }
+    return value;
+  }
+
+  private text(text: string): string {
+    let out = text;
+    for (const form of this.forms) if (out.includes(form)) out = out.split(form).join('[redacted]');
+    return out;
+  }
+}
+
+/**
+ * The credentials an Authorization header carries: a Basic login's encoded pair and its
+ * password (the username is no secret), a bearer token, or any other scheme's value.
+ */
+function credentialsIn(authorization: string): string[] {
+  const space = authorization.indexOf(' ');
+  const scheme = space < 0 ? '' : authorization.slice(0, space).toLowerCase();
+  const value = space < 0 ? authorization : authorization.slice(space + 1);
+  if (scheme !== 'basic') return [value];
+  const pair = Buffer.from(value, 'base64').toString('utf8');
+  const colon = pair.indexOf(':');
+  return colon < 0 ? [value] : [value, pair.slice(colon + 1)];
+}
