@@ -5,10 +5,11 @@
  *   npm run demo                      # compat-6.1 profile (the shipped dashboard's behaviour)
  *   npm run demo -- --profile spec    # the interface as specified
  *
- * Everything the run writes (saved plan, apply journal) goes to a temporary directory.
+ * Everything the run writes (saved plan, apply journal) goes to a temporary directory, removed at
+ * the end. Exit 1 when a step exits with a code the demo does not expect.
  */
 import * as fs from 'node:fs';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,14 +18,28 @@ import { runCli } from '../src/cli/run.js';
 import { loadFleet, type SandboxProfile, startSandbox } from '../src/sandbox/index.js';
 
 const root = resolve(import.meta.dirname, '..');
-const { values } = parseArgs({
-  options: {
-    profile: { type: 'string', default: 'compat-6.1' },
-    config: { type: 'string', default: join(root, 'examples/agency.yaml') },
-  },
-});
-const profile = values.profile as SandboxProfile;
+let values: { profile?: string | undefined; config?: string | undefined };
+try {
+  ({ values } = parseArgs({
+    options: {
+      profile: { type: 'string', default: 'compat-6.1' },
+      config: { type: 'string', default: join(root, 'examples/agency.yaml') },
+    },
+  }));
+} catch (error) {
+  usage((error as Error).message);
+}
+if (values.profile !== 'spec' && values.profile !== 'compat-6.1')
+  usage(`unknown --profile "${values.profile}"`);
+const profile: SandboxProfile = values.profile;
 const config = resolve(values.config ?? '');
+
+function usage(problem: string): never {
+  process.stderr.write(
+    `demo: ${problem}\nusage: npm run demo [-- --profile spec|compat-6.1] [--config FILE]\n`,
+  );
+  process.exit(1);
+}
 
 const sandbox = await startSandbox({
   fleet: await loadFleet(join(root, 'examples/sandbox/demo-fleet.yaml')),
@@ -32,9 +47,22 @@ const sandbox = await startSandbox({
 });
 const workDir = mkdtempSync(join(tmpdir(), 'svc-gitops-demo-'));
 const planFile = join(workDir, 'plan.json');
-// The demo's policies include core updates (high risk): safe mode, on by default, would refuse
-// them. Turning it off here is the explicit, documented way a real run allows them.
-const env: Record<string, string | undefined> = { ...process.env, ...sandbox.env(), SVC_SAFE_MODE: 'false' };
+// The demo talks to its own sandbox only: settings of the shell (SVC_NAMESPACE, SVC_RATE_LIMIT,
+// a state dir, …) or the per-user settings file (found through HOME) must not redirect or break it.
+const inherited = Object.entries(process.env).filter(
+  ([name]) => !name.startsWith('SVC_') || name === 'SVC_GITOPS_DEBUG',
+);
+const env: Record<string, string | undefined> = {
+  ...Object.fromEntries(inherited),
+  HOME: workDir,
+  ...sandbox.env(),
+  // The demo's policies include core updates (high risk): safe mode, on by default, would refuse
+  // them. Turning it off here is the explicit, documented way a real run allows them.
+  SVC_SAFE_MODE: 'false',
+  // The client's default of 60 calls a minute protects a real dashboard; against the local
+  // sandbox it would only stall the apply step for a minute.
+  SVC_RATE_LIMIT: '0',
+};
 const ctx: CliContext = {
   stdout: process.stdout,
   stderr: process.stderr,
@@ -56,7 +84,7 @@ async function step(title: string, argv: string[], expected: number[]): Promise<
 }
 
 process.stdout.write(
-  `Sandbox dashboard (${profile}) with the demo fleet at ${sandbox.url}\nWorking directory: ${workDir}\n`,
+  `Sandbox dashboard (${profile}) with the demo fleet at ${sandbox.url}\nWorking directory: ${workDir} (removed at the end)\n`,
 );
 let failed = false;
 try {
@@ -84,5 +112,6 @@ try {
   process.stderr.write(`\ndemo failed: ${(error as Error).message}\n`);
 } finally {
   await sandbox.close();
+  rmSync(workDir, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);

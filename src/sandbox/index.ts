@@ -13,7 +13,7 @@ import { FaultInjector, type FaultRule } from './faults.js';
 import type { Fleet, FleetUser } from './fleet-types.js';
 import { JobTable } from './jobs.js';
 import { ListenerControl } from './listener.js';
-import { readSnapshot, type StateSnapshot, StateWriter } from './persist.js';
+import { readSnapshot, StateLock, type StateSnapshot, StateWriter } from './persist.js';
 import { type QuirkName, resolveQuirks, type SandboxProfile } from './quirks.js';
 import { createRandom } from './random.js';
 import { restRoutes } from './rest/router.js';
@@ -69,6 +69,10 @@ export interface RunningSandbox {
   close(): Promise<void>;
   /** With `tls`: the self-signed certificate (PEM), for clients that want to trust it. */
   certificatePem?: string;
+  /** The state file the sandbox was restored from (it won over `fleet`), if any. */
+  restoredFrom?: string;
+  /** How many sites the sandbox serves now. */
+  siteCount(): number;
 }
 
 /** Fixed, documented demo credentials so the demo is reproducible. Never valid anywhere else. */
@@ -82,6 +86,21 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const ns = options.namespace ?? 'svc';
   if (!/^[a-z][a-z0-9_-]{0,39}$/.test(ns))
     throw new Error(`invalid namespace "${ns}": use lower-case letters, digits, - and _`);
+  // One sandbox per state file: a second one would overwrite the first one's changes.
+  const lock = options.statePath ? StateLock.acquire(options.statePath) : undefined;
+  try {
+    return await serve(options, ns, lock);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+}
+
+async function serve(
+  options: SandboxOptions,
+  ns: string,
+  lock: StateLock | undefined,
+): Promise<RunningSandbox> {
   const credentials: SandboxCredentials = { ...DEFAULT_CREDENTIALS, ...options.credentials };
   const seed = options.seed ?? 1;
   const snapshot = options.statePath ? readSnapshot(options.statePath) : undefined;
@@ -158,12 +177,19 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       ...(certificate ? { SVC_SKIP_SSL_VERIFY: 'true' } : { SVC_ALLOW_HTTP: 'true' }),
       ...(ns === 'svc' ? {} : { SVC_NAMESPACE: ns }),
     }),
+    siteCount: () => store.sites().length,
     close: async () => {
-      writer.flush();
-      await listener.shutdown();
+      // The port closes and the state file is released even when the last save fails.
+      try {
+        writer.flush();
+      } finally {
+        await listener.shutdown();
+        lock?.release();
+      }
     },
   };
   if (certificate) running.certificatePem = certificate.cert;
+  if (snapshot && options.statePath) running.restoredFrom = options.statePath;
   return running;
 }
 

@@ -114,3 +114,16 @@ describe('svc-gitops sandbox', () => {
     expect([badProfile.code, badProfile.stderr.includes('unknown --profile "prod"')]).toEqual([1, true]);
   });
 });
+
+describe('svc-gitops sandbox --state', () => {
+  it('says it serves the restored state, not the --fleet, when the state file exists', async () => {
+    const statePath = join(dir, 'restored.json');
+    const first = await startSandbox({ fleet: smallFleet(), statePath });
+    await first.close();
+    const run = launch(['--state', 'restored.json']);
+    await until(() => run.out.stderr.includes('serving'));
+    expect(run.out.stderr).toContain(`serving 3 sites restored from ${statePath}`);
+    run.stop();
+    expect(await run.done).toBe(0);
+  });
+});

@@ -92,11 +92,20 @@ async function runSandbox(ctx: CliContext, flags: SandboxFlags): Promise<void> {
   }
   for (const [name, value] of Object.entries(sandbox.env()))
     ctx.stdout.write(`${name}=${shellValue(value)}\n`);
+  // A state file that exists wins over --fleet: say which one is served.
+  const source = sandbox.restoredFrom ? ` restored from ${sandbox.restoredFrom}` : '';
   ctx.stderr.write(
-    `sandbox dashboard (${profile}) serving ${fleet.sites.length} sites at ${sandbox.url}; stop with Ctrl-C\n`,
+    `sandbox dashboard (${profile}) serving ${sandbox.siteCount()} sites${source} at ${sandbox.url}; stop with Ctrl-C\n`,
   );
   await untilAborted(ctx.signal);
-  await sandbox.close();
+  try {
+    await sandbox.close();
+  } catch (error) {
+    throw new SvcError('IO_ERROR', `sandbox stopped, but ${(error as Error).message}`, {
+      hint: 'check that the --state directory exists and is writable',
+      cause: error,
+    });
+  }
   ctx.stderr.write('sandbox stopped\n');
 }
 
