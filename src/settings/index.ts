@@ -105,9 +105,17 @@ function checkDashboardUrl(settings: Settings, warnings: string[]): string {
         { hint: 'Use https, or set allowHttp (SVC_ALLOW_HTTP=true) for a local test dashboard.' },
       );
     }
-    warnings.push(`dashboardUrl ${url.origin} uses plain HTTP: credentials travel unencrypted`);
+    // Over loopback the credentials never leave the machine (the sandbox): nothing to warn of.
+    if (!isLoopback(url.hostname)) {
+      warnings.push(`dashboardUrl ${url.origin} uses plain HTTP: credentials travel unencrypted`);
+    }
   }
   return (url.origin + url.pathname).replace(/\/+$/, '');
+}
+
+/** localhost, 127.0.0.0/8 or [::1]: an address that never leaves this machine. */
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {

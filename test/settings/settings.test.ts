@@ -162,6 +162,13 @@ describe('loadSettings', () => {
     const allowed = load({}, { SVC_URL: 'http://dash.example.com', SVC_ALLOW_HTTP: 'true' });
     expect(allowed.settings.dashboardUrl).toBe('http://dash.example.com');
     expect(allowed.warnings.join('\n')).toContain('plain HTTP');
+    // Loopback (the sandbox) needs allowHttp too, but the credentials never leave the machine.
+    for (const url of ['http://127.0.0.1:8080', 'http://localhost:8080', 'http://[::1]:8080']) {
+      expect(failure(() => load({}, { SVC_URL: url })).message).toContain('plain text');
+      expect(load({}, { SVC_URL: url, SVC_ALLOW_HTTP: 'true' }).warnings).toEqual([]);
+    }
+    const lookalike = load({}, { SVC_URL: 'http://127.0.0.1.example.com', SVC_ALLOW_HTTP: 'true' });
+    expect(lookalike.warnings.join('\n')).toContain('plain HTTP');
   });
 
   it('refuses URLs carrying credentials and warns about skipSslVerify and token-only setups', () => {
