@@ -1,17 +1,27 @@
-/** Levenshtein distance, bounded: returns `limit + 1` as soon as the distance must exceed `limit`. */
+/**
+ * Edit distance in which swapping two neighbouring letters is one edit, like an insertion,
+ * deletion or substitution (`minro` is one typo from `minor`, not two), bounded: returns
+ * `limit + 1` as soon as the distance must exceed `limit`.
+ */
 export function editDistance(a: string, b: string, limit = Number.POSITIVE_INFINITY): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        value = Math.min(value, before[j - 2]! + 1);
+      }
       current.push(value);
       rowMin = Math.min(rowMin, value);
     }
+    // A swap reaches back two rows, but never below this row's minimum: stopping here is safe.
     if (rowMin > limit) return limit + 1;
+    before = previous;
     previous = current;
   }
   return previous[b.length]!;

@@ -22,22 +22,48 @@ export function describedProperty(
 }
 
 /**
+ * The schema nodes on the error's schema path, outermost first. ajv writes the path of an error
+ * inside a `$ref` that it did not inline from that definition (`#/else/type`), not from the root;
+ * such a path is walked from the definition that holds the failed keyword's schema, so its own
+ * documentation is found instead of the root's.
+ */
+export function schemaNodes(
+  root: Record<string, unknown>,
+  schemaPath: string,
+  parentSchema?: unknown,
+): unknown[] {
+  const segments = schemaPath.replace(/^#\/?/, '').split('/').filter(Boolean);
+  const walk = (base: unknown): unknown[] => {
+    const nodes: unknown[] = [base];
+    let node = base;
+    for (const segment of segments) {
+      node =
+        typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[segment] : undefined;
+      nodes.push(node);
+    }
+    return nodes;
+  };
+  const fromRoot = walk(root);
+  if (parentSchema === undefined || fromRoot.includes(parentSchema)) return fromRoot;
+  const defs = Object.values((root.$defs ?? {}) as Record<string, unknown>);
+  for (const def of defs) {
+    const nodes = walk(def);
+    if (nodes.includes(parentSchema)) return [root, ...nodes];
+  }
+  return fromRoot;
+}
+
+/**
  * The title and description of the closest schema node on the error's schema path that has
  * them (a pattern inside `else` is documented by the definition around it).
  */
 export function nearestDocs(
   root: Record<string, unknown>,
   schemaPath: string,
+  parentSchema?: unknown,
 ): { title?: string; description?: string } {
-  const segments = schemaPath.replace(/^#\/?/, '').split('/').filter(Boolean);
-  const nodes: unknown[] = [root];
-  let node: unknown = root;
-  for (const segment of segments) {
-    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[segment] : undefined;
-    nodes.push(node);
-  }
   const docs: { title?: string; description?: string } = {};
-  for (const candidate of nodes.reverse()) {
+  for (const candidate of schemaNodes(root, schemaPath, parentSchema).reverse()) {
     if (typeof candidate !== 'object' || candidate === null) continue;
     const c = candidate as SchemaNode;
     if (docs.title === undefined && typeof c.title === 'string') docs.title = c.title;

@@ -3,7 +3,7 @@ import type { Diagnostic } from '../errors.js';
 import { didYouMean } from './did-you-mean.js';
 import type { Segment } from './model.js';
 import { jsonPointer } from './pointer.js';
-import { describedProperty, nearestDocs, patternHint, type SchemaNode } from './schema-docs.js';
+import { describedProperty, nearestDocs, patternHint, type SchemaNode, schemaNodes } from './schema-docs.js';
 import type { ParsedYaml } from './yaml.js';
 
 /**
@@ -18,7 +18,7 @@ export function translateSchemaError(
   root: Record<string, unknown>,
 ): Diagnostic {
   const path = segmentsOf(error.instancePath);
-  const docs = nearestDocs(root, error.schemaPath);
+  const docs = nearestDocs(root, error.schemaPath, error.parentSchema);
   const schema = { ...docs, ...((error.parentSchema ?? {}) as SchemaNode) };
   const found = describeValue(error.data);
   const where = (p: Segment[], key = false) => ({ file, ...parsed.locate(p, key), path: jsonPointer(p) });
@@ -49,17 +49,40 @@ export function translateSchemaError(
     case 'type': {
       const expected = String(params.type);
       const source = parsed.scalarSource(path);
+      // A selection is a list or a mapping: its `else` only says "mapping", which misleads
+      // someone who wrote `sites: all`, so the `if` branch's type is named too.
+      const alternative = ifBranchType(
+        schemaNodes(root, error.schemaPath, error.parentSchema),
+        error.parentSchema,
+      );
+      const scalar = typeof error.data === 'string' || typeof error.data === 'number';
+      if (alternative !== undefined) {
+        const hint =
+          alternative === 'array' && scalar
+            ? `write it as a list: [${source ?? String(error.data)}]`
+            : (schema.description ?? docs.description);
+        return make(
+          `${label(path)} must be ${article(alternative)} or ${article(expected)}, found ${found}`,
+          hint,
+        );
+      }
+      const entry = expected === 'array' ? firstKeyOfMappingEntries(root, error) : undefined;
       const hint =
         expected === 'string' && typeof error.data === 'number' && source
           ? `quote it: '${source}' (unquoted, YAML reads it as a number)`
-          : schema.description;
+          : entry !== undefined
+            ? `start each entry with \`- \`: \`- ${entry}: …\` (a list of mappings, not one mapping)`
+            : schema.description;
       return make(`${label(path)} must be ${article(expected)}, found ${found}`, hint ?? docs.description);
     }
-    case 'const':
+    case 'const': {
+      // `version: "1"`: the value is right but quoted, so YAML reads it as text.
+      const quoted = typeof error.data === 'string' && error.data === String(params.allowedValue);
       return make(
         `${label(path)} must be ${JSON.stringify(params.allowedValue)}, found ${found}`,
-        schema.description,
+        quoted ? `write it without quotes: ${String(params.allowedValue)}` : schema.description,
       );
+    }
     case 'enum': {
       const allowed = ((params.allowedValues as unknown[]) ?? []).map(String);
       const suggestion = typeof error.data === 'string' ? didYouMean(error.data, allowed) : undefined;
@@ -96,6 +119,29 @@ export function segmentsOf(instancePath: string): Segment[] {
     .split('/')
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
     .map((s) => (/^(0|[1-9][0-9]*)$/.test(s) ? Number(s) : s));
+}
+
+/**
+ * A mapping written where a list of mappings belongs (the `- ` of the first entry forgotten):
+ * its first key, to show how the entry starts. Only for lists whose items are mappings.
+ */
+function firstKeyOfMappingEntries(root: Record<string, unknown>, error: ErrorObject): string | undefined {
+  const data = error.data;
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
+  const items = (error.parentSchema as { items?: { $ref?: string; type?: unknown } } | undefined)?.items;
+  const defs = root.$defs as Record<string, { type?: unknown }> | undefined;
+  const itemType = items?.$ref ? defs?.[items.$ref.replace('#/$defs/', '')]?.type : items?.type;
+  return itemType === 'object' ? Object.keys(data)[0] : undefined;
+}
+
+/** The type the `if` beside a failed `else` accepts (`if: {type: array}`), if that is the shape. */
+function ifBranchType(nodes: unknown[], elseSchema: unknown): string | undefined {
+  for (const node of nodes) {
+    if (typeof node !== 'object' || node === null) continue;
+    const n = node as { if?: { type?: unknown }; else?: unknown };
+    if (n.else === elseSchema && typeof n.if?.type === 'string') return n.if.type;
+  }
+  return undefined;
 }
 
 function combinatorMessage(keyword: 'oneOf' | 'anyOf', schema: SchemaNode, data: unknown): string {

@@ -20,6 +20,8 @@ export interface ReadOptions {
 
 const YAML_FILE = /\.ya?ml$/i;
 
+const WITHOUT_LINE = new Set(['config-not-found', 'config-unreadable', 'no-yaml-files', 'too-many-files']);
+
 /**
  * Reads a file, or every `*.yaml`/`*.yml` file directly inside a directory (sorted by name, hidden
  * files skipped). Never throws: missing paths, unreadable, oversized and binary files become
@@ -56,7 +58,7 @@ async function readDirectory(
   }
   const yamlNames = names.filter((n) => YAML_FILE.test(n) && !n.startsWith('.')).sort();
   if (yamlNames.length === 0) {
-    const d = problem('no-yaml-files', shown, 'the directory holds no *.yaml or *.yml files');
+    const d = problem('no-yaml-files', shown, 'is a directory with no *.yaml or *.yml files in it');
     d.hint = 'add a file such as svc-gitops.yaml starting with `version: 1`, or point -c at a file';
     return { files: [], diagnostics: [d] };
   }
@@ -151,7 +153,8 @@ function reason(error: unknown): string {
 
 function problem(rule: string, file: string, what: string): Diagnostic {
   const d: Diagnostic = { severity: 'error', rule, message: `${file} ${what}`, file };
-  // A path that cannot be opened has no line to point at; everything else is about the whole file.
-  if (rule !== 'config-not-found' && rule !== 'config-unreadable') Object.assign(d, { line: 1, col: 1 });
+  // A path that cannot be opened, or a directory, has no line to point at; everything else is
+  // about the whole file.
+  if (!WITHOUT_LINE.has(rule)) Object.assign(d, { line: 1, col: 1 });
   return d;
 }

@@ -92,6 +92,11 @@ describe('hostile and broken input', () => {
   it('rejects a directory with no YAML and a missing path', async () => {
     const dir = await loadFrom({ 'conf/README.md': 'hi' }, 'conf');
     expect(rulesOf(dir.diagnostics)).toEqual(['no-yaml-files']);
+    // About the directory, so no line:col (there is no line 1 of a directory).
+    expect(dir.diagnostics[0]).toMatchObject({
+      message: 'conf is a directory with no *.yaml or *.yml files in it',
+    });
+    expect(dir.diagnostics[0]!.line).toBeUndefined();
     const missing = await loadFrom({}, 'nope.yaml');
     expect(rulesOf(missing.diagnostics)).toEqual(['config-not-found']);
     expect(missing.diagnostics[0]!.message).toContain('does not exist');

@@ -117,8 +117,85 @@ describe('schema diagnostics', () => {
   it('reports an empty value as such', async () => {
     const result = await loadText(doc('sites:\n'));
     expect(result.diagnostics[0]!.message).toBe(
-      '`sites` must be a mapping (key: value), found nothing (an empty value)',
+      '`sites` must be a list or a mapping (key: value), found nothing (an empty value)',
     );
+    // The selection's own description, not the whole format's (the root's).
+    expect(result.diagnostics[0]!.hint).toMatch(/^Sites: a list of site items/);
+  });
+
+  it('a list of mappings written as one mapping (the `- ` forgotten) is told how an entry starts', async () => {
+    const text = [
+      'version: 1',
+      'updates:',
+      '  name: p',
+      '  sites: [all]',
+      'ignores:',
+      '  rules:',
+      '    sites: [all]',
+      '    core: true',
+      '',
+    ].join('\n');
+    const result = await loadText(text);
+    expect(errors(result.diagnostics).map((d) => [d.line, d.path, d.message, d.hint])).toEqual([
+      [
+        3,
+        '/updates',
+        '`updates` must be a list, found a mapping',
+        'start each entry with `- `: `- name: …` (a list of mappings, not one mapping)',
+      ],
+      [
+        7,
+        '/ignores/rules',
+        '`rules` must be a list, found a mapping',
+        'start each entry with `- `: `- sites: …` (a list of mappings, not one mapping)',
+      ],
+    ]);
+  });
+
+  it('a quoted version is told to drop the quotes', async () => {
+    const result = await loadText('version: "1"\n');
+    expect(result.diagnostics[0]).toMatchObject({
+      message: '`version` must be 1, found "1"',
+      hint: 'write it without quotes: 1',
+    });
+  });
+
+  it('a site selection written as one value (`sites: all`) is told to be a list, wherever it is', async () => {
+    const text = [
+      'version: 1',
+      'sites: all',
+      'ignores:',
+      '  rules:',
+      '    - sites: 4',
+      '      core: true',
+      'updates:',
+      '  - name: p',
+      '    sites: group:clients',
+      '    kinds: [plugins]',
+      '    max: patch',
+      '',
+    ].join('\n');
+    const result = await loadText(text);
+    expect(errors(result.diagnostics).map((d) => [d.line, d.path, d.message, d.hint])).toEqual([
+      [
+        2,
+        '/sites',
+        '`sites` must be a list or a mapping (key: value), found "all"',
+        'write it as a list: [all]',
+      ],
+      [
+        5,
+        '/ignores/rules/0/sites',
+        '`sites` must be a list or a mapping (key: value), found 4',
+        'write it as a list: [4]',
+      ],
+      [
+        9,
+        '/updates/0/sites',
+        '`sites` must be a list or a mapping (key: value), found "group:clients"',
+        'write it as a list: [group:clients]',
+      ],
+    ]);
   });
 });
 
@@ -127,6 +204,16 @@ describe('did you mean', () => {
     expect(editDistance('kitten', 'sitting')).toBe(3);
     expect(editDistance('abc', 'abc')).toBe(0);
     expect(editDistance('a', 'abcdefgh', 2)).toBe(3);
+    // Two neighbouring letters swapped are one typo.
+    expect(editDistance('minro', 'minor')).toBe(1);
+    expect(editDistance('ab', 'ba', 1)).toBe(1);
+  });
+  it('suggests the word for a swapped-letters typo (`max: minro`)', async () => {
+    const result = await loadText(
+      doc('updates:\n  - name: p\n    sites: [all]\n    kinds: [plugins]\n    max: minro\n'),
+    );
+    expect(result.diagnostics[0]!.hint).toBe('did you mean `minor`?');
+    expect(closest('kidns', ['kinds', 'sites'])).toBe('kinds');
   });
   it('suggests only plausible typos, ties broken alphabetically', () => {
     expect(closest('plugns', ['plugins', 'themes', 'core'])).toBe('plugins');
