@@ -1,11 +1,11 @@
-import { readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { type Fleet, generateFleet, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import type { Plan } from '../../src/types.js';
 import { cli } from '../helpers/cli.js';
-import { PROFILES, sandboxEnv, setFaults, startDemo, tempDir } from './helpers.js';
+import { PROFILES, resetStats, sandboxEnv, sandboxStats, setFaults, startDemo, tempDir } from './helpers.js';
 
 /** How many (site, item) ignores the imported rules ask for. */
 function ignoresIn(yaml: string): number {
@@ -111,6 +111,22 @@ describe.each(PROFILES)('import against the %s sandbox', (profile) => {
       expect(forced.code, forced.stderr).toBe(0);
       expect(readFileSync(target, 'utf8')).toContain('version: 1');
     }
+  });
+
+  it('import --out naming a directory says so (not "pass --force"), with or without --force, before reading', async () => {
+    const cwd = tempDir();
+    mkdirSync(join(cwd, 'conf'));
+    await resetStats(sandbox);
+    for (const argv of [
+      ['import', '--out', 'conf'],
+      ['import', '--out', 'conf', '--force'],
+    ]) {
+      const refused = await cli(argv, { env, cwd });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('svc-gitops: error [USAGE]: conf is a directory');
+      expect(refused.stderr).toContain('hint: name a file, e.g. --out conf/svc-gitops.yaml');
+    }
+    expect((await sandboxStats(sandbox)).requests_total).toBe(0);
   });
 
   it('import --out never replaces a symlink without --force, even one whose target is missing', async () => {

@@ -7,6 +7,8 @@ import { withApplyLock } from '../../apply/session.js';
 import { DEFAULT_STATE_DIR, type StatePaths, statePaths } from '../../apply/state-dir.js';
 import { combineHoldBacks, skipCompleted } from '../../apply/subset.js';
 import { alreadyUsed, isPlanUsed, markPlanUsed } from '../../apply/used-plans.js';
+import { resolveConfigPath } from '../../config/index.js';
+import type { ReadLiveOptions } from '../../dashboard/client.js';
 import { EXIT, SvcError } from '../../errors.js';
 import { renderApplyCalls } from '../../render/apply-calls.js';
 import { renderApplyJson } from '../../render/apply-json.js';
@@ -17,6 +19,7 @@ import { terminalText } from '../../render/safe-text.js';
 import type { Action } from '../../types.js';
 import type { CliContext } from '../context.js';
 import { createProgress } from '../progress.js';
+import { checkWritableOutput, refuseConfigAsOutput } from '../write-file.js';
 import {
   type ApplyFlags,
   type Approved,
@@ -69,6 +72,7 @@ export async function runApply(
   flags: ApplyFlags,
 ): Promise<number> {
   checkFlags(planfile, flags);
+  if (flags.out) checkOutput(ctx, flags.out, flags.config);
   // An empty variable counts as unset, as every SVC_* setting does.
   const stateDir = resolve(ctx.cwd, flags.stateDir ?? (ctx.env.SVC_GITOPS_STATE_DIR || DEFAULT_STATE_DIR));
   const approved: Approved | number = planfile
@@ -109,6 +113,21 @@ function checkFlags(planfile: string | undefined, flags: ApplyFlags): void {
   });
 }
 
+/**
+ * The report is written after the dashboard has changed: a path that cannot take it is refused
+ * first, so a typo in --out never turns a finished apply into exit 1 (or replaces the config).
+ */
+function checkOutput(ctx: CliContext, out: string, config: string | undefined): void {
+  checkWritableOutput(ctx.fs, ctx.cwd, out);
+  let configPath: string;
+  try {
+    configPath = resolveConfigPath(ctx.fs, ctx.cwd, config);
+  } catch {
+    return; // a saved plan applies without a config at hand: nothing to protect
+  }
+  refuseConfigAsOutput(ctx.fs, ctx.cwd, out, configPath);
+}
+
 function runnableActions(approved: Approved): Action[] {
   return approved.plan.actions.filter((action) => !approved.holdBack?.(action));
 }
@@ -130,7 +149,11 @@ async function runApproved(
     let capabilities = approved.capabilities;
     if (approved.savedPlan) {
       if (isPlanUsed(ctx.fs, paths.usedPlans, approved.plan.id)) throw alreadyUsed(approved.plan.id);
-      capabilities = (await checkLiveUnchanged(approved.plan, approved.client)).capabilities;
+      // The re-check reads the dashboard too: Ctrl-C must stop it as it stops every other read.
+      const client = {
+        readLive: (options?: ReadLiveOptions) => approved.client.readLive({ ...options, signal: ctx.signal }),
+      };
+      capabilities = (await checkLiveUnchanged(approved.plan, client)).capabilities;
       markPlanUsed(ctx.fs, paths.usedPlans, approved.plan.id, ctx.now());
     }
     const completed = completedUpdates(readJournal(ctx.fs, paths.journal));
@@ -188,6 +211,10 @@ function writeReport(ctx: CliContext, out: string, text: string): void {
   try {
     ctx.fs.writeFileSync(resolve(ctx.cwd, out), text);
   } catch (error) {
-    throw new SvcError('IO_ERROR', `cannot write the report to ${out}`, { cause: error });
+    const code = (error as { code?: unknown }).code;
+    throw new SvcError('IO_ERROR', `cannot write the report to ${out} (${String(code ?? error)})`, {
+      hint: 'the apply itself finished: its report is printed above',
+      cause: error,
+    });
   }
 }

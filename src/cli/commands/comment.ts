@@ -29,7 +29,7 @@ import { renderPlanMarkdown } from '../../render/plan-markdown.js';
 import type { LiveState, Plan } from '../../types.js';
 import type { CliContext } from '../context.js';
 import { planNow } from '../pipeline.js';
-import { writeFileAtomic } from '../write-file.js';
+import { refuseConfigAsOutput, writeFileAtomic } from '../write-file.js';
 
 interface CommentFlags {
   config?: string;
@@ -72,6 +72,7 @@ export function registerComment(program: Command, ctx: CliContext, setExit: (cod
 export async function runComment(ctx: CliContext, flags: CommentFlags): Promise<number> {
   const run = actionsRun(ctx.env);
   const configPath = resolveConfigPath(ctx.fs, ctx.cwd, flags.config);
+  if (flags.out) refuseConfigAsOutput(ctx.fs, ctx.cwd, flags.out, configPath);
   const root = run.workspace ?? ctx.cwd;
   const key = configKey(resolve(ctx.cwd, configPath), root);
   const toRepoPath = (file: string) => configKey(resolve(ctx.cwd, file), root);

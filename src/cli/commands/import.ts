@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { importDesiredState, LIMITS } from '../../config/index.js';
 import { EXIT, SvcError } from '../../errors.js';
@@ -70,14 +70,20 @@ export async function importLive(ctx: CliContext, flags: ImportFlags): Promise<n
  * checked where it is written.
  */
 function refuseToOverwrite(ctx: CliContext, flags: ImportFlags): void {
-  if (!flags.out || flags.force) return;
+  if (!flags.out) return;
   const target = resolve(ctx.cwd, flags.out);
-  let exists: boolean;
+  let stat: ReturnType<typeof ctx.fs.lstatSync> | undefined;
   try {
-    ctx.fs.lstatSync(target);
-    exists = true;
+    stat = ctx.fs.lstatSync(target);
   } catch {
-    exists = false; // missing, or not reachable: the write then says why
+    stat = undefined; // missing, or not reachable: the write then says why
   }
-  if (exists) throw new SvcError('USAGE', `${flags.out} exists`, { hint: 'pass --force to overwrite it' });
+  // --force cannot replace a directory: saying "pass --force" would only lead to a second error.
+  if (stat?.isDirectory()) {
+    throw new SvcError('USAGE', `${flags.out} is a directory`, {
+      hint: `name a file, e.g. --out ${join(flags.out, 'svc-gitops.yaml')}`,
+    });
+  }
+  if (stat && !flags.force)
+    throw new SvcError('USAGE', `${flags.out} exists`, { hint: 'pass --force to overwrite it' });
 }

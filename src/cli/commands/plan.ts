@@ -1,11 +1,12 @@
 import { type Command, Option } from 'commander';
+import { resolveConfigPath } from '../../config/index.js';
 import { EXIT } from '../../errors.js';
 import { planJsonChunks } from '../../render/plan-json.js';
 import { shortId } from '../../render/plan-words.js';
 import type { CliContext } from '../context.js';
 import { planNow } from '../pipeline.js';
 import { type PlanFormat, printPlan } from '../print-plan.js';
-import { writeFileAtomic } from '../write-file.js';
+import { refuseConfigAsOutput, writeFileAtomic } from '../write-file.js';
 
 interface PlanFlags {
   config?: string;
@@ -41,6 +42,8 @@ export function registerPlan(program: Command, ctx: CliContext, setExit: (code: 
 }
 
 export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
+  if (flags.out)
+    refuseConfigAsOutput(ctx.fs, ctx.cwd, flags.out, resolveConfigPath(ctx.fs, ctx.cwd, flags.config));
   const planned = await planNow(ctx, {
     ...(flags.config === undefined ? {} : { config: flags.config }),
     ...(flags.target === undefined ? {} : { targets: flags.target }),
