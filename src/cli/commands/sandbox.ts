@@ -90,8 +90,10 @@ async function runSandbox(ctx: CliContext, flags: SandboxFlags): Promise<void> {
       : 'check --state, --tls and --namespace';
     throw new SvcError('IO_ERROR', message, { hint, cause: error });
   }
-  for (const [name, value] of Object.entries(sandbox.env()))
-    ctx.stdout.write(`${name}=${shellValue(value)}\n`);
+  // One write: a script that waits for `sandbox.env` to be non-empty then sources it must never
+  // read the URL without the login that follows it.
+  const lines = Object.entries(sandbox.env()).map(([name, value]) => `${name}=${shellValue(value)}\n`);
+  ctx.stdout.write(lines.join(''));
   // A state file that exists wins over --fleet: say which one is served.
   const source = sandbox.restoredFrom ? ` restored from ${sandbox.restoredFrom}` : '';
   ctx.stderr.write(
