@@ -1,3 +1,4 @@
+import { closest } from '../config/did-you-mean.js';
 import { SvcError } from '../errors.js';
 import type { SettingsValidator } from './schema.js';
 import { SETTING_ENV, type SettingKey } from './types.js';
@@ -9,7 +10,12 @@ export interface EnvSettings {
   values: Partial<Record<SettingKey, unknown>>;
   /** Names of the variables that were used. */
   used: string[];
+  /** Warnings for set SVC_* variables that are no setting but one typo from one (`SVC_APP_PASWORD`). */
+  misspelt: string[];
 }
+
+/** SVC_* variables the program reads besides the settings. */
+const OTHER_VARIABLES = ['SVC_GITOPS_DEBUG', 'SVC_GITOPS_STATE_DIR'];
 
 /**
  * Reads every SVC_* setting variable. An empty variable counts as unset; booleans accept
@@ -29,7 +35,23 @@ export function readEnvSettings(
     used.push(variable);
   }
   validator.check(values, 'environment', (key) => SETTING_ENV[key as SettingKey] ?? key);
-  return { values, used };
+  return { values, used, misspelt: misspeltVariables(env) };
+}
+
+/**
+ * A misspelt variable is otherwise silently ignored, and the setting it meant falls back to its
+ * default (a password that "is not set"). Only names one typo or so from a known one are named,
+ * never values: any other SVC_* variable may belong to something else.
+ */
+function misspeltVariables(env: Record<string, string | undefined>): string[] {
+  const known = [...Object.values(SETTING_ENV), ...OTHER_VARIABLES];
+  const warnings: string[] = [];
+  for (const name of Object.keys(env).sort()) {
+    if (!name.startsWith('SVC_') || known.includes(name) || !env[name]?.trim()) continue;
+    const meant = closest(name, known);
+    if (meant) warnings.push(`${name} is not a setting and is ignored: did you mean ${meant}?`);
+  }
+  return warnings;
 }
 
 function convert(raw: string, type: 'string' | 'boolean' | 'integer', variable: string): unknown {

@@ -48,6 +48,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   }
   const fromEnv = readEnvSettings(options.env, validator);
   for (const variable of fromEnv.used) source.push(`env:${variable}`);
+  warnings.push(...fromEnv.misspelt);
   const overrides = withoutUndefined(options.overrides ?? {});
   if (Object.keys(overrides).length > 0) source.push('overrides');
 
@@ -61,11 +62,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   validator.check(merged, 'settings overrides');
   const settings = merged as unknown as Settings;
   settings.dashboardUrl = checkDashboardUrl(settings, warnings);
-  if (settings.skipSslVerify) {
-    warnings.push(
-      'skipSslVerify is on: certificates of the dashboard are NOT verified (use only for local self-signed certificates)',
-    );
-  }
+  // skipSslVerify is warned of by the dashboard client, when a command connects: once per run.
   const hasBasic = Boolean(settings.username && settings.applicationPassword);
   if (!hasBasic && settings.token) {
     warnings.push(

@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { closest } from '../config/did-you-mean.js';
 import { SvcError } from '../errors.js';
-import type { SettingKey } from './types.js';
+import { SETTING_ENV, type SettingKey } from './types.js';
 
 /**
  * The settings schema is a package asset (`schemas/`, shipped beside `dist/`), so it is read with
@@ -28,8 +29,9 @@ export function createSettingsValidator(): SettingsValidator {
     schema,
     check(value, where, label = (key) => `key "${key}"`) {
       if (validate(value)) return;
-      const first = (validate.errors ?? [])[0];
-      throw new SvcError('SETTINGS_INVALID', `${where}: ${describe(first, label)}`, {
+      // Every problem at once (each key once): fixing a file one error per run is tedious.
+      const problems = [...new Set((validate.errors ?? []).map((error) => describe(error, label)))];
+      throw new SvcError('SETTINGS_INVALID', `${where}: ${problems.join('; ') || 'invalid settings'}`, {
         hint: 'Allowed keys and types are described in schemas/settings.schema.json.',
         details: { where },
       });
@@ -49,11 +51,26 @@ export function createSettingsValidator(): SettingsValidator {
   };
 }
 
+/** Every settings key, for did-you-mean. */
+const KEYS = Object.keys(SETTING_ENV);
+
+/** Names people write for a key that are too far from it for a typo check. */
+const KEY_ALIASES: Readonly<Record<string, string>> = {
+  user: 'username',
+  url: 'dashboardUrl',
+  dashboard: 'dashboardUrl',
+  password: 'applicationPassword',
+  apppassword: 'applicationPassword',
+  app_password: 'applicationPassword',
+};
+
 /** One ajv error as a sentence that names the key (for additionalProperties ajv names the parent). */
 function describe(error: ErrorObject | undefined, label: (key: string) => string): string {
   if (!error) return 'invalid settings';
   if (error.keyword === 'additionalProperties') {
-    return `unknown key "${String(error.params.additionalProperty)}"`;
+    const key = String(error.params.additionalProperty);
+    const meant = KEY_ALIASES[key.toLowerCase()] ?? closest(key, KEYS);
+    return `unknown key "${key}"${meant ? ` (did you mean "${meant}"?)` : ''}`;
   }
   const key = error.instancePath.replace(/^\//, '');
   if (key === '') return `the settings must be a JSON object (${error.message ?? 'invalid'})`;

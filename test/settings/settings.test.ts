@@ -117,6 +117,32 @@ describe('loadSettings', () => {
     expect(fraction.message).toContain('requestTimeout');
   });
 
+  it('lists every problem of a settings file at once, with the key each unknown one meant', () => {
+    const file = { user: 'ops', appPassword: 'x', dashbordUrl: 'https://x.example.com', rateLimit: '60' };
+    const error = failure(() => load({ [CWD_FILE]: JSON.stringify(file) }));
+    expect(error.message).toContain('unknown key "user" (did you mean "username"?)');
+    expect(error.message).toContain('unknown key "appPassword" (did you mean "applicationPassword"?)');
+    expect(error.message).toContain('unknown key "dashbordUrl" (did you mean "dashboardUrl"?)');
+    expect(error.message).toContain('rateLimit');
+    expect(error.message).not.toContain('"x"');
+    const far = failure(() => load({ [CWD_FILE]: JSON.stringify({ colour: 'blue' }) }));
+    expect(far.message).toMatch(/unknown key "colour"$/);
+  });
+
+  it('warns of a set SVC_* variable one typo from a setting (never its value), and of nothing else', () => {
+    const { warnings, settings } = load(
+      {},
+      { SVC_USER: 'ops', SVC_APP_PASWORD: 'hunter2-secret', SVC_URLL: 'https://x.example.com' },
+    );
+    expect(settings.applicationPassword).toBeUndefined();
+    expect(warnings).toEqual([
+      'SVC_APP_PASWORD is not a setting and is ignored: did you mean SVC_APP_PASSWORD?',
+      'SVC_URLL is not a setting and is ignored: did you mean SVC_URL?',
+    ]);
+    const quiet = load({}, { SVC_GITOPS_DEBUG: '1', SVC_OTHER_TOOL_HOME: '/x', SVC_TOKN: '' });
+    expect(quiet.warnings).toEqual([]);
+  });
+
   it('rejects a __proto__ key without polluting anything', () => {
     const error = failure(() => load({ [USER_FILE]: '{"__proto__": {"polluted": true}, "rateLimit": 1}' }));
     expect(error.code).toBe('SETTINGS_INVALID');
@@ -171,7 +197,7 @@ describe('loadSettings', () => {
     expect(lookalike.warnings.join('\n')).toContain('plain HTTP');
   });
 
-  it('refuses URLs carrying credentials and warns about skipSslVerify and token-only setups', () => {
+  it('refuses URLs carrying credentials and warns about token-only setups', () => {
     expect(failure(() => load({}, { SVC_URL: 'https://u:p@dash.example.com' })).code).toBe(
       'SETTINGS_INVALID',
     );
@@ -179,7 +205,8 @@ describe('loadSettings', () => {
       {},
       { SVC_URL: 'https://d.example.com', SVC_SKIP_SSL_VERIFY: '1', SVC_TOKEN: 'abc==def' },
     );
-    expect(warnings.join('\n')).toMatch(/skipSslVerify/);
+    // skipSslVerify is warned of once, by the dashboard client when a command connects.
+    expect(warnings.join('\n')).not.toMatch(/skipSslVerify/);
     expect(warnings.join('\n')).toMatch(/application password/);
   });
 
