@@ -7,4 +7,4 @@ export { DEFAULT_CONFIG_DIR, DEFAULT_CONFIG_FILE, resolveConfigPath } from './de
 export { type ImportResult, importDesiredState } from './import-yaml.js';
 export { LIMITS } from './limits.js';
 export { type LoadOptions, type LoadResult, loadDesiredState } from './load.js';
-export { DESIRED_STATE_SCHEMA } from './schema.js';
+export { DESIRED_STATE_SCHEMA, DESIRED_STATE_SCHEMA_URL } from './schema.js';

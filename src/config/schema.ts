@@ -10,8 +10,10 @@ import type { ParsedYaml } from './yaml.js';
  * It ships with the package and is read from there (beside `dist/` or `src/`), never from the
  * user's file system, and compiled once when this module loads; both values are immutable.
  */
+export const DESIRED_STATE_SCHEMA_URL = new URL('../../schemas/svc-gitops.schema.json', import.meta.url);
+
 export const DESIRED_STATE_SCHEMA: Record<string, unknown> = JSON.parse(
-  readFileSync(new URL('../../schemas/svc-gitops.schema.json', import.meta.url), 'utf8'),
+  readFileSync(DESIRED_STATE_SCHEMA_URL, 'utf8'),
 );
 
 const validateDocument: ValidateFunction = new Ajv2020({

@@ -1,11 +1,20 @@
 import { mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { type Fleet, generateFleet, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import type { Plan } from '../../src/types.js';
 import { cli } from '../helpers/cli.js';
-import { PROFILES, resetStats, sandboxEnv, sandboxStats, setFaults, startDemo, tempDir } from './helpers.js';
+import {
+  PROFILES,
+  REPO,
+  resetStats,
+  sandboxEnv,
+  sandboxStats,
+  setFaults,
+  startDemo,
+  tempDir,
+} from './helpers.js';
 
 /** How many (site, item) ignores the imported rules ask for. */
 function ignoresIn(yaml: string): number {
@@ -94,6 +103,23 @@ describe.each(PROFILES)('import against the %s sandbox', (profile) => {
     await cli(['import', '--out', 'adopted.yaml'], { env, cwd });
     expect(printed.code).toBe(0);
     expect(printed.stdout).toBe(readFileSync(join(cwd, 'adopted.yaml'), 'utf8'));
+  });
+
+  it("the editor's $schema reference resolves from where the file is written, to the shipped schema", async () => {
+    const cwd = tempDir();
+    mkdirSync(join(cwd, 'gitops', 'fleet'), { recursive: true });
+    for (const [out, folder] of [
+      ['gitops/fleet/svc-gitops.yaml', join(cwd, 'gitops', 'fleet')],
+      ['top.yaml', cwd],
+    ] as const) {
+      const imported = await cli(['import', '--out', out], { env, cwd });
+      expect(imported.code, imported.stderr).toBe(0);
+      const ref = /yaml-language-server: \$schema=(\S+)/.exec(readFileSync(join(cwd, out), 'utf8'))?.[1];
+      expect(ref).toBeDefined();
+      expect(readFileSync(resolve(folder, ref!), 'utf8')).toBe(
+        readFileSync(join(REPO, 'schemas/svc-gitops.schema.json'), 'utf8'),
+      );
+    }
   });
 
   it('import --out refuses to overwrite an existing file without --force', async () => {

@@ -1,6 +1,7 @@
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { importDesiredState, LIMITS } from '../../config/index.js';
+import { DESIRED_STATE_SCHEMA_URL, importDesiredState, LIMITS } from '../../config/index.js';
 import { EXIT, SvcError } from '../../errors.js';
 import { normaliseAddress } from '../../plan/index.js';
 import { safeText } from '../../render/safe-text.js';
@@ -32,10 +33,14 @@ export async function importLive(ctx: CliContext, flags: ImportFlags): Promise<n
   const { client } = openDashboard(ctx);
   try {
     const live = await client.readLive({ signal: ctx.signal });
+    const schemaRef = schemaRefFor(ctx, flags.out);
     const { yaml, adopted, unmanaged, bytes, fits } = importDesiredState(
       live,
       { addressOf: normaliseAddress, safe: safeText },
-      { dashboardUrl: live.dashboardUrl },
+      {
+        dashboardUrl: live.dashboardUrl,
+        ...(schemaRef === undefined ? {} : { schemaRef }),
+      },
     );
     // A file beyond the limit would be refused by every command that reads it: say so now.
     if (!fits) {
@@ -86,4 +91,17 @@ function refuseToOverwrite(ctx: CliContext, flags: ImportFlags): void {
   }
   if (stat && !flags.force)
     throw new SvcError('USAGE', `${flags.out} exists`, { hint: 'pass --force to overwrite it' });
+}
+
+/**
+ * The editor's `$schema` reference: this installation's schema, relative to where the YAML is
+ * written (a clone's `schemas/`, or the package's), so it resolves wherever svc-gitops runs from.
+ */
+function schemaRefFor(ctx: CliContext, out: string | undefined): string | undefined {
+  const from = out ? dirname(resolve(ctx.cwd, out)) : ctx.cwd;
+  const path = relative(from, fileURLToPath(DESIRED_STATE_SCHEMA_URL)).split(sep).join('/');
+  // The reference sits in a comment line: a path with a line break or other control character
+  // (or a space, which ends the reference) would break out of it; then the package default.
+  if (/[\s\u0000-\u001f\u007f]/.test(path)) return undefined;
+  return path.startsWith('.') || path.startsWith('/') ? path : `./${path}`;
 }
