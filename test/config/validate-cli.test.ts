@@ -70,7 +70,7 @@ describe('svc-gitops validate', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({
       valid: false,
       errors: 1,
-      diagnostics: [{ rule: 'config_invalid', message: expect.stringContaining('no svc-gitops.yaml') }],
+      diagnostics: [{ rule: 'config-invalid', message: expect.stringContaining('no svc-gitops.yaml') }],
     });
     const github = await cli(['validate', '--format', 'github'], { cwd: CWD, fs: memoryFs({}) });
     expect(github.code).toBe(1);

@@ -39,12 +39,19 @@ export async function validate(ctx: CliContext, options: ValidateOptions): Promi
     loaded = await loadDesiredState({ path, fs: ctx.fs, cwd: ctx.cwd });
   } catch (error) {
     // No desired state to find (none, or both defaults): in the machine formats a diagnostic too,
-    // so a CI step reading JSON or annotations sees why.
+    // so a CI step reading JSON or annotations sees why (its rule: the code, kebab-case as all rules).
     if (options.format === 'text' || !isSvcError(error)) throw error;
     path = options.config ?? ctx.cwd;
     const { code, message, hint } = error;
     loaded = {
-      diagnostics: [{ severity: 'error', rule: code.toLowerCase(), message, ...(hint ? { hint } : {}) }],
+      diagnostics: [
+        {
+          severity: 'error',
+          rule: code.toLowerCase().replaceAll('_', '-'),
+          message,
+          ...(hint ? { hint } : {}),
+        },
+      ],
     };
   }
   const { desired, diagnostics } = loaded;
