@@ -25,7 +25,7 @@ export interface ProgressReporter {
 export function createProgress(stream: OutputStream, options: ProgressOptions): ProgressReporter {
   const tty = stream.isTTY === true;
   const interval = tty ? (options.ttyIntervalMs ?? 100) : (options.plainIntervalMs ?? 10_000);
-  let startedAt = options.clock();
+  const pace = callPace();
   let lastShown = Number.NEGATIVE_INFINITY;
   let liveLine = false;
 
@@ -46,17 +46,18 @@ export function createProgress(stream: OutputStream, options: ProgressOptions): 
     const now = options.clock();
     if (!force && now - lastShown < interval) return;
     lastShown = now;
-    show(formatProgress(progress, now - startedAt));
+    show(formatProgress(progress, pace.etaMs(now)));
   };
 
   return {
     onEvent(event) {
       switch (event.type) {
         case 'start':
-          startedAt = options.clock();
+          pace.start(event.calls);
           say(`apply: ${event.actions} action(s) in ${event.calls} call(s)`);
           break;
         case 'call-done':
+          pace.callDone(options.clock());
           update(event.progress, event.progress.settled === event.progress.total);
           break;
         case 'job':
@@ -92,13 +93,36 @@ export function createProgress(stream: OutputStream, options: ProgressOptions): 
   };
 }
 
-export function formatProgress(progress: ApplyProgress, elapsedMs: number): string {
+/**
+ * The time left, from the pace of calls (not actions: one call may carry one action or hundreds)
+ * measured from the first call's end: the first calls go at once, before the rate limiter and
+ * concurrency set the pace, so counting from the start would promise "ETA 0s" and then jump.
+ * No estimate until two calls have ended.
+ */
+function callPace() {
+  let calls = 0;
+  let done = 0;
+  let firstDoneAt = 0;
+  return {
+    start(total: number) {
+      calls = total;
+      done = 0;
+    },
+    callDone(now: number) {
+      done++;
+      if (done === 1) firstDoneAt = now;
+    },
+    etaMs(now: number): number | undefined {
+      if (done < 2 || done >= calls) return undefined;
+      return ((now - firstDoneAt) / (done - 1)) * (calls - done);
+    },
+  };
+}
+
+export function formatProgress(progress: ApplyProgress, etaMs: number | undefined): string {
   const percent = progress.total === 0 ? 100 : Math.floor((progress.settled / progress.total) * 100);
   const remaining = progress.total - progress.settled;
-  const eta =
-    progress.settled > 0 && remaining > 0
-      ? `, ETA ${formatDuration((elapsedMs / progress.settled) * remaining)}`
-      : '';
+  const eta = etaMs !== undefined && remaining > 0 ? `, ETA ${formatDuration(etaMs)}` : '';
   return `apply: ${progress.settled}/${progress.total} actions (${percent}%), ${progress.failed} failed${eta}`;
 }
 

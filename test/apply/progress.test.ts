@@ -12,23 +12,51 @@ function callDone(settled: number, total: number, failed = 0): ApplyEvent {
 }
 
 describe('apply progress', () => {
-  it('formats done/total, failures and an ETA from the pace so far', () => {
-    expect(formatProgress({ settled: 25, failed: 1, total: 100 }, 10_000)).toBe(
+  it('formats done/total, failures and an ETA', () => {
+    expect(formatProgress({ settled: 25, failed: 1, total: 100 }, 30_000)).toBe(
       'apply: 25/100 actions (25%), 1 failed, ETA 30s',
+    );
+    expect(formatProgress({ settled: 25, failed: 1, total: 100 }, undefined)).toBe(
+      'apply: 25/100 actions (25%), 1 failed',
     );
     expect(formatDuration(3_725_000)).toBe('1h02m');
     expect(formatDuration(65_000)).toBe('1m05s');
+  });
+
+  it('estimates the time left from the pace of calls after the first, not of actions since the start', () => {
+    // A rate-limited run: the first call goes at once, then one call every 5 s; calls carry
+    // different numbers of actions (20 in the first, 1 in each later one).
+    const lines: string[] = [];
+    let now = 0;
+    const progress = createProgress(
+      { write: (s: string) => lines.push(s) },
+      { clock: () => now, plainIntervalMs: 0 },
+    );
+    progress.onEvent({ type: 'start', actions: 24, calls: 5 });
+    now = 10;
+    progress.onEvent(callDone(20, 24));
+    now = 5_010;
+    progress.onEvent(callDone(21, 24));
+    now = 10_010;
+    progress.onEvent(callDone(22, 24));
+    expect(lines.slice(1)).toEqual([
+      'apply: 20/24 actions (83%), 0 failed\n',
+      'apply: 21/24 actions (87%), 0 failed, ETA 15s\n',
+      'apply: 22/24 actions (91%), 0 failed, ETA 10s\n',
+    ]);
   });
 
   it('redraws one line in place on a terminal and clears it when finished', () => {
     let out = '';
     let now = 0;
     const progress = createProgress({ write: (s: string) => (out += s), isTTY: true }, { clock: () => now });
-    progress.onEvent({ type: 'start', actions: 4, calls: 2 });
-    now = 1000;
-    progress.onEvent(callDone(2, 4));
+    progress.onEvent({ type: 'start', actions: 6, calls: 3 });
+    now = 500;
+    progress.onEvent(callDone(2, 6));
+    now = 1500;
+    progress.onEvent(callDone(4, 6));
     progress.finish();
-    expect(out).toContain('\r\u001b[2Kapply: 2/4 actions (50%), 0 failed, ETA 1s');
+    expect(out).toContain('\r\u001b[2Kapply: 4/6 actions (66%), 0 failed, ETA 1s');
     expect(out.endsWith('\r\u001b[2K')).toBe(true);
   });
 
@@ -50,7 +78,7 @@ describe('apply progress', () => {
     const lines = out.trim().split('\n');
     expect(lines).toEqual([
       'apply: 3 action(s) in 3 call(s)',
-      'apply: 1/3 actions (33%), 0 failed, ETA 0s',
+      'apply: 1/3 actions (33%), 0 failed',
       'apply: wave canary stopped: 2 failed update(s), more than 1 allowed; later calls are skipped',
       'apply: 3/3 actions (100%), 2 failed',
     ]);
