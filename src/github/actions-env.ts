@@ -43,8 +43,9 @@ export function actionsRun(env: Env): ActionsRun {
   return run;
 }
 
-export function repositoryFromEnv(env: Env): Repository {
-  return parseRepository(env.GITHUB_REPOSITORY);
+/** `alternative`: what a user outside a workflow can do instead, added to the hint. */
+export function repositoryFromEnv(env: Env, alternative?: string): Repository {
+  return parseRepository(env.GITHUB_REPOSITORY, 'GITHUB_REPOSITORY', alternative);
 }
 
 export function githubToken(env: Env): string {

@@ -9,7 +9,11 @@ export interface Repository {
 const SEGMENT = /^(?!\.\.?$)[A-Za-z0-9_.-]{1,100}$/;
 
 /** Parses `owner/name` (as in GITHUB_REPOSITORY); anything else is a USAGE error. */
-export function parseRepository(value: string | undefined, source = 'GITHUB_REPOSITORY'): Repository {
+export function parseRepository(
+  value: string | undefined,
+  source = 'GITHUB_REPOSITORY',
+  alternative?: string,
+): Repository {
   const [owner, repo, ...rest] = (value ?? '').trim().split('/');
   if (
     owner === undefined ||
@@ -19,7 +23,7 @@ export function parseRepository(value: string | undefined, source = 'GITHUB_REPO
     !SEGMENT.test(repo)
   ) {
     throw new SvcError('USAGE', `${source} must be "owner/name", got ${JSON.stringify(value ?? '')}`, {
-      hint: 'GitHub Actions sets GITHUB_REPOSITORY; elsewhere set it by hand, e.g. GITHUB_REPOSITORY=acme/sites',
+      hint: `GitHub Actions sets GITHUB_REPOSITORY; elsewhere set it by hand, e.g. GITHUB_REPOSITORY=acme/sites${alternative ? `, or ${alternative}` : ''}`,
     });
   }
   return { owner, repo };

@@ -93,6 +93,17 @@ describe('svc-gitops comment', () => {
       expect(first.stdout + first.stderr + comment?.body + outputs).not.toContain(secret);
   });
 
+  it('outside a workflow (no GITHUB_REPOSITORY), the error says what to set or to preview with --dry-run', async () => {
+    const run = await cli(['comment'], { cwd: dir, env: env({ GITHUB_REPOSITORY: '' }) });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('GITHUB_REPOSITORY must be "owner/name"');
+    expect(run.stderr).toContain('or preview the comment without GitHub: --dry-run');
+    const drift = await cli(['drift', '--issue'], { cwd: dir, env: env({ GITHUB_REPOSITORY: '' }) });
+    expect(drift.code).toBe(1);
+    expect(drift.stderr).toContain('or leave out --issue to print the report only');
+    expect(github.comments).toEqual([]);
+  });
+
   it('comments a saved plan file without contacting the dashboard', async () => {
     await cli(['comment', '--dry-run', '--out', 'plan.json'], { cwd: dir, env: env() });
     const run = await cli(

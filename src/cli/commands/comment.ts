@@ -79,7 +79,10 @@ export async function runComment(ctx: CliContext, flags: CommentFlags): Promise<
   // Where to post (and the token) are checked before planning: a mistake there costs no dashboard reads.
   const target = flags.dryRun
     ? undefined
-    : { repository: repositoryFromEnv(ctx.env), issueNumber: pullRequestNumber(ctx.env, ctx.fs, flags.pr) };
+    : {
+        repository: repositoryFromEnv(ctx.env, 'preview the comment without GitHub: --dry-run'),
+        issueNumber: pullRequestNumber(ctx.env, ctx.fs, flags.pr),
+      };
   if (target) githubToken(ctx.env);
   const commitSha = eventCommitSha(ctx.env, ctx.fs);
   const common = {

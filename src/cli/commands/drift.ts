@@ -48,7 +48,9 @@ export function registerDrift(program: Command, ctx: CliContext, setExit: (code:
 export async function runDrift(ctx: CliContext, flags: DriftFlags): Promise<number> {
   const run = actionsRun(ctx.env);
   // Checked before planning, so a missing repository or token costs no dashboard reads.
-  const repository = flags.issue ? repositoryFromEnv(ctx.env) : undefined;
+  const repository = flags.issue
+    ? repositoryFromEnv(ctx.env, 'leave out --issue to print the report only')
+    : undefined;
   if (repository) githubToken(ctx.env);
   const planned = await planNow(ctx, flags.config === undefined ? {} : { config: flags.config });
   await planned.client.close();
