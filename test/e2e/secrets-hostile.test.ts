@@ -1,12 +1,13 @@
-import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { json, startServer, type TestServer } from '../dashboard/helpers/server.js';
-import { type FakeGitHub, startFakeGitHub } from '../github/fake-github.js';
+import type { FakeGitHub } from '../github/fake-github.js';
 import { cli } from '../helpers/cli.js';
 import { REPO, sandboxEnv, startDemo, tempDir } from './helpers.js';
+import { type SecretsWorld, startSecretsWorld } from './secrets-world.js';
 
 /**
  * Hostile dashboards and GitHub servers that quote the credentials they were sent back in
@@ -178,39 +179,22 @@ describe('a dashboard answering with a body that is not JSON', () => {
 });
 
 describe('GitHub servers and URLs', () => {
-  let sandbox: RunningSandbox;
+  let world: SecretsWorld;
   let github: FakeGitHub;
   let cwd: string;
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    sandbox = await startDemo('compat-6.1', {
-      credentials: { username: USERNAME, applicationPassword: PASSWORD, token: TOKEN },
+    world = await startSecretsWorld({
+      username: USERNAME,
+      applicationPassword: PASSWORD,
+      token: TOKEN,
+      githubToken: GITHUB_TOKEN,
+      prefix: 'svc-gitops-hostile-',
     });
-    github = await startFakeGitHub({ token: GITHUB_TOKEN });
-    cwd = tempDir('svc-gitops-hostile-');
-    copyFileSync(join(REPO, 'examples/minimal.yaml'), join(cwd, 'svc-gitops.yaml'));
-    writeFileSync(
-      join(cwd, 'event.json'),
-      JSON.stringify({ pull_request: { number: 7, head: { sha: 'abcdef1234567890' } } }),
-    );
-    env = {
-      ...sandboxEnv(sandbox, tempDir()),
-      GITHUB_ACTIONS: 'true',
-      GITHUB_REPOSITORY: 'acme/sites',
-      GITHUB_TOKEN,
-      GITHUB_API_URL: github.url,
-      GITHUB_RUN_ID: '4242',
-      GITHUB_EVENT_PATH: join(cwd, 'event.json'),
-      GITHUB_WORKSPACE: cwd,
-      GITHUB_STEP_SUMMARY: join(cwd, 'summary.md'),
-      GITHUB_OUTPUT: join(cwd, 'output.txt'),
-    };
+    ({ github, cwd, env } = world);
   });
-  afterAll(async () => {
-    await github.close();
-    await sandbox.close();
-  });
+  afterAll(() => world.close());
 
   it('a GitHub error message that quotes the token past its length limit leaves no piece of it', async () => {
     // GitHub's message is clipped to 500 characters: the token straddles the cut.

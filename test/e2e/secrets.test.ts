@@ -1,10 +1,11 @@
-import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaultRule, RunningSandbox } from '../../src/sandbox/index.js';
-import { type FakeGitHub, startFakeGitHub } from '../github/fake-github.js';
+import type { FakeGitHub } from '../github/fake-github.js';
 import { type CliRun, cli } from '../helpers/cli.js';
-import { closedPortUrl, REPO, sandboxEnv, setFaults, startDemo, tempDir } from './helpers.js';
+import { closedPortUrl, setFaults, startDemo } from './helpers.js';
+import { type SecretsWorld, startSecretsWorld } from './secrets-world.js';
 
 /**
  * The secret canary: the sandbox accepts only distinctive credentials, every command runs with
@@ -45,6 +46,7 @@ function filesUnder(dir: string): string[] {
 }
 
 describe('no credential appears in any output, file or GitHub text', () => {
+  let world: SecretsWorld;
   let sandbox: RunningSandbox;
   let github: FakeGitHub;
   let cwd: string;
@@ -70,34 +72,17 @@ describe('no credential appears in any output, file or GitHub text', () => {
   }
 
   beforeAll(async () => {
-    sandbox = await startDemo('compat-6.1', {
-      credentials: { username: USERNAME, applicationPassword: PASSWORD, token: TOKEN },
+    world = await startSecretsWorld({
+      username: USERNAME,
+      applicationPassword: PASSWORD,
+      token: TOKEN,
+      githubToken: GITHUB_TOKEN,
+      prefix: 'svc-gitops-canary-',
     });
-    github = await startFakeGitHub({ token: GITHUB_TOKEN });
-    cwd = tempDir('svc-gitops-canary-');
-    copyFileSync(join(REPO, 'examples/minimal.yaml'), join(cwd, 'svc-gitops.yaml'));
-    writeFileSync(
-      join(cwd, 'event.json'),
-      JSON.stringify({ pull_request: { number: 7, head: { sha: 'abcdef1234567890' } } }),
-    );
-    env = {
-      ...sandboxEnv(sandbox, tempDir()),
-      GITHUB_ACTIONS: 'true',
-      GITHUB_REPOSITORY: 'acme/sites',
-      GITHUB_TOKEN,
-      GITHUB_API_URL: github.url,
-      GITHUB_RUN_ID: '4242',
-      GITHUB_EVENT_PATH: join(cwd, 'event.json'),
-      GITHUB_WORKSPACE: cwd,
-      GITHUB_STEP_SUMMARY: join(cwd, 'summary.md'),
-      GITHUB_OUTPUT: join(cwd, 'output.txt'),
-    };
+    ({ sandbox, github, cwd, env } = world);
     expect(env.SVC_APP_PASSWORD).toBe(PASSWORD);
   });
-  afterAll(async () => {
-    await github.close();
-    await sandbox.close();
-  });
+  afterAll(() => world.close());
 
   it('successful runs: validate, plan in every format with --out, import, comment, drift', async () => {
     expect((await run(['validate'])).code).toBe(0);
