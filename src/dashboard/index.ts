@@ -11,6 +11,7 @@ import { readLiveViaAbilities } from './live/abilities-live.js';
 import { readLiveViaRest } from './live/rest-live.js';
 import { runUpdatesViaRest } from './rest/run-updates.js';
 import { syncSites } from './rest/sync.js';
+import { noApiAtUrl } from './transport/status.js';
 
 export type * from './client.js';
 
@@ -116,6 +117,12 @@ async function detectSurface(
       },
     };
   }
+  // The abilities catalogue answered 404. A dashboard without it still has REST v2; when that is
+  // missing too, the URL does not reach the dashboard's API at all (a path such as /wp-admin, or
+  // another web server). The probe sends no credentials: any answer but 404 (401 included) will do.
+  const probePath = `${conn.restBase}/sites`;
+  const probe = await conn.transport.send({ method: 'GET', path: probePath, retry: true, signal });
+  if (probe.status === 404) throw noApiAtUrl(conn.url, [`${conn.abilitiesBase}/abilities`, probePath], probe);
   if (conn.restAuth.kind === 'none') {
     throw new SvcError('NOT_FOUND', `Abilities API endpoint not found at ${conn.url}${conn.abilitiesBase}`, {
       hint: 'The dashboard needs version 6.0+ on WordPress 6.9+ for the abilities API; to read through the REST API v2 instead, set SVC_TOKEN.',

@@ -34,6 +34,7 @@ describe('a 401 says which credential was offered', () => {
     surface: 'abilities',
     auth,
     secrets: [],
+    url: 'https://dashboard.example.test',
   });
   const refused = {
     status: 401,

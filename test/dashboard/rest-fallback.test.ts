@@ -105,8 +105,12 @@ describe('REST v2 fallback', () => {
     ).rejects.toMatchObject({
       code: 'UNSUPPORTED',
     });
-    // Catalogue probe, then sites, updates, global ignores and one ignored listing per site.
-    expect(client.stats().requests).toBe(6);
+    // Catalogue probe, a credential-free look at REST v2 (is it there at all?), then sites,
+    // updates, global ignores and one ignored listing per site.
+    expect(client.stats().requests).toBe(7);
+    const [, restProbe] = server.requests;
+    expect(restProbe?.url).toBe('/wp-json/svc/v2/sites');
+    expect(restProbe?.headers.authorization).toBeUndefined();
     await client.close();
   });
 

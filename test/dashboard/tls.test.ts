@@ -44,4 +44,21 @@ describe('a scheme that does not match the server', () => {
     expect((error as SvcError).code).not.toBe('TLS_ERROR');
     expect((error as SvcError).hint).toMatch(/does not speak TLS.*scheme of SVC_URL/);
   });
+
+  it('http:// to a TLS port says to try https://', async () => {
+    h = await openHarness({ tls: true });
+    const url = h.sandbox.url.replace(/^https:/, 'http:');
+    const error = await h
+      .client({ dashboardUrl: url, allowHttp: true, maxRetries: 1 })
+      .readLive()
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(error).toBeInstanceOf(SvcError);
+    expect((error as SvcError).code).toBe('CONNECTION_FAILED');
+    expect((error as SvcError).hint).toBe(
+      `${url} closed the connection without answering: if that port speaks TLS, use https:// in SVC_URL.`,
+    );
+  });
 });

@@ -56,6 +56,7 @@ export function createAbilityCaller(conn: Connection, catalogue: Catalogue): Abi
           surface: 'abilities',
           auth: conn.abilityAuth.kind,
           secrets: conn.secrets,
+          url: conn.url,
         });
       }
       return res.body;

@@ -107,6 +107,7 @@ async function readPage(
     surface: 'abilities',
     auth: conn.abilityAuth.kind,
     secrets: conn.secrets,
+    url: conn.url,
   } as const;
   if (res.status === 404 && page === 1) return undefined;
   if (res.status < 200 || res.status >= 300) throw statusFailure(res, ctx);

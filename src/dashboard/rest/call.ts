@@ -28,6 +28,7 @@ export async function restCall(
       surface: 'rest',
       auth: conn.restAuth.kind,
       secrets: conn.secrets,
+      url: conn.url,
     });
   }
   return res.body;

@@ -36,6 +36,43 @@ export function networkCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** Bytes the socket had received when undici gave up on it (its SocketError says), if known. */
+function bytesRead(error: unknown): number | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    const socket = (current as { socket?: { bytesRead?: unknown } }).socket;
+    if (typeof socket?.bytesRead === 'number') return socket.bytesRead;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * A body that is not JSON, described without quoting it (it may echo a credential): `an HTML
+ * page (text/html)`, or its media type. Undefined when it claims to be JSON, or names no type and
+ * does not look like HTML: then it is JSON gone wrong (truncated), not another kind of reply.
+ */
+export function describeNotJson(
+  contentType: string | string[] | undefined,
+  text: string,
+): string | undefined {
+  const raw = (Array.isArray(contentType) ? contentType[0] : contentType) ?? '';
+  const media = raw.split(';')[0]?.trim().toLowerCase() ?? '';
+  const type = /^[a-z0-9!#$&^_.+-]{1,40}\/[a-z0-9!#$&^_.+-]{1,60}$/.test(media) ? media : '';
+  if (type === 'application/json' || type.endsWith('+json')) return undefined;
+  if (type.includes('html') || text.trimStart().startsWith('<')) {
+    return type ? `an HTML page (${type})` : 'an HTML page';
+  }
+  return type || undefined;
+}
+
+/** The hint for a reply that is not JSON: most often SVC_URL reaches some other web server. */
+export function notJsonHint(status: number, url: string): string {
+  // nginx and Apache answer a plain HTTP request on a TLS port with their own 400 page.
+  const tls = status === 400 && url.startsWith('http:') ? '; if that port speaks TLS, use https://' : '';
+  return `Is this the dashboard? Check SVC_URL (${url})${tls}.`;
+}
+
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /** undici's own timers (connect, headers, idle body) fired. */
@@ -67,8 +104,13 @@ export function connectionFailure(error: unknown, method: string, path: string, 
     ERR_SSL_WRONG_VERSION_NUMBER: `${origin} does not speak TLS on that port: check the scheme of SVC_URL (http:// or https://).`,
     UND_ERR_SOCKET: 'The dashboard closed the connection before the response was complete.',
   };
+  // The reverse of ERR_SSL_WRONG_VERSION_NUMBER: a TLS server hangs up on a plain HTTP request
+  // without a byte of reply.
+  const tlsPort = code === 'UND_ERR_SOCKET' && origin.startsWith('http:') && bytesRead(error) === 0;
   return new SvcError('CONNECTION_FAILED', `${method} ${path}: connection failed (${code})`, {
-    hint: hints[code] ?? 'Check SVC_URL, the network and the dashboard server.',
+    hint: tlsPort
+      ? `${origin} closed the connection without answering: if that port speaks TLS, use https:// in SVC_URL.`
+      : (hints[code] ?? 'Check SVC_URL, the network and the dashboard server.'),
     details,
     cause: error,
   });

@@ -5,9 +5,11 @@ import { AbortFanout } from './abort.js';
 import { EchoMask } from './echoes.js';
 import {
   connectionFailure,
+  describeNotJson,
   isRetryableNetworkCode,
   isTimeoutCode,
   networkCode,
+  notJsonHint,
   timeoutFailure,
 } from './failures.js';
 import { DataBudget, interrupted, RateLimiter, Semaphore, sleep } from './limits.js';
@@ -49,8 +51,13 @@ export interface HttpRequest {
 export interface HttpResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  /** Parsed JSON body, undefined when the body was empty. */
+  /** Parsed JSON body, undefined when the body was empty or (a non-2xx reply only) not JSON. */
   body: Json | undefined;
+  /**
+   * Set when a non-2xx reply's body is not JSON, saying what it is without quoting it: `the
+   * reply is an HTML page (text/html), not JSON`. (A 2xx reply that is not JSON is an error.)
+   */
+  notJson?: string;
 }
 
 export interface TransportStats {
@@ -86,6 +93,7 @@ export function createTransport(config: TransportConfig): Transport {
   const budget = new DataBudget(config.maxSessionData);
   const counters = { requests: 0, retries: 0 };
   const origin = new URL(config.baseUrl).origin;
+  const shownUrl = credentialFree(config.baseUrl);
   const random = config.random ?? Math.random;
   const echoes = new EchoMask();
 
@@ -94,7 +102,7 @@ export function createTransport(config: TransportConfig): Transport {
     try {
       await rate.take(req.signal);
       counters.requests++;
-      return await sendOnce(agent, config, budget, req, origin, echoes);
+      return await sendOnce(agent, config, budget, req, { origin, shownUrl }, echoes);
     } finally {
       release();
     }
@@ -150,7 +158,7 @@ async function sendOnce(
   config: TransportConfig,
   budget: DataBudget,
   req: HttpRequest,
-  origin: string,
+  { origin, shownUrl }: { origin: string; shownUrl: string },
   echoes: EchoMask,
 ): Promise<HttpResponse> {
   const started = performance.now();
@@ -182,10 +190,7 @@ async function sendOnce(
     return {
       status: res.statusCode,
       headers: res.headers,
-      body:
-        text.length === 0 || (text.length < 16 && text.trim() === '')
-          ? undefined
-          : echoes.mask(parseJson(text, where), text),
+      ...parseReply(text, res.statusCode, res.headers['content-type'], where, shownUrl, echoes),
     };
   } catch (error) {
     if (error instanceof SvcError) throw error;
@@ -196,6 +201,41 @@ async function sendOnce(
     const event = { method: req.method, path: req.path, ms: performance.now() - started };
     config.onRequest?.(status === undefined ? event : { ...event, status });
   }
+}
+
+/**
+ * The body as JSON (undefined when empty). A body that is not JSON is never quoted (it may echo a
+ * credential): when it is of another kind (another web server's HTML page: a wrong port or path),
+ * a 2xx reply fails naming its status and type, and a failed status comes back described in
+ * `notJson`, still the caller's to judge (and to retry). Truncated JSON of a 2xx stays BAD_RESPONSE.
+ */
+function parseReply(
+  text: string,
+  status: number,
+  contentType: string | string[] | undefined,
+  where: string,
+  shownUrl: string,
+  echoes: EchoMask,
+): Pick<HttpResponse, 'body' | 'notJson'> {
+  if (text.length === 0 || (text.length < 16 && text.trim() === '')) return { body: undefined };
+  let parsed: Json;
+  try {
+    parsed = parseJson(text, where);
+  } catch (error) {
+    const what = describeNotJson(contentType, text);
+    if (status < 200 || status >= 300) {
+      return {
+        body: undefined,
+        notJson: what ? `the reply is ${what}, not JSON` : 'the reply is not valid JSON',
+      };
+    }
+    if (what === undefined) throw error;
+    throw new SvcError('BAD_RESPONSE', `${where}: HTTP ${status}, but the reply is ${what}, not JSON`, {
+      hint: notJsonHint(status, shownUrl),
+      details: { where, status },
+    });
+  }
+  return { body: echoes.mask(parsed, text) };
 }
 
 /**
@@ -254,6 +294,14 @@ async function readCapped(
   return chunks.length === 1
     ? (chunks[0] as Buffer).toString('utf8')
     : Buffer.concat(chunks, size).toString('utf8');
+}
+
+/** The base URL as it may be shown: without any user or password. */
+function credentialFree(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  url.username = '';
+  url.password = '';
+  return (url.origin + url.pathname).replace(/\/+$/, '');
 }
 
 /** Drops a body we refuse; the abort it raises has nobody to tell, so it is swallowed here. */

@@ -1,6 +1,6 @@
 import { SvcError } from '../../errors.js';
 import { isObject, own } from '../wire/json.js';
-import { redact } from './failures.js';
+import { notJsonHint, redact } from './failures.js';
 import type { HttpResponse } from './http.js';
 
 export interface FailureContext {
@@ -12,6 +12,8 @@ export interface FailureContext {
   /** Which credential was offered. */
   auth: 'basic' | 'bearer' | 'none';
   secrets: readonly string[];
+  /** The dashboard URL (never with credentials), named when the reply was not the dashboard's. */
+  url: string;
 }
 
 /** The WordPress error envelope `{code, message, data:{status}}`, read defensively. */
@@ -39,10 +41,24 @@ function stripTags(text: string): string {
  * rewrites some 404s to 403). The dashboard's message is kept, redacted of any secret.
  */
 export function statusFailure(res: HttpResponse, ctx: FailureContext): SvcError {
+  const error = mappedFailure(res, ctx);
+  // A reply that is not JSON came from some web server, not from the dashboard's API: ask
+  // whether SVC_URL reaches the dashboard. A 5xx (a proxy's error page is common), 401 and 429
+  // keep their own hints, which still apply.
+  if (res.notJson === undefined || res.status >= 500 || res.status === 401 || res.status === 429)
+    return error;
+  return new SvcError(error.code, error.message, {
+    hint: notJsonHint(res.status, ctx.url),
+    details: error.details,
+  });
+}
+
+function mappedFailure(res: HttpResponse, ctx: FailureContext): SvcError {
   const envelope = errorEnvelope(res.body);
   const said = envelope.message ? `: ${redact(envelope.message, ctx.secrets)}` : '';
   const tag = envelope.code ? ` ${envelope.code}` : '';
-  const head = `${ctx.what} (${ctx.method} ${ctx.path}) → HTTP ${res.status}${tag}${said}`;
+  const notJson = res.notJson ? `: ${res.notJson}` : '';
+  const head = `${ctx.what} (${ctx.method} ${ctx.path}) → HTTP ${res.status}${tag}${said}${notJson}`;
   const details = { method: ctx.method, path: ctx.path, status: res.status, dashboardCode: envelope.code };
   if (envelope.code?.endsWith('_not_found') || res.status === 404) {
     return new SvcError('NOT_FOUND', head, { details });
@@ -90,12 +106,43 @@ function authFailure(head: string, ctx: FailureContext, details: Record<string, 
   }
   if (ctx.surface === 'abilities') {
     return new SvcError('AUTH_FAILED', head, {
-      hint: 'Check SVC_USER and SVC_APP_PASSWORD: the username is case-sensitive and must be the user that owns the application password; the password may be given with or without its spaces.',
+      hint: "Check SVC_USER and SVC_APP_PASSWORD (or the settings file's username and applicationPassword): the username is case-sensitive and must be the user that owns the application password; the password may be given with or without its spaces.",
       details,
     });
   }
   return new SvcError('AUTH_FAILED', head, {
-    hint: 'Check SVC_TOKEN: the REST API key must be valid, enabled, and have the read or write permission this call needs.',
+    hint: "Check SVC_TOKEN (or the settings file's token): the REST API key must be valid, enabled, and have the read or write permission this call needs.",
     details,
   });
+}
+
+/**
+ * Neither API answers below the configured URL (both routes 404): SVC_URL is not the dashboard's
+ * site root (it has a path such as /wp-admin), or not the dashboard at all. Names the URL tried,
+ * never with credentials.
+ */
+export function noApiAtUrl(url: string, tried: readonly string[], res: HttpResponse): SvcError {
+  const parsed = new URL(url);
+  const path = parsed.pathname.replace(/\/+$/, '');
+  const shown = parsed.origin + path;
+  const notJson = res.notJson ? `; ${res.notJson}` : '';
+  const message = `${shown} answered HTTP ${res.status} for the dashboard's API routes (GET ${tried.join(', GET ')})${notJson}`;
+  const hint = path
+    ? `Set SVC_URL to the dashboard's site root, without ${siteRootRest(path)} or another path (e.g. ${parsed.origin}${siteRootPrefix(path)}).`
+    : `Is this the dashboard? Check the host and port of SVC_URL (${shown}); it should be the dashboard's site root.`;
+  return new SvcError('NOT_FOUND', message, { hint, details: { status: res.status, tried } });
+}
+
+/** WordPress paths below a site root that a copied address often ends in. */
+const BELOW_ROOT = /\/(?:wp-admin|wp-json|wp-login\.php|index\.php)(?:\/.*)?$/;
+
+/** The part of a path after the site root: `/wp-admin` of `/blog/wp-admin/`, else the whole path. */
+function siteRootRest(path: string): string {
+  return BELOW_ROOT.exec(path)?.[0] ?? path;
+}
+
+/** The site root of a path ending in a WordPress path (`/blog` of `/blog/wp-admin`), else ''. */
+function siteRootPrefix(path: string): string {
+  const match = BELOW_ROOT.exec(path);
+  return match ? path.slice(0, match.index) : '';
 }
