@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planId } from '../../src/plan/plan-id.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import type { Plan } from '../../src/types.js';
 import { cli } from '../helpers/cli.js';
@@ -84,6 +85,15 @@ describe('show a saved plan', () => {
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('[PLAN_INVALID]');
     expect(wrong.stderr).not.toMatch(/\n\s+at /);
+
+    // A plan of an older format, consistent with its id, is refused by its version, not misread.
+    const { id: _id, ...content } = { ...plan, format_version: 2 };
+    const older = join(dir, 'older.json');
+    writeFileSync(older, JSON.stringify({ ...content, id: planId(content as unknown as Omit<Plan, 'id'>) }));
+    const old = await cli(['show', older], { env, cwd: REPO });
+    expect(old.code).toBe(1);
+    expect(old.stderr).toContain('[PLAN_INVALID]');
+    expect(old.stderr).toContain('format_version is 2, expected 3');
 
     const missing = await cli(['show', join(dir, 'missing.json')], { env, cwd: REPO });
     expect(missing.code).toBe(1);
