@@ -1,0 +1,79 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The README's module table, checked: what each module under src/ may import (another module
+ * of ours, named by its path under src/, or a package), resolved from every file's imports.
+ * test/plan/boundary.test.ts holds the pure core's finer rules.
+ */
+const SRC = join(import.meta.dirname, '../src');
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(join(SRC, dir), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? filesUnder(join(dir, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [join(dir, entry.name)]
+        : [],
+  );
+}
+
+/** Static `import … from` / `export … from` and dynamic `import('…')` specifiers of a source text. */
+const SPECIFIERS =
+  /^(?:import|export)\s[^;]*?\sfrom\s+'([^']+)'|^import\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/gm;
+
+/** Each import of each file of `module`: another file's path under src/, or a package's name. */
+function importsOf(module: string): Array<{ file: string; target: string }> {
+  return filesUnder(module).flatMap((file) =>
+    [...readFileSync(join(SRC, file), 'utf8').matchAll(SPECIFIERS)].map((match) => {
+      const spec = (match[1] ?? match[2] ?? match[3])!;
+      const target = spec.startsWith('.') ? relative(SRC, join(SRC, dirname(file), spec)) : spec;
+      return { file, target };
+    }),
+  );
+}
+
+/** Imports that leave `module`, other than node built-ins, as `file → target`. */
+function outsideImports(module: string): string[] {
+  return importsOf(module)
+    .filter(({ target }) => !target.startsWith(`${module}/`) && !target.startsWith('node:'))
+    .map(({ file, target }) => `${file} → ${target}`);
+}
+
+function allowedOnly(module: string, allowed: RegExp): void {
+  // The scan itself must see the module's imports, or every rule would pass on nothing.
+  expect(importsOf(module).length, module).toBeGreaterThan(5);
+  for (const line of outsideImports(module)) expect(line.split(' → ')[1], line).toMatch(allowed);
+}
+
+describe('module boundaries (README: Architecture)', () => {
+  it('the sandbox is an emulator of its own: never the client, the planner or anything else of ours', () => {
+    allowedOnly('sandbox', /^yaml$/);
+  });
+
+  it('settings: types, errors, the did-you-mean words and the schema library', () => {
+    allowedOnly('settings', /^(types\.js|errors\.js|config\/did-you-mean\.js|ajv\/dist\/2020\.js)$/);
+  });
+
+  it('dashboard: types, errors, the settings types and undici', () => {
+    allowedOnly('dashboard', /^(types\.js|errors\.js|settings\/types\.js|undici)$/);
+  });
+
+  it('apply: the dashboard client, the planner, types and errors', () => {
+    allowedOnly('apply', /^(types\.js|errors\.js|dashboard\/client\.js|plan\/index\.js)$/);
+  });
+
+  it('github: types, errors and undici', () => {
+    allowedOnly('github', /^(types\.js|errors\.js|undici)$/);
+  });
+
+  it('only cli/main.ts exits, and apply, plan, render, dashboard and config never print', () => {
+    for (const file of filesUnder('.')) {
+      const text = readFileSync(join(SRC, file), 'utf8');
+      if (file !== 'cli/main.ts') expect(text, file).not.toMatch(/process\.exit\(/);
+      if (/^(apply|plan|render|dashboard|config|canonical)\//.test(file))
+        expect(text, file).not.toMatch(/console\.|process\.(stdout|stderr)/);
+    }
+  });
+});
