@@ -17,10 +17,18 @@ export type ApplyEvent =
   | { type: 'job'; jobId: string; processed: number; total: number }
   | { type: 'wave-stopped'; wave: string | undefined; failed: number; maxFailures: number }
   | { type: 'interrupted'; progress: ApplyProgress }
-  /** A failure no later call can get past (AUTH_FAILED, FORBIDDEN, RESOURCE_EXHAUSTED). */
+  /**
+   * A failure no later call can get past (AUTH_FAILED, FORBIDDEN, RESOURCE_EXHAUSTED), or a
+   * dashboard that cannot be reached at all (DASHBOARD_UNREACHABLE): no new call starts.
+   */
   | { type: 'stopped'; code: string; message: string }
   | { type: 'verify'; sites: number }
   | { type: 'verify-failed'; code: string; message: string }
+  /**
+   * No confirming re-read is made (`code`: INTERRUPTED, DASHBOARD_UNREACHABLE): outcomes
+   * reported done are unverified. `message` says why.
+   */
+  | { type: 'verify-skipped'; code: string; message: string }
   | { type: 'finished'; result: ApplyResult };
 
 export interface ApplyProgress {

@@ -1,4 +1,5 @@
 import type { DashboardClient } from '../dashboard/client.js';
+import { isSvcError } from '../errors.js';
 import type { Action, ActionOutcome } from '../types.js';
 import type { ApplyCall, CallPhase } from './batch.js';
 import { outcomesOfError, outcomesOfIgnore, outcomesOfRunUpdates } from './call-outcomes.js';
@@ -13,9 +14,10 @@ import { createAnnouncer } from './write-ahead.js';
  * with an outcome. Invariants:
  * - a call's `sent` line is durable before it goes out (write-ahead.ts) and its answer
  *   (`result`) is journalled after;
- * - once the signal aborts or a wave crosses its failure threshold, no new call starts (not
- *   even one whose `sent` line was being written meanwhile); in-flight calls finish and
- *   everything not started is `skipped`;
+ * - once the signal aborts, a wave crosses its failure threshold, a call fails in a way no later
+ *   call can get past, or the dashboard cannot be reached at all, no new call starts (not even
+ *   one whose `sent` line was being written meanwhile); in-flight calls finish and everything
+ *   not started is `skipped` with the reason;
  * - once any journal line (`sent` or `result`) cannot be written, no new call starts either;
  *   execution throws that error after the calls in flight are answered.
  */
@@ -25,6 +27,37 @@ import { createAnnouncer } from './write-ahead.js';
  * budget spent): the rest is skipped instead of failing one call at a time.
  */
 const FATAL_CODES = new Set(['AUTH_FAILED', 'FORBIDDEN', 'RESOURCE_EXHAUSTED']);
+
+/** The skip code of the calls not started because the dashboard could not be reached. */
+export const DASHBOARD_UNREACHABLE = 'DASHBOARD_UNREACHABLE';
+
+/**
+ * Network codes of a connection that could not be made at all: nothing accepts connections at
+ * the dashboard's address, or the address does not resolve or route.
+ *
+ * Threshold: one call that failed this way stops the sending. The transport has already
+ * retried it (reads and idempotent writes, with back-off), so it is no blip; and it is no reply
+ * of a live dashboard: every later call would fail the same way, each only after its own
+ * retries and its wait for the rate limiter (15 calls took minutes). What does not count:
+ * - any reply, however bad (HTTP errors, a per-site error from a child site): the dashboard is
+ *   there, and other sites may well work;
+ * - a connection dropped after it was made (reset, socket closed): a proxy does that to one long
+ *   call of a live dashboard (the re-read then often finds it took effect); a dashboard that
+ *   died refuses the next call, and that one stops the run;
+ * - a request timeout: at this layer a slow reply cannot be told from a connection never made
+ *   (ETIMEDOUT below is the system's own connect timeout: a connection never made).
+ */
+const UNREACHABLE_NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EADDRNOTAVAIL',
+  'ETIMEDOUT',
+]);
 
 export interface ExecuteOptions {
   client: Pick<DashboardClient, 'setIgnored' | 'runUpdates'>;
@@ -42,6 +75,15 @@ export interface ExecuteResult {
   outcomes: ActionOutcome[];
   interrupted: boolean;
   calls: number;
+  /** Why calls were held back (interrupt, wave threshold, fatal failure, unreachable dashboard). */
+  stopped?: { code: string; message: string };
+}
+
+/** What one call came back with. */
+interface CallReport {
+  results: ActionOutcome[];
+  /** Set when the call failed because the dashboard could not be reached (see above). */
+  unreachable?: Error;
 }
 
 export async function executePhases(
@@ -71,12 +113,13 @@ export async function executePhases(
     });
   };
 
-  const runCall = async (call: ApplyCall, seq: number): Promise<ActionOutcome[]> => {
+  const runCall = async (call: ApplyCall, seq: number): Promise<CallReport> => {
     announcer.started(seq);
     calls += 1;
     const callActions = call.actions.map((i) => actions[i]!);
     options.onEvent?.({ type: 'call-start', call });
-    const results = await sendCall(call, callActions, options);
+    const report = await sendCall(call, callActions, options);
+    const { results } = report;
     settle(results, call.actions);
     // The result line is written now; its fsync is shared with the next `sent` line (group
     // commit) instead of holding this worker, and awaited before execution returns. A result
@@ -104,7 +147,7 @@ export async function executePhases(
       resultsDurable.push(durable);
     }
     options.onEvent?.({ type: 'call-done', call, outcomes: results, progress: { ...progress } });
-    return results;
+    return report;
   };
 
   /** Whether no new call may start; notices an abort once. */
@@ -136,7 +179,12 @@ export async function executePhases(
         // Announcing may have waited for the disk: a stop that came meanwhile holds this call
         // back too (it stays announced only, and is journalled as skipped).
         if (halted()) break;
-        const results = await runCall(phase.calls[index]!, seq);
+        const { results, unreachable } = await runCall(phase.calls[index]!, seq);
+        if (unreachable && !stopReason) {
+          const why = `the dashboard could not be reached (${unreachable.message})`;
+          stopReason = { code: DASHBOARD_UNREACHABLE, message: `not started: ${why}` };
+          options.onEvent?.({ type: 'stopped', code: DASHBOARD_UNREACHABLE, message: why });
+        }
         const fatal = results.find((o) => o.status === 'failed' && FATAL_CODES.has(o.code ?? ''));
         if (fatal && !stopReason) {
           stopReason = { code: fatal.code!, message: `not started: ${fatal.message ?? fatal.code}` };
@@ -177,14 +225,19 @@ export async function executePhases(
     (action, index): ActionOutcome =>
       outcomes[index] ?? { action, status: 'skipped', code: skipped.code, message: skipped.message },
   );
-  return { outcomes: final, interrupted: stopReason?.code === 'INTERRUPTED', calls };
+  return {
+    outcomes: final,
+    interrupted: stopReason?.code === 'INTERRUPTED',
+    calls,
+    ...(stopReason ? { stopped: stopReason } : {}),
+  };
 }
 
 async function sendCall(
   call: ApplyCall,
   callActions: Action[],
   options: ExecuteOptions,
-): Promise<ActionOutcome[]> {
+): Promise<CallReport> {
   try {
     if (call.type === 'set-ignored') {
       await options.client.setIgnored({
@@ -193,16 +246,27 @@ async function sendCall(
         direction: call.direction,
         slugs: call.slugs,
       });
-      return outcomesOfIgnore(callActions);
+      return { results: outcomesOfIgnore(callActions) };
     }
     const result = await options.client.runUpdates({
       siteIds: call.siteIds,
       items: call.items,
       onJobProgress: (job) => options.onEvent?.({ type: 'job', ...job }),
     });
-    return outcomesOfRunUpdates(callActions, result);
+    // Per-site errors in the result are replies of a live dashboard: never "unreachable".
+    return { results: outcomesOfRunUpdates(callActions, result) };
   } catch (error) {
     // In-flight calls get no signal: an update half-sent is worse than one that finishes.
-    return outcomesOfError(callActions, error);
+    const results = outcomesOfError(callActions, error);
+    return isUnreachable(error) ? { results, unreachable: error } : { results };
   }
+}
+
+/** A transport failure (not a reply) that says nothing answers at the dashboard's address. */
+function isUnreachable(error: unknown): error is Error {
+  return (
+    isSvcError(error) &&
+    error.code === 'CONNECTION_FAILED' &&
+    UNREACHABLE_NETWORK_CODES.has(String(error.details.networkCode))
+  );
 }

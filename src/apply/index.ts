@@ -3,10 +3,10 @@ import type { DashboardClient } from '../dashboard/client.js';
 import type { Action, ActionOutcome, ApplyResult, LiveState, Plan } from '../types.js';
 import { batchPlan } from './batch.js';
 import type { ApplyEvent } from './events.js';
-import { executePhases } from './execute.js';
+import { DASHBOARD_UNREACHABLE, type ExecuteResult, executePhases } from './execute.js';
 import { checkSafeMode } from './guard.js';
 import type { ApplyJournal } from './journal.js';
-import { needsCheck, verifyOutcomes } from './verify.js';
+import { needsCheck, unconfirmed, type VerifyReport, verifyOutcomes } from './verify.js';
 
 /**
  * Public surface of apply: `applyPlan` runs an approved plan and nothing beyond it. Approval
@@ -17,6 +17,7 @@ import { needsCheck, verifyOutcomes } from './verify.js';
 export type { ApplyCall, CallPhase } from './batch.js';
 export { batchPlan, minimumCalls } from './batch.js';
 export type { ApplyEvent, ApplyProgress } from './events.js';
+export { DASHBOARD_UNREACHABLE } from './execute.js';
 export type { ApplyJournal, JournalRecord } from './journal.js';
 
 /** An action the caller holds back: reported with this status, never sent. */
@@ -86,18 +87,28 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     planned[planIndex] = executed.outcomes[i]!;
   });
   const toCheck = planned.filter(needsCheck);
-  if (toCheck.length > 0) {
+  const noReread = toCheck.length > 0 ? rereadSkipped(executed) : undefined;
+  let verified: VerifyReport;
+  if (toCheck.length === 0) {
+    verified = { outcomes: planned };
+  } else if (noReread) {
+    options.onEvent?.({ type: 'verify-skipped', ...noReread });
+    verified = { outcomes: unconfirmed(planned, `no re-read: ${noReread.message}`) };
+  } else {
     options.onEvent?.({ type: 'verify', sites: new Set(toCheck.map((o) => o.action.site_id)).size });
+    // Ctrl-C during the re-read ends it (a wait for the rate limiter too): nothing is confirmed.
+    verified = await verifyOutcomes(options.client, planned, options.signal);
+    if (verified.error) options.onEvent?.({ type: 'verify-failed', ...verified.error });
   }
-  const verified = toCheck.length > 0 ? await verifyOutcomes(options.client, planned) : { outcomes: planned };
-  if (verified.error) options.onEvent?.({ type: 'verify-failed', ...verified.error });
+  const unreachable = executed.stopped?.code === DASHBOARD_UNREACHABLE;
 
   const result: ApplyResult = {
     plan_id: plan.id,
     started_at: startedAt,
     finished_at: now().toISOString(),
     outcomes: verified.outcomes,
-    interrupted: executed.interrupted,
+    // Interrupted while sending, or while re-reading (the confirmation was cut short).
+    interrupted: executed.interrupted || (verified.error !== undefined && options.signal?.aborted === true),
     calls: executed.calls,
   };
   await options.journal?.append({
@@ -108,10 +119,29 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     failed: result.outcomes.filter((o) => o.status === 'failed').length,
     // Only a re-read of every checked site settles the journal (journal.ts, completedUpdates):
     // an update reported done on a site it missed must not be sent again by the next run.
-    verified: verified.error === undefined && verified.unreadSites === undefined,
+    verified: noReread === undefined && verified.error === undefined && verified.unreadSites === undefined,
+    // `apply --resume` finishes such a run once the dashboard answers again.
+    ...(unreachable ? { stopped: DASHBOARD_UNREACHABLE } : {}),
   });
   options.onEvent?.({ type: 'finished', result });
   return result;
+}
+
+/**
+ * When the confirming re-read is not made, and why. Its outcomes are then unconfirmed (done but
+ * `unverified`), never claimed confirmed; the next run's re-read checks them (the journal keeps
+ * the updates reported done, so they are not sent again).
+ * - Interrupted: the person wants out now, and the re-read would queue behind the rate limiter
+ *   (at SVC_RATE_LIMIT=4 that was over a minute before exit 130).
+ * - The dashboard could not be reached: the re-read would only wait out the limiter and its own
+ *   retries to fail the same way.
+ */
+function rereadSkipped(executed: ExecuteResult): { code: string; message: string } | undefined {
+  if (executed.interrupted) return { code: 'INTERRUPTED', message: 'the apply was interrupted' };
+  if (executed.stopped?.code === DASHBOARD_UNREACHABLE) {
+    return { code: DASHBOARD_UNREACHABLE, message: 'the dashboard could not be reached' };
+  }
+  return undefined;
 }
 
 /** Actions the connected surface cannot perform are blocked, not attempted. */

@@ -39,6 +39,11 @@ export type JournalRecord =
        * (absent in older journals: it ran).
        */
       verified?: boolean;
+      /**
+       * Set (to DASHBOARD_UNREACHABLE) when the run stopped sending because the dashboard could
+       * not be reached: like an interrupted run, `apply --resume` finishes it.
+       */
+      stopped?: string;
     };
 
 export type JournalCall =
@@ -167,7 +172,13 @@ export function readJournal(fs: typeof nodeFs, path: string): JournalRecord[] {
 export function completedUpdates(records: readonly JournalRecord[]): Set<string> {
   const done = new Set<string>();
   for (const record of records) {
-    if (record.type === 'run-end' && !record.interrupted && record.verified !== false) done.clear();
+    if (
+      record.type === 'run-end' &&
+      !record.interrupted &&
+      record.verified !== false &&
+      record.stopped === undefined
+    )
+      done.clear();
     if (record.type !== 'result') continue;
     for (const outcome of record.outcomes) {
       if (outcome.status === 'done' && outcome.key.startsWith('["update"')) done.add(outcome.key);
@@ -185,14 +196,17 @@ export interface UnfinishedRun {
   inDoubtCalls: number;
 }
 
-/** The last run that started but never recorded its end (killed), or ended interrupted. */
+/**
+ * The last run that started but never recorded its end (killed), or ended interrupted or
+ * stopped because the dashboard could not be reached.
+ */
 export function lastUnfinishedRun(records: readonly JournalRecord[]): UnfinishedRun | undefined {
   let last: Extract<JournalRecord, { type: 'run-start' }> | undefined;
   for (const record of records) if (record.type === 'run-start') last = record;
   if (!last) return undefined;
   const runId = last.run_id;
   const end = records.find((r) => r.type === 'run-end' && r.run_id === runId);
-  if (end && end.type === 'run-end' && !end.interrupted) return undefined;
+  if (end && end.type === 'run-end' && !end.interrupted && end.stopped === undefined) return undefined;
   const answered = new Set(
     records.filter((r) => r.type === 'result' && r.run_id === runId).map((r) => (r as { seq: number }).seq),
   );

@@ -13,7 +13,8 @@ import type { ActionOutcome, LiveIgnore, LiveState, PendingUpdate } from '../typ
  * - other skipped and blocked actions were never sent and are left alone.
  * When the re-read fails, nothing can be confirmed: done outcomes and ALREADY_DONE skips are
  * marked `unverified`, and the run does not count as a success. The same holds for the outcomes
- * on a site the re-read could not read (`unreadSites`).
+ * on a site the re-read could not read (`unreadSites`), and for every outcome of a run that makes
+ * no re-read at all (`unconfirmed`: interrupted, or the dashboard could not be reached).
  */
 
 export interface VerifyReport {
@@ -29,29 +30,25 @@ export function needsCheck(outcome: ActionOutcome): boolean {
   return outcome.status === 'done' || outcome.status === 'failed' || skippedAsDone(outcome);
 }
 
+/**
+ * `signal` ends a re-read that is waiting (for the rate limiter, a retry, the dashboard): it then
+ * counts as failed, and nothing is confirmed.
+ */
 export async function verifyOutcomes(
   client: Pick<DashboardClient, 'readLive'>,
   outcomes: readonly ActionOutcome[],
+  signal?: AbortSignal,
 ): Promise<VerifyReport> {
   const sent = outcomes.filter(needsCheck);
   const siteIds = [...new Set(sent.map((o) => o.action.site_id))].sort((a, b) => a - b);
   if (siteIds.length === 0) return { outcomes: [...outcomes] };
   let live: LiveState;
   try {
-    live = await client.readLive({ siteIds });
+    live = await client.readLive(signal ? { siteIds, signal } : { siteIds });
   } catch (error) {
     const code = isSvcError(error) ? error.code : 'INTERNAL';
     const message = error instanceof Error ? error.message : String(error);
-    const unverified = outcomes.map((o) =>
-      o.status === 'done' || skippedAsDone(o)
-        ? {
-            ...o,
-            unverified: true as const,
-            message: `reported done${o.status === 'done' ? '' : ' by an earlier run'}; not verified (re-read failed: ${code})`,
-          }
-        : o,
-    );
-    return { outcomes: unverified, error: { code, message } };
+    return { outcomes: unconfirmed(outcomes, `re-read failed: ${code}`), error: { code, message } };
   }
   const index = indexBySite(live);
   const unread = siteIds.filter((id) => index.unreadable.has(id)).length;
@@ -59,6 +56,22 @@ export async function verifyOutcomes(
     outcomes: outcomes.map((o) => checkOutcome(o, index)),
     ...(unread > 0 ? { unreadSites: unread } : {}),
   };
+}
+
+/**
+ * The outcomes of a run that makes no re-read (or whose re-read failed): what the calls (or an
+ * earlier run) reported done stays done, marked `unverified` with `why`; the rest is as reported.
+ */
+export function unconfirmed(outcomes: readonly ActionOutcome[], why: string): ActionOutcome[] {
+  return outcomes.map((o) =>
+    o.status === 'done' || skippedAsDone(o)
+      ? {
+          ...o,
+          unverified: true as const,
+          message: `reported done${o.status === 'done' ? '' : ' by an earlier run'}; not verified (${why})`,
+        }
+      : o,
+  );
 }
 
 /** The re-read's facts by site: a fleet's apply checks tens of thousands of outcomes against as many facts. */

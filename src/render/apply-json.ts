@@ -13,6 +13,8 @@ export function renderApplyJson(report: ApplyReport): string {
       ? { reviewed: { not_needed: report.reviewed.notNeeded, unreviewed: report.reviewed.unreviewed } }
       : {}),
     ...(report.verificationError ? { verification_error: report.verificationError } : {}),
+    ...(report.verificationSkipped ? { verification_skipped: report.verificationSkipped } : {}),
+    ...(report.unreachable ? { stopped: { code: 'DASHBOARD_UNREACHABLE', ...report.unreachable } } : {}),
     warnings: report.warnings,
   };
   return `${JSON.stringify(body, null, 2)}\n`;

@@ -5,6 +5,8 @@ import {
   describeAction,
   groupByCode,
   outcomeMessage,
+  unconfirmedNote,
+  unreachableNextStep,
   withUnverified,
 } from './apply-report.js';
 import { escapeMarkdown } from './markdown-escape.js';
@@ -18,9 +20,20 @@ export function renderApplyMarkdown(report: ApplyReport): string {
   const unverifiedDone = countUnverified(result.outcomes, 'done');
   const unverifiedSkipped = countUnverified(result.outcomes, 'skipped');
   const unverified = unverifiedDone + unverifiedSkipped;
-  const icon = result.interrupted ? '⏸️' : counts.failed > 0 ? '❌' : unverified > 0 ? '⚠️' : '✅';
+  const icon = result.interrupted
+    ? '⏸️'
+    : counts.failed > 0 || report.unreachable
+      ? '❌'
+      : unverified > 0
+        ? '⚠️'
+        : '✅';
+  const state = result.interrupted
+    ? ' (interrupted)'
+    : report.unreachable
+      ? ' (stopped: the dashboard could not be reached)'
+      : '';
   const lines = [
-    `### ${icon} svc-gitops apply${result.interrupted ? ' (interrupted)' : ''}`,
+    `### ${icon} svc-gitops apply${state}`,
     '',
     `Plan \`${result.plan_id.slice(0, 12)}\` against ${escapeMarkdown(report.dashboard)}, approved by ${report.approval}, ${result.calls} call(s).`,
     '',
@@ -64,6 +77,15 @@ export function renderApplyMarkdown(report: ApplyReport): string {
       `> ⚠️ The re-read after applying failed (${escapeMarkdown(report.verificationError.code)}); outcomes are unverified.`,
     );
   }
+  if (report.verificationSkipped) {
+    lines.push('', `> ⚠️ ${escapeMarkdown(unconfirmedNote(report.verificationSkipped))}`);
+  }
   for (const warning of report.warnings) lines.push('', `> ⚠️ ${escapeMarkdown(warning)}`);
+  // The next step is our own text (a count at most): its code span stays markup.
+  if (result.interrupted) {
+    lines.push('', 'Run `svc-gitops apply --resume` to finish the remaining actions.');
+  } else if (report.unreachable) {
+    lines.push('', unreachableNextStep(result.outcomes));
+  }
   return `${lines.join('\n')}\n`;
 }

@@ -15,6 +15,17 @@ export interface ApplyReport {
   reviewed?: { notNeeded: Action[]; unreviewed: Action[] };
   /** Set when the re-read after the calls failed: outcomes are then as the calls reported. */
   verificationError?: { code: string; message: string };
+  /**
+   * Set when no re-read was made (`code` INTERRUPTED or DASHBOARD_UNREACHABLE, `message` why):
+   * outcomes are then as the calls reported, those reported done unverified.
+   */
+  verificationSkipped?: { code: string; message: string };
+  /**
+   * Set when apply stopped sending because the dashboard could not be reached (`message`: the
+   * failure): the actions not started are skipped as DASHBOARD_UNREACHABLE, `apply --resume`
+   * finishes them.
+   */
+  unreachable?: { message: string };
   warnings: string[];
 }
 
@@ -51,6 +62,32 @@ export function describeAction(action: Action): string {
 
 export function outcomeMessage(outcome: ActionOutcome): string {
   return outcome.message === undefined ? '' : safeText(outcome.message);
+}
+
+/** The skip code of the actions not started because the dashboard could not be reached. */
+export const UNREACHABLE_CODE = 'DASHBOARD_UNREACHABLE';
+
+/** Actions not started because the dashboard could not be reached. */
+export function countNotStarted(outcomes: readonly ActionOutcome[]): number {
+  let count = 0;
+  for (const outcome of outcomes)
+    if (outcome.status === 'skipped' && outcome.code === UNREACHABLE_CODE) count++;
+  return count;
+}
+
+/** Why no re-read confirmed the outcomes, as one sentence. */
+export function unconfirmedNote(skipped: { code: string; message: string }): string {
+  const why =
+    skipped.code === 'INTERRUPTED'
+      ? 'the apply was interrupted before the re-read that confirms its changes'
+      : `no re-read confirmed the changes (${safeText(skipped.message)})`;
+  return `Not confirmed: ${why}; outcomes are as the dashboard reported them, unverified (the next run checks them).`;
+}
+
+/** The next step after a run that stopped because the dashboard could not be reached. */
+export function unreachableNextStep(outcomes: readonly ActionOutcome[]): string {
+  const notStarted = countNotStarted(outcomes);
+  return `Once the dashboard answers again, run \`svc-gitops apply --resume\` to finish the remaining actions (${notStarted} not started).`;
 }
 
 /** Outcomes that did not end done, grouped by code, largest group first. */

@@ -5,6 +5,8 @@ import {
   describeAction,
   groupByCode,
   outcomeMessage,
+  unconfirmedNote,
+  unreachableNextStep,
   withUnverified,
 } from './apply-report.js';
 import { safeText } from './safe-text.js';
@@ -22,11 +24,13 @@ export function renderApplyText(report: ApplyReport): string {
   const lines: string[] = [];
   const verdict = result.interrupted
     ? 'Apply interrupted'
-    : counts.failed > 0
-      ? 'Apply finished with failures'
-      : unverified > 0
-        ? 'Apply finished unconfirmed'
-        : 'Apply complete';
+    : report.unreachable
+      ? 'Apply stopped (the dashboard could not be reached)'
+      : counts.failed > 0
+        ? 'Apply finished with failures'
+        : unverified > 0
+          ? 'Apply finished unconfirmed'
+          : 'Apply complete';
   const done = withUnverified(counts.done, unverifiedDone, 'done');
   const skipped = withUnverified(counts.skipped, unverifiedSkipped, 'skipped');
   lines.push(
@@ -60,7 +64,10 @@ export function renderApplyText(report: ApplyReport): string {
       `Warning: the re-read after applying failed (${safeText(report.verificationError.code)}): outcomes are as the dashboard reported them, unverified.`,
     );
   }
+  if (report.verificationSkipped) lines.push('', unconfirmedNote(report.verificationSkipped));
   for (const warning of report.warnings) lines.push(`warning: ${warning}`);
+  // The last line is the next step.
   if (result.interrupted) lines.push('', 'Run `svc-gitops apply --resume` to finish the remaining actions.');
+  else if (report.unreachable) lines.push('', unreachableNextStep(result.outcomes));
   return `${lines.join('\n')}\n`;
 }

@@ -76,6 +76,63 @@ describe('apply reports', () => {
     expect(renderApplyMarkdown(unconfirmed)).toContain('| 1 (1 not verified) | 0 | 0 | 0 |');
   });
 
+  it('a run stopped because the dashboard could not be reached: says so first and ends with the next step', () => {
+    const stopped = report();
+    delete stopped.reviewed;
+    const why = 'the dashboard could not be reached (POST /x: connection failed (ECONNREFUSED))';
+    stopped.unreachable = { message: why };
+    stopped.verificationSkipped = {
+      code: 'DASHBOARD_UNREACHABLE',
+      message: 'the dashboard could not be reached',
+    };
+    stopped.result.outcomes = [
+      { action: ignore(1, 'plugin', 'a/a.php'), status: 'done', unverified: true, message: 'not verified' },
+      { action: ignore(2, 'plugin', 'a/a.php'), status: 'failed', code: 'CONNECTION_FAILED', message: why },
+      ...[3, 4].map((site) => ({
+        action: ignore(site, 'plugin', 'a/a.php'),
+        status: 'skipped' as const,
+        code: 'DASHBOARD_UNREACHABLE',
+        message: `not started: ${why}`,
+      })),
+    ];
+    const lines = renderApplyText(stopped).trimEnd().split('\n');
+    expect(lines[0]).toMatch(
+      /^Apply stopped \(the dashboard could not be reached\): 1 done \(1 not verified\), 1 failed, 2 skipped/,
+    );
+    expect(lines).toContain('skipped (DASHBOARD_UNREACHABLE): 2');
+    expect(lines.at(-1)).toBe(
+      'Once the dashboard answers again, run `svc-gitops apply --resume` to finish the remaining actions (2 not started).',
+    );
+    const md = renderApplyMarkdown(stopped).trimEnd().split('\n');
+    expect(md[0]).toBe('### ❌ svc-gitops apply (stopped: the dashboard could not be reached)');
+    expect(md.at(-1)).toBe(
+      'Once the dashboard answers again, run `svc-gitops apply --resume` to finish the remaining actions (2 not started).',
+    );
+    const json = JSON.parse(renderApplyJson(stopped));
+    expect(json.stopped).toEqual({ code: 'DASHBOARD_UNREACHABLE', message: why });
+    expect(json.verification_skipped.code).toBe('DASHBOARD_UNREACHABLE');
+  });
+
+  it('an interrupted run without its re-read: outcomes unconfirmed, the next step last', () => {
+    const interrupted = report();
+    delete interrupted.reviewed;
+    interrupted.result.interrupted = true;
+    interrupted.verificationSkipped = { code: 'INTERRUPTED', message: 'the apply was interrupted' };
+    interrupted.result.outcomes = [
+      { action: ignore(1, 'plugin', 'a/a.php'), status: 'done', unverified: true, message: 'not verified' },
+    ];
+    const text = renderApplyText(interrupted);
+    expect(text).toContain(
+      'Not confirmed: the apply was interrupted before the re-read that confirms its changes; outcomes are as the dashboard reported them, unverified (the next run checks them).',
+    );
+    expect(text.trimEnd().split('\n').at(-1)).toBe(
+      'Run `svc-gitops apply --resume` to finish the remaining actions.',
+    );
+    expect(renderApplyMarkdown(interrupted).trimEnd().split('\n').at(-1)).toBe(
+      'Run `svc-gitops apply --resume` to finish the remaining actions.',
+    );
+  });
+
   it('json: the ApplyResult with counts and the reviewed lists', () => {
     const json = JSON.parse(renderApplyJson(report()));
     expect(json.counts).toEqual({ done: 1, failed: 1, skipped: 0, blocked: 1 });

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { checkApprovalParameters, checkLiveUnchanged } from '../../apply/guard.js';
-import { applyPlan, batchPlan } from '../../apply/index.js';
+import { applyPlan, batchPlan, DASHBOARD_UNREACHABLE } from '../../apply/index.js';
 import { completedUpdates, openJournal, readJournal } from '../../apply/journal.js';
 import { withApplyLock } from '../../apply/session.js';
 import { DEFAULT_STATE_DIR, type StatePaths, statePaths } from '../../apply/state-dir.js';
@@ -145,6 +145,8 @@ async function runApproved(
   };
   const progress = createProgress(ctx.stderr, { clock: () => ctx.now().getTime() });
   let verificationError: ApplyReport['verificationError'];
+  let verificationSkipped: ApplyReport['verificationSkipped'];
+  let unreachable: ApplyReport['unreachable'];
   const result = await withApplyLock(ctx.fs, paths, ctx.now(), warn, async () => {
     let capabilities = approved.capabilities;
     if (approved.savedPlan) {
@@ -168,6 +170,10 @@ async function runApproved(
           progress.onEvent(event);
           if (event.type === 'verify-failed')
             verificationError = { code: event.code, message: event.message };
+          if (event.type === 'verify-skipped')
+            verificationSkipped = { code: event.code, message: event.message };
+          if (event.type === 'stopped' && event.code === DASHBOARD_UNREACHABLE)
+            unreachable = { message: event.message };
         },
         journal,
         maxFailures: approved.maxFailures,
@@ -185,6 +191,8 @@ async function runApproved(
     approval: approved.approval,
     ...(approved.reviewed ? { reviewed: approved.reviewed } : {}),
     ...(verificationError ? { verificationError } : {}),
+    ...(verificationSkipped ? { verificationSkipped } : {}),
+    ...(unreachable ? { unreachable } : {}),
     warnings,
   };
   const rendered =
@@ -200,6 +208,16 @@ async function runApproved(
       `svc-gitops: interrupted: the journal is in ${paths.journal}; run \`svc-gitops apply --resume\` to finish\n`,
     );
     return EXIT.interrupted;
+  }
+  if (unreachable) {
+    // A failed apply (exit 1), not an interrupted one: the person did not stop it.
+    const notStarted = result.outcomes.filter(
+      (outcome) => outcome.status === 'skipped' && outcome.code === DASHBOARD_UNREACHABLE,
+    ).length;
+    ctx.stderr.write(
+      `svc-gitops: the dashboard could not be reached: ${notStarted} action(s) not started; the journal is in ${paths.journal}; once the dashboard answers again, run \`svc-gitops apply --resume\` to finish\n`,
+    );
+    return EXIT.error;
   }
   // Success only when every action is confirmed: a failed one, or one the re-read could not
   // confirm, makes the run an error.
