@@ -5,6 +5,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
@@ -102,10 +103,11 @@ export class StateLock {
           throw new Error(`cannot write the sandbox state file ${statePath} (${code})`);
         }
         const owner = Number.parseInt(readText(path), 10);
-        const inUse = owner === process.pid ? StateLock.held.has(path) : owner > 0 && isAlive(owner);
+        const inUse =
+          owner === process.pid ? StateLock.held.has(path) : owner > 0 ? isAlive(owner) : beingWritten(path); // no pid yet: its owner may be between creating and writing it
         if (inUse) {
           throw new Error(
-            `the sandbox state file ${statePath} is in use by another sandbox (pid ${owner}); stop it or use another --state file`,
+            `the sandbox state file ${statePath} is in use by another sandbox${owner > 0 ? ` (pid ${owner})` : ' (starting)'}; stop it or use another --state file`,
           );
         }
         rmSync(path, { force: true });
@@ -125,6 +127,17 @@ export class StateLock {
   release(): void {
     if (!StateLock.held.delete(this.path)) return;
     rmSync(this.path, { force: true });
+  }
+}
+
+/** A lock file without a pid younger than this is still being written by its owner. */
+const FRESH_LOCK_MS = 5_000;
+
+function beingWritten(path: string): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs < FRESH_LOCK_MS;
+  } catch {
+    return false;
   }
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
@@ -35,6 +35,19 @@ describe('sandbox --state', () => {
     writeFileSync(`${statePath}.lock`, '999999999\n');
     const afterCrash = await startSandbox({ fleet: smallFleet(), statePath });
     await afterCrash.close();
+    expect(existsSync(`${statePath}.lock`)).toBe(false);
+  });
+
+  it('an empty lock file is one being written (refused while fresh), and a stale one is taken over', async () => {
+    const statePath = join(dir, 'racing.json');
+    writeFileSync(`${statePath}.lock`, '');
+    await expect(startSandbox({ fleet: smallFleet(), statePath })).rejects.toThrow(
+      /is in use by another sandbox/,
+    );
+    const longAgo = new Date(Date.now() - 60_000);
+    utimesSync(`${statePath}.lock`, longAgo, longAgo);
+    const started = await startSandbox({ fleet: smallFleet(), statePath });
+    await started.close();
     expect(existsSync(`${statePath}.lock`)).toBe(false);
   });
 
