@@ -101,6 +101,8 @@ export interface WorldOptions {
   faults?: FaultRule[];
   seed?: number;
   queueThreshold?: number;
+  /** Which API surfaces the sandbox offers (a dashboard without the abilities API: REST only). */
+  surfaces?: { rest?: boolean; abilities?: boolean };
 }
 
 export async function startWorld(options: WorldOptions = {}): Promise<World> {
@@ -110,6 +112,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     seed: options.seed ?? 1,
     ...(options.faults ? { faults: options.faults } : {}),
     ...(options.queueThreshold ? { queueThreshold: options.queueThreshold } : {}),
+    ...(options.surfaces ? { surfaces: options.surfaces } : {}),
   });
   const env = fastClientEnv(sandbox);
   const cwd = '/work';
