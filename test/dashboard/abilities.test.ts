@@ -63,7 +63,17 @@ describe.each(['compat-6.1', 'spec'] as const)(
       const all = await fns.updateAll([2]);
       expect(all.queued).toBe(false);
       const stats = await h?.stats();
-      expect(stats?.updates_run.every((u) => u.count === 1)).toBe(true);
+      // Each update ran once; updateAll([2]) ran only what site 2 had left and does not ignore
+      // (core; not its themes, ignored by flag, nor the globally ignored hello-dolly).
+      expect(stats?.updates_run).toEqual([
+        { site_id: 1, kind: 'plugin', slug: 'jetpack/jetpack.php', count: 1 },
+        { site_id: 1, kind: 'theme', slug: 'astra', count: 1 },
+        { site_id: 1, kind: 'core', slug: 'wordpress', count: 1 },
+        { site_id: 1, kind: 'translation', slug: 'akismet', language: 'de_DE', count: 1 },
+        { site_id: 1, kind: 'translation', slug: 'akismet', language: 'fr_FR', count: 1 },
+        { site_id: 2, kind: 'plugin', slug: 'akismet/akismet.php', count: 1 },
+        { site_id: 2, kind: 'core', slug: 'wordpress', count: 1 },
+      ]);
     });
 
     it('ignores with every ignore ability', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EchoMask } from '../../src/dashboard/transport/echoes.js';
 import { parseJson } from '../../src/dashboard/wire/json.js';
+import { svcErrorSync } from '../helpers/errors.js';
 
 describe('EchoMask: credentials a response quotes back are masked before anyone reads them', () => {
   const mask = new EchoMask();
@@ -21,13 +22,11 @@ describe('EchoMask: credentials a response quotes back are masked before anyone 
 
   it('a body that is not JSON is refused without quoting it (it may be an echoed credential)', () => {
     const text = 'cs_0123456789abcdef==ck_fedcba9876543210';
-    expect(() => parseJson(text, 'GET /x')).toThrow(
-      /GET \/x: the response is not valid JSON \(a syntax error/,
-    );
-    try {
-      parseJson(text, 'GET /x');
-    } catch (error) {
-      expect(String((error as Error).message)).not.toContain('cs_0123');
-    }
+    const error = svcErrorSync(() => parseJson(text, 'GET /x'));
+    expect(error.message).toMatch(/GET \/x: the response is not valid JSON \(a syntax error/);
+    expect(error.code).toBe('BAD_RESPONSE');
+    // Neither the message nor anything else the error carries quotes the body.
+    expect(error.message).not.toContain('cs_0123');
+    expect(JSON.stringify({ hint: error.hint, details: error.details })).not.toContain('cs_0123');
   });
 });

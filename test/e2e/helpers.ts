@@ -1,6 +1,5 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -12,6 +11,7 @@ import {
   type SandboxProfile,
   startSandbox,
 } from '../../src/sandbox/index.js';
+import { tempDirForFile } from '../helpers/temp-dir.js';
 
 /** The repository root: example paths in plans are shown relative to it, as a user would run them. */
 export const REPO = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
@@ -39,8 +39,9 @@ export function sandboxEnv(sandbox: RunningSandbox, home: string): Record<string
   return { ...sandbox.env(), ...FAST_RETRIES, HOME: home };
 }
 
+/** A fresh directory under the OS temp dir, removed once the tests of the calling file are done. */
 export function tempDir(prefix = 'svc-gitops-e2e-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return tempDirForFile(prefix);
 }
 
 interface SandboxStatsSnapshot {

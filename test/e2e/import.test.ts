@@ -167,14 +167,29 @@ describe.each(PROFILES)('import against the %s sandbox', (profile) => {
   it('import --out refuses a file that appeared while the dashboard was read', async () => {
     const cwd = tempDir();
     const target = join(cwd, 'late.yaml');
+    await resetStats(sandbox);
     await setFaults(sandbox, [{ kind: 'latency', delayMs: 400 }]);
     try {
-      const running = cli(['import', '--out', 'late.yaml'], { env, cwd });
-      await new Promise((done) => setTimeout(done, 100));
+      let settled = false;
+      const running = cli(['import', '--out', 'late.yaml'], { env, cwd }).finally(() => {
+        settled = true;
+      });
+      // The first check of --out comes before any dashboard call: once the first request has
+      // arrived (its answer is 400 ms away), that check has passed and the read is under way.
+      while (!settled && (await sandboxStats(sandbox)).requests_total < 1)
+        await new Promise((done) => setTimeout(done, 10));
+      expect(settled, 'import ended before it read the dashboard').toBe(false);
       writeFileSync(target, '# written meanwhile\n');
       const refused = await running;
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toContain('late.yaml exists');
+      expect(refused.stderr).toContain('svc-gitops: error [USAGE]: late.yaml exists');
+      expect(refused.stderr).not.toContain('Wrote');
+      // Refused by the second check, after the whole read (the first would have cost no read).
+      expect((await sandboxStats(sandbox)).abilities).toEqual({
+        'svc/list-sites-v1': 1,
+        'svc/list-updates-v1': 1,
+        'svc/list-ignored-updates-v1': 1,
+      });
       expect(readFileSync(target, 'utf8')).toBe('# written meanwhile\n');
     } finally {
       await setFaults(sandbox, []);

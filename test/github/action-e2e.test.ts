@@ -5,14 +5,17 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFleet, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { cli } from '../helpers/cli.js';
 import { type FakeGitHub, startFakeGitHub } from './fake-github.js';
 import { actionRunScript, parseAction } from './workflow-lint.js';
 
 /**
  * action.yml's run script end to end: real bash runs it as the runner would, with the real CLI
  * (the TypeScript source through tsx, in place of the built dist/cli/main.js), against the
- * sandbox dashboard with the demo fleet and the fake GitHub, all on 127.0.0.1. The steps run in
- * order as a pull request and its merge would: validate, plan, comment, apply the plan.
+ * sandbox dashboard with the demo fleet and the fake GitHub, all on 127.0.0.1. The steps are those
+ * of a pull request and its merge: validate, plan, comment, apply the plan. Each test stands on
+ * its own (any order, any one alone): the reviewed plans are saved in beforeAll, and apply runs
+ * against a dashboard of its own, so it changes nothing the other steps read.
  */
 const ROOT = join(import.meta.dirname, '..', '..');
 const FLEET = parseFleet(
@@ -30,14 +33,36 @@ const DESIRED = `${readFileSync(join(ROOT, 'examples/minimal.yaml'), 'utf8')}hol
     reason: its update fails on this sandbox site
 `;
 
+/** The dashboard the pull request's steps read, and its reviewed plan (saved in beforeAll). */
 let sandbox: RunningSandbox;
+let reviewedPlan: string;
+/** Where apply runs: the same fleet, a dashboard no other test reads, and its reviewed plan. */
+let merged: RunningSandbox;
+let mergedPlan: string;
 let github: FakeGitHub;
 let dir: string;
 let runnerTemp: string;
 
+/** The job's state directory for a dashboard: apply's records stay apart from the other steps'. */
+const stateDir = (dashboard: RunningSandbox) =>
+  join(dir, dashboard === merged ? '.svc-gitops-merged' : '.svc-gitops');
+
+/** A saved plan of the desired state against `dashboard`, made in-process (no tsx start-up). */
+async function savePlan(dashboard: RunningSandbox, file: string): Promise<string> {
+  const run = await cli(['plan', '--out', file], {
+    cwd: dir,
+    env: { ...dashboard.env(), SVC_ALLOW_HTTP: 'true', HOME: dir, SVC_GITOPS_STATE_DIR: stateDir(dashboard) },
+  });
+  if (run.code !== 0) throw new Error(`saving the reviewed plan failed (${run.code}): ${run.stderr}`);
+  return file;
+}
+
 beforeAll(async () => {
-  sandbox = await startSandbox({ fleet: FLEET });
-  github = await startFakeGitHub();
+  [sandbox, merged, github] = await Promise.all([
+    startSandbox({ fleet: FLEET }),
+    startSandbox({ fleet: FLEET }),
+    startFakeGitHub(),
+  ]);
   dir = mkdtempSync(join(tmpdir(), 'svc-gitops-action-e2e-'));
   runnerTemp = join(dir, '_temp');
   mkdirSync(runnerTemp);
@@ -51,9 +76,13 @@ beforeAll(async () => {
     join(dir, 'cli.mjs'),
     `import { register } from ${JSON.stringify(tsx)};\nregister();\nawait import(${JSON.stringify(main)});\n`,
   );
+  [reviewedPlan, mergedPlan] = await Promise.all([
+    savePlan(sandbox, join(dir, 'reviewed-plan.json')),
+    savePlan(merged, join(dir, 'merged-plan.json')),
+  ]);
 });
 afterAll(async () => {
-  await Promise.all([sandbox.close(), github.close()]);
+  await Promise.all([sandbox?.close(), merged?.close(), github?.close()]);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -61,9 +90,16 @@ afterAll(async () => {
  * Runs the step with these inputs; returns exit status, output and the step outputs written.
  * Asynchronously: the sandbox and the fake GitHub answer from this process's event loop.
  */
-async function step(inputs: { command: string; config?: string; planFile?: string }) {
+async function step(inputs: {
+  command: string;
+  config?: string;
+  planFile?: string;
+  /** The dashboard the step talks to: the pull request's unless given. */
+  dashboard?: RunningSandbox;
+}) {
   for (const file of ['output.txt', 'summary.md']) writeFileSync(join(dir, file), '');
-  const dashboard = sandbox.env();
+  const target = inputs.dashboard ?? sandbox;
+  const dashboard = target.env();
   const result = await runBash(join(dir, 'run.sh'), {
     PATH: process.env.PATH,
     HOME: dir,
@@ -80,7 +116,7 @@ async function step(inputs: { command: string; config?: string; planFile?: strin
     GITHUB_API_URL: github.url,
     // The job's environment: plain HTTP is allowed for the sandbox only.
     SVC_ALLOW_HTTP: 'true',
-    SVC_GITOPS_STATE_DIR: join(dir, '.svc-gitops'),
+    SVC_GITOPS_STATE_DIR: stateDir(target),
     // The step's env: as action.yml maps the inputs.
     COMMAND: inputs.command,
     CONFIG: inputs.config ?? '',
@@ -99,7 +135,7 @@ async function step(inputs: { command: string; config?: string; planFile?: strin
   const declared = Object.keys(parseAction().outputs);
   for (const name of Object.keys(outputs)) expect(declared, `output ${name}`).toContain(name);
   const summary = readFileSync(join(dir, 'summary.md'), 'utf8');
-  for (const secret of [sandbox.credentials.applicationPassword, github.token])
+  for (const secret of [target.credentials.applicationPassword, github.token])
     expect(all + JSON.stringify(outputs) + summary).not.toContain(secret);
   return { status: result.status, stdout: result.stdout, stderr: result.stderr, outputs, summary };
 }
@@ -164,7 +200,7 @@ describe('action.yml run script with the real CLI', () => {
   });
 
   it('comment: posts the saved plan as the sticky comment and sets comment-url', async () => {
-    const planFile = join(runnerTemp, 'svc-gitops-plan.json');
+    const planFile = reviewedPlan;
     const run = await step({ command: 'comment', planFile });
     expect(run.stderr).not.toMatch(/error/i);
     expect(run.status).toBe(0);
@@ -189,14 +225,20 @@ describe('action.yml run script with the real CLI', () => {
   });
 
   it('apply with the reviewed plan: applies it, reports to the summary, and the next plan is empty', async () => {
-    const planFile = join(runnerTemp, 'svc-gitops-plan.json');
-    const run = await step({ command: 'apply', planFile });
+    const planFile = mergedPlan;
+    // The plan has changes, so the empty plan after apply is apply's doing.
+    expect(JSON.parse(readFileSync(planFile, 'utf8')).actions.length).toBeGreaterThan(0);
+    const run = await step({ command: 'apply', planFile, dashboard: merged });
     expect(run.status, run.stderr).toBe(0);
     expect(run.outputs['plan-id']).toBe(JSON.parse(readFileSync(planFile, 'utf8')).id);
     expect(run.summary).toContain('## svc-gitops plan');
     expect(run.summary).toMatch(/^### .*svc-gitops apply$/m);
     expect(existsSync(join(runnerTemp, 'svc-gitops-apply-report.md'))).toBe(true);
-    const after = await step({ command: 'plan', planFile: join(runnerTemp, 'after.json') });
+    const after = await step({
+      command: 'plan',
+      planFile: join(runnerTemp, 'after.json'),
+      dashboard: merged,
+    });
     expect(after.status).toBe(0);
     expect(after.outputs['has-changes']).toBe('false');
   });

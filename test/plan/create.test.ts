@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { isSvcError } from '../../src/errors.js';
 import { createPlan, REMAINING_WAVE } from '../../src/plan/index.js';
 import { renderPlanText } from '../../src/render/plan-text.js';
 import type { Action, DesiredState, LiveState } from '../../src/types.js';
+import { svcErrorSync } from '../helpers/errors.js';
 import {
   ABILITIES,
   desiredState,
@@ -532,11 +532,8 @@ describe('plan envelope', () => {
 
   it('rejects a non-positive lifetime with a usage error', () => {
     const call = () => createPlan(desiredState(), liveState(), { now: PLAN_OPTIONS.now, lifetimeMinutes: 0 });
-    expect(call).toThrow(/lifetime/);
-    try {
-      call();
-    } catch (error) {
-      expect(isSvcError(error) && error.code).toBe('USAGE');
-    }
+    const error = svcErrorSync(call);
+    expect(error.code).toBe('USAGE');
+    expect(error.message).toMatch(/lifetime/);
   });
 });

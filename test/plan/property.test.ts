@@ -209,9 +209,13 @@ describe('plan properties', () => {
           expect(allowed).toBe(true);
         }
       }),
-      { numRuns: 300 },
+      // Seeded: with an unseeded run the counts below vary by run (seed 113 gives 7 held), so
+      // the gate failed about one run in 150. Seed 4 gives 129 updates and 19 held.
+      { numRuns: 300, seed: 4 },
     );
     // The generators must exercise the interesting paths, or the property proves nothing.
+    // Deterministic under the seed, so a planner that stops noting held updates (or stops
+    // planning updates) fails here on every run.
     expect(updates).toBeGreaterThan(40);
     expect(held).toBeGreaterThan(8);
   });

@@ -53,6 +53,9 @@ describe.each<SandboxProfile>(['compat-6.1', 'spec'])('read abilities (%s)', (pr
           message: 'No site found with ID 99.',
         },
       ]);
+    } else {
+      // The spec's listing has no errors[]: an unknown site is simply not listed.
+      expect(res.body).not.toHaveProperty('errors');
     }
   });
 
@@ -86,7 +89,18 @@ describe.each<SandboxProfile>(['compat-6.1', 'spec'])('read abilities (%s)', (pr
     expect(res.body.code).toBe('svc_site_not_found');
     expect(res.body.message).toBe('No site found matching "nowhere.test".');
     expect(res.status).toBe(compat ? 403 : 404);
-    if (compat) expect(res.body.additional_data).toEqual([{ status: 404 }]);
+    if (compat) {
+      // The ability raises 404; WordPress core rewrites it to 403 and keeps the original status.
+      expect(res.body.data).toEqual({ status: 403 });
+      expect(res.body.additional_data).toEqual([{ status: 404 }]);
+    } else {
+      // The spec profile's ability answers its own 404 as is: the plain envelope, nothing rewritten.
+      expect(res.body).toEqual({
+        code: 'svc_site_not_found',
+        message: 'No site found matching "nowhere.test".',
+        data: { status: 404 },
+      });
+    }
   });
 
   it('list-ignored-updates-v1 lists per-site and global ignores (global repeated per site)', async () => {

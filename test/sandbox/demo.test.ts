@@ -1,46 +1,63 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDirForSuite } from '../helpers/temp-dir.js';
+import type { RateProbe } from './rate-probe.js';
 
 const root = join(import.meta.dirname, '../..');
 const dir = tempDirForSuite('svc-demo-test-');
 
-/** Runs `npm run demo -- …` as a user would (tsx), with its own temp directory. */
+/**
+ * Runs `npm run demo -- …` as a user would (tsx), with its own temp directory, and with
+ * rate-probe.ts preloaded: `probe()` tells which rate limits the demo's requests went through.
+ */
 function demo(args: string[], env: Record<string, string> = {}, timeoutMs = 25_000) {
   const tmp = mkdtempSync(join(dir, 'tmp-'));
+  const probeFile = join(dir, `${tmp.slice(dir.length + 1)}-rate-probe.json`);
   const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SVC_')));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo.ts', ...args], {
-    cwd: root,
-    env: { ...base, TMPDIR: tmp, NO_COLOR: '1', ...env },
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--import', './test/sandbox/rate-probe.ts', 'scripts/demo.ts', ...args],
+    {
+      cwd: root,
+      env: { ...base, TMPDIR: tmp, NO_COLOR: '1', RATE_PROBE_OUT: probeFile, ...env },
+    },
+  );
+  const probe = (): RateProbe | undefined =>
+    existsSync(probeFile) ? (JSON.parse(readFileSync(probeFile, 'utf8')) as RateProbe) : undefined;
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
-  const started = Date.now();
-  return new Promise<{ code: number | null; stdout: string; stderr: string; ms: number; tmp: string }>(
-    (resolve) => {
-      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr, ms: Date.now() - started, tmp });
-      });
-    },
-  );
+  return new Promise<{
+    code: number | null;
+    stdout: string;
+    stderr: string;
+    tmp: string;
+    probe: typeof probe;
+  }>((resolve) => {
+    // A backstop for a hung demo, not a measurement.
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, tmp, probe });
+    });
+  });
 }
 
 const leftovers = (tmp: string) => readdirSync(tmp).filter((name) => name.startsWith('svc-gitops-demo-'));
 
 describe('npm run demo', () => {
-  it('runs the four README steps with their exit codes, quickly, and leaves no temp files', async () => {
+  it('runs the four README steps with their exit codes, without a rate limit, and leaves no temp files', async () => {
     const run = await demo(['--profile', 'spec']);
     expect(run.stderr).not.toContain('demo failed');
     expect([...run.stdout.matchAll(/\(exit code (\d+)\)/g)].map((m) => Number(m[1]))).toEqual([0, 2, 1, 2]);
     expect(run.code).toBe(0);
-    // The client's default rate limit (60 calls/min) protects real dashboards, not the sandbox.
-    expect(run.ms).toBeLessThan(20_000);
+    // The client's default rate limit (60 calls/min) protects real dashboards, not the sandbox:
+    // every request of the demo went through a limiter that is off (0), none through one that waits.
+    expect(run.probe()?.takes).toBeGreaterThan(0);
+    expect(run.probe()?.limits).toEqual([0]);
     expect(leftovers(run.tmp)).toEqual([]);
   }, 60_000);
 

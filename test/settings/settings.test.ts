@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadSettings, SETTING_ENV } from '../../src/settings/index.js';
 import { svcErrorSync as failure } from '../helpers/errors.js';
 import { memoryFs } from '../helpers/memory-fs.js';
+import { tempDirForFile } from '../helpers/temp-dir.js';
 
 const CWD = '/work/project';
 const HOME = '/home/ops';
@@ -215,7 +216,7 @@ describe('loadSettings', () => {
     expect(scheme.code).toBe('SETTINGS_INVALID');
     expect(scheme.message).toContain('ftp:');
     expect(scheme.hint).toMatch(/https:\/\//);
-    const dir = realFs.mkdtempSync(`${realFs.realpathSync('/tmp')}/svc-settings-`);
+    const dir = tempDirForFile('svc-settings-', realFs.realpathSync('/tmp'));
     realFs.mkdirSync(`${dir}/settings.json`);
     const unreadable = failure(() => loadSettings({ env: {}, cwd: dir, fs: realFs, homeDir: dir }));
     expect(unreadable.code).toBe('SETTINGS_INVALID');
