@@ -1,8 +1,8 @@
-import type * as nodeFs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type ApplyEvent, applyPlan, batchPlan } from '../../src/apply/index.js';
 import { closedAfterEach } from '../helpers/lifecycle.js';
 import { run } from './cli-helpers.js';
+import { hookedFs } from './hooked-fs.js';
 import { maxRunsPerUpdate, startWorld, type World } from './world.js';
 
 /**
@@ -22,24 +22,6 @@ async function readsOf(world: World): Promise<number> {
     .reduce((n, [, count]) => n + count, 0);
 }
 
-/** The memfs with a hook run as the n-th call's answer is journalled. */
-function hookedFs(memory: typeof nodeFs, onResult: (n: number) => void): typeof nodeFs {
-  let results = 0;
-  return new Proxy(memory, {
-    get(target, property, receiver) {
-      if (property === 'writeSync') {
-        return (fd: number, data: string) => {
-          const written = target.writeSync(fd, data);
-          if (typeof data === 'string' && data.includes('"type":"result"')) onResult(++results);
-          return written;
-        };
-      }
-      const value = Reflect.get(target, property, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-}
-
 describe('apply interrupted: no confirming re-read behind the rate limiter', () => {
   it('applyPlan returns at once with the calls’ done outcomes unverified, and reads nothing more', async () => {
     const world = await openWorld();
@@ -51,7 +33,6 @@ describe('apply interrupted: no confirming re-read behind the rate limiter', () 
     const controller = new AbortController();
     const events: ApplyEvent[] = [];
     let callsDone = 0;
-    const started = Date.now();
     const result = await applyPlan(plan, {
       client,
       live,
@@ -62,7 +43,6 @@ describe('apply interrupted: no confirming re-read behind the rate limiter', () 
         if (event.type === 'call-done' && ++callsDone === 2) controller.abort(new Error('SIGINT'));
       },
     });
-    expect(Date.now() - started).toBeLessThan(20_000);
     expect(result.interrupted).toBe(true);
     expect(result.calls).toBe(2);
     expect(await readsOf(world)).toBe(readsBefore);
@@ -76,7 +56,7 @@ describe('apply interrupted: no confirming re-read behind the rate limiter', () 
     expect(result.outcomes.filter((o) => o.status === 'skipped').map((o) => o.code)).toEqual(
       Array(plan.actions.length - done.length).fill('INTERRUPTED'),
     );
-  }, 60_000);
+  });
 
   it('Ctrl-C while the re-read waits for the rate limiter ends it at once: nothing is claimed confirmed', async () => {
     const world = await openWorld();
@@ -88,7 +68,6 @@ describe('apply interrupted: no confirming re-read behind the rate limiter', () 
     // The catalogue read and every call fill the window: the re-read has to wait for it.
     const client = world.client({ rateLimit: 1 + calls });
     const controller = new AbortController();
-    const started = Date.now();
     const result = await applyPlan(plan, {
       client,
       live,
@@ -98,12 +77,11 @@ describe('apply interrupted: no confirming re-read behind the rate limiter', () 
         if (event.type === 'verify') setTimeout(() => controller.abort(new Error('SIGINT')), 200);
       },
     });
-    expect(Date.now() - started).toBeLessThan(20_000);
     expect(result.calls).toBe(calls);
     expect(result.interrupted).toBe(true);
     expect(result.outcomes.filter((o) => o.status === 'done' && !o.unverified)).toEqual([]);
     expect(result.outcomes.filter((o) => o.status === 'done')).toHaveLength(plan.actions.length);
-  }, 60_000);
+  });
 
   it('the CLI exits 130 without waiting, says the outcomes are unconfirmed, and --resume checks them', async () => {
     const world = await openWorld();
@@ -111,14 +89,12 @@ describe('apply interrupted: no confirming re-read behind the rate limiter', () 
     const fs = hookedFs(world.fs, (n) => {
       if (n === 2) controller.abort(new Error('SIGINT'));
     });
-    const started = Date.now();
     // Planning reads 4 times and two calls go out: a limit of 6 a minute is full when they end.
     const interrupted = await run(world, ['apply', '--auto-approve'], {
       signal: controller.signal,
       fs,
       env: { SVC_CONCURRENCY: '1', SVC_RATE_LIMIT: '6' },
     });
-    expect(Date.now() - started).toBeLessThan(20_000);
     expect(interrupted.code, interrupted.stderr).toBe(130);
     expect(interrupted.stdout).toMatch(/^Apply interrupted: (\d+) done \(\1 not verified\)/m);
     expect(interrupted.stdout).toContain(
@@ -134,5 +110,5 @@ describe('apply interrupted: no confirming re-read behind the rate limiter', () 
     expect(resumed.code, resumed.stderr).toBe(0);
     expect((await world.plan()).plan.actions).toEqual([]);
     expect(maxRunsPerUpdate(await world.stats())).toBe(1);
-  }, 60_000);
+  });
 });

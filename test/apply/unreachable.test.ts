@@ -1,4 +1,3 @@
-import type * as nodeFs from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type ApplyEvent, applyPlan } from '../../src/apply/index.js';
@@ -10,6 +9,7 @@ import { closedAfterEach } from '../helpers/lifecycle.js';
 import { memoryFs } from '../helpers/memory-fs.js';
 import { fastClientEnv, sandboxControl } from '../helpers/sandbox.js';
 import { tempDirForSuite } from '../helpers/temp-dir.js';
+import { hookedFs } from './hooked-fs.js';
 import { startWorld } from './world.js';
 
 /**
@@ -40,27 +40,6 @@ const CWD = '/work';
 const JOURNAL_OF = (sandbox: RunningSandbox) =>
   statePaths(`${CWD}/.svc-gitops`, sandbox.url, `${CWD}/svc-gitops.yaml`).journal;
 
-/**
- * The memfs with a hook: `onResult(n)` runs as the n-th call's answer is journalled, before the
- * next call can start (the sandbox's close stops its listener and drops its connections at once).
- */
-function hookedFs(memory: typeof nodeFs, onResult: (n: number) => void): typeof nodeFs {
-  let results = 0;
-  return new Proxy(memory, {
-    get(target, property, receiver) {
-      if (property === 'writeSync') {
-        return (fd: number, data: string) => {
-          const written = target.writeSync(fd, data);
-          if (typeof data === 'string' && data.includes('"type":"result"')) onResult(++results);
-          return written;
-        };
-      }
-      const value = Reflect.get(target, property, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-}
-
 interface JsonReport {
   calls: number;
   interrupted: boolean;
@@ -88,7 +67,6 @@ describe('apply when the dashboard becomes unreachable', () => {
     const killed = hookedFs(fs, (n) => {
       if (n === 3) void sandbox.close();
     });
-    const started = Date.now();
     const run = await cli(['apply', '--auto-approve', '--format', 'json'], {
       // Real retry back-off and a rate limit, as in the reviewer's repro: the old code spent
       // minutes here (every remaining call waited out its retries and the limiter).
@@ -96,7 +74,6 @@ describe('apply when the dashboard becomes unreachable', () => {
       fs: killed,
       cwd: CWD,
     });
-    expect(Date.now() - started).toBeLessThan(20_000);
     expect(run.code, run.stderr).toBe(1);
     const report = JSON.parse(run.stdout) as JsonReport;
     expect(report.interrupted).toBe(false);
@@ -122,7 +99,7 @@ describe('apply when the dashboard becomes unreachable', () => {
     const unfinished = lastUnfinishedRun(readJournal(fs, JOURNAL_OF(sandbox)));
     expect(unfinished?.inDoubtCalls).toBe(0);
     expect(unfinished?.actions).toHaveLength(SITES);
-  }, 60_000);
+  });
 
   it('the report ends with the next step, and `apply --resume` finishes once the dashboard is back', async () => {
     const statePath = join(stateDir, 'state.json');
@@ -157,7 +134,7 @@ describe('apply when the dashboard becomes unreachable', () => {
     expect(writes).toBeLessThanOrEqual(SITES - 5);
     const again = await cli(['plan', '--detailed-exitcode'], { env, fs, cwd: CWD });
     expect(again.code, again.stdout).toBe(0);
-  }, 60_000);
+  });
 
   it.each([
     [
