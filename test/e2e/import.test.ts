@@ -105,21 +105,25 @@ describe.each(PROFILES)('import against the %s sandbox', (profile) => {
     expect(printed.stdout).toBe(readFileSync(join(cwd, 'adopted.yaml'), 'utf8'));
   });
 
-  it("the editor's $schema reference resolves from where the file is written, to the shipped schema", async () => {
+  it("the editor's $schema reference never holds this machine's layout, and resolves inside the installation", async () => {
+    const refOf = (yaml: string) => /yaml-language-server: \$schema=(\S+)/.exec(yaml)?.[1];
+    // Outside the installation (a fleet repository): the package a repository depends on.
     const cwd = tempDir();
-    mkdirSync(join(cwd, 'gitops', 'fleet'), { recursive: true });
-    for (const [out, folder] of [
-      ['gitops/fleet/svc-gitops.yaml', join(cwd, 'gitops', 'fleet')],
-      ['top.yaml', cwd],
-    ] as const) {
-      const imported = await cli(['import', '--out', out], { env, cwd });
-      expect(imported.code, imported.stderr).toBe(0);
-      const ref = /yaml-language-server: \$schema=(\S+)/.exec(readFileSync(join(cwd, out), 'utf8'))?.[1];
-      expect(ref).toBeDefined();
-      expect(readFileSync(resolve(folder, ref!), 'utf8')).toBe(
-        readFileSync(join(REPO, 'schemas/svc-gitops.schema.json'), 'utf8'),
-      );
-    }
+    mkdirSync(join(cwd, 'gitops'));
+    const outside = await cli(['import', '--out', 'gitops/svc-gitops.yaml'], { env, cwd });
+    expect(outside.code, outside.stderr).toBe(0);
+    expect(refOf(readFileSync(join(cwd, 'gitops/svc-gitops.yaml'), 'utf8'))).toBe(
+      './node_modules/svc-gitops/schemas/svc-gitops.schema.json',
+    );
+    // Inside it (printed, from a folder of the clone): the path to the shipped schema.
+    const schemas = join(REPO, 'schemas');
+    const inside = await cli(['import'], { env, cwd: schemas });
+    expect(inside.code, inside.stderr).toBe(0);
+    const ref = refOf(inside.stdout);
+    expect(ref).toBe('./svc-gitops.schema.json');
+    expect(readFileSync(resolve(schemas, ref!), 'utf8')).toBe(
+      readFileSync(join(REPO, 'schemas/svc-gitops.schema.json'), 'utf8'),
+    );
   });
 
   it('import --out refuses to overwrite an existing file without --force', async () => {

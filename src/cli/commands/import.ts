@@ -1,4 +1,4 @@
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { DESIRED_STATE_SCHEMA_URL, importDesiredState, LIMITS } from '../../config/index.js';
@@ -94,14 +94,16 @@ function refuseToOverwrite(ctx: CliContext, flags: ImportFlags): void {
 }
 
 /**
- * The editor's `$schema` reference: this installation's schema, relative to where the YAML is
- * written (a clone's `schemas/`, or the package's), so it resolves wherever svc-gitops runs from.
+ * The editor's `$schema` reference: this installation's schema when the YAML is written inside
+ * the installation (a clone's examples), else the schema in the package a repository depends on.
+ * A path out of the output's folder (`../../home/…`) would hold this machine's layout, and the
+ * file is committed: it must resolve on every checkout, so it never leaves the folder.
  */
 function schemaRefFor(ctx: CliContext, out: string | undefined): string | undefined {
   const from = out ? dirname(resolve(ctx.cwd, out)) : ctx.cwd;
   const path = relative(from, fileURLToPath(DESIRED_STATE_SCHEMA_URL)).split(sep).join('/');
-  // The reference sits in a comment line: a path with a line break or other control character
-  // (or a space, which ends the reference) would break out of it; then the package default.
-  if (/[\s\u0000-\u001f\u007f]/.test(path)) return undefined;
-  return path.startsWith('.') || path.startsWith('/') ? path : `./${path}`;
+  // In a comment line, a line break or other control character (or a space, which ends the
+  // reference) would break out of it.
+  if (path.startsWith('..') || isAbsolute(path) || /[\s\u0000-\u001f\u007f]/.test(path)) return undefined;
+  return `./${path}`;
 }
