@@ -22,6 +22,8 @@ export interface CliContext {
    * `runCli`, which masks the SVC_* credential variables from the start.
    */
   addSecrets?: (values: ReadonlyArray<string | undefined>) => void;
+  /** The same mask for text that leaves by another way than stdout/stderr (a PR comment). */
+  redact?: (text: string) => string;
 }
 
 export interface OutputStream {

@@ -20,6 +20,7 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
     stdout: redactor.stream(ctx.stdout),
     stderr: redactor.stream(ctx.stderr),
     addSecrets: (values) => redactor.add(values),
+    redact: (text) => redactor.mask(text),
   };
   let exitCode: number = EXIT.ok;
   const program = createProgram(safe, (code) => {
@@ -80,14 +81,14 @@ class Redactor {
     this.forms = [...forms].filter((form) => form.length >= 4).sort((a, b) => b.length - a.length);
   }
 
+  mask(text: string): string {
+    let masked = text;
+    for (const form of this.forms) if (masked.includes(form)) masked = masked.split(form).join('***');
+    return masked;
+  }
+
   stream(stream: OutputStream): OutputStream {
-    const out: OutputStream = {
-      write: (chunk: string) => {
-        let text = chunk;
-        for (const form of this.forms) if (text.includes(form)) text = text.split(form).join('***');
-        return stream.write(text);
-      },
-    };
+    const out: OutputStream = { write: (chunk: string) => stream.write(this.mask(chunk)) };
     if (stream.isTTY !== undefined) out.isTTY = stream.isTTY;
     return out;
   }

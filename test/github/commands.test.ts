@@ -146,6 +146,17 @@ describe('svc-gitops comment', () => {
     expect(github.comments[0]?.body).toContain('svc-gitops.yaml:2');
   });
 
+  it('a credential quoted in a diagnostic (a secret typed into the YAML) is masked in the comment and the summary', async () => {
+    const secret = 'Qm7v Xr2k Pz9w';
+    writeFileSync(join(dir, 'svc-gitops.yaml'), `version: 1\nsites: "${secret}"\n`);
+    const run = await cli(['comment'], { cwd: dir, env: env({ SVC_APP_PASSWORD: secret }) });
+    expect(run.code).toBe(1);
+    const body = github.comments[0]?.body ?? '';
+    expect(body).toContain('**No plan:**');
+    expect(body).toContain('***');
+    expect(body + read('summary.md') + run.stdout + run.stderr).not.toContain(secret);
+  });
+
   it('a plan that fails (the dashboard refuses the login) replaces the previous plan comment, and exits 1', async () => {
     const first = await cli(['comment'], { cwd: dir, env: env() });
     expect(first.code, first.stderr).toBe(0);

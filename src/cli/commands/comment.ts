@@ -110,6 +110,9 @@ export async function runComment(ctx: CliContext, flags: CommentFlags): Promise<
     });
   }
 
+  // The body goes to GitHub and the step summary, past the output mask: masked as stdout would
+  // be (an error or a diagnostic may quote a value, and a secret typed into the YAML is one).
+  if (ctx.redact) body = ctx.redact(body);
   const outputs: Record<string, string> = 'plan' in obtained ? planOutputs(obtained.plan) : {};
   if (flags.planFile) outputs['plan-file'] = resolve(ctx.cwd, flags.planFile);
   else if (flags.out) outputs['plan-file'] = resolve(ctx.cwd, flags.out);
