@@ -64,9 +64,9 @@ function checkCredentials(settings: Settings): void {
   if (settings.token || (settings.username && settings.applicationPassword)) return;
   const message =
     settings.username && !settings.applicationPassword
-      ? 'SVC_USER is set but SVC_APP_PASSWORD is not (and there is no SVC_TOKEN)'
+      ? 'a username is set (SVC_USER or the settings file) but no application password (and no REST token)'
       : settings.applicationPassword && !settings.username
-        ? 'SVC_APP_PASSWORD is set but SVC_USER is not (and there is no SVC_TOKEN)'
+        ? 'an application password is set (SVC_APP_PASSWORD or the settings file) but no username (and no REST token)'
         : 'no dashboard credentials configured';
   throw new SvcError('SETTINGS_INVALID', message, {
     hint: 'set SVC_USER and SVC_APP_PASSWORD (the abilities API), or SVC_TOKEN (REST API v2 only); or username, applicationPassword, token in settings.json',

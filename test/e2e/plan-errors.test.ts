@@ -80,7 +80,10 @@ describe.each(PROFILES)('plan failures against the %s sandbox', (profile) => {
   it('no credentials, or a username without its password: exit 1, says what is missing, sends nothing', async () => {
     for (const [missing, what] of [
       [{ SVC_USER: '', SVC_APP_PASSWORD: '', SVC_TOKEN: '' }, /no dashboard credentials/],
-      [{ SVC_APP_PASSWORD: '', SVC_TOKEN: '' }, /SVC_USER is set but SVC_APP_PASSWORD is not/],
+      [
+        { SVC_APP_PASSWORD: '', SVC_TOKEN: '' },
+        /a username is set \(SVC_USER or the settings file\) but no application password/,
+      ],
     ] as const) {
       await resetStats(sandbox);
       const result = await cli(['plan', '-c', MINIMAL], {
