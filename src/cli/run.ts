@@ -1,4 +1,5 @@
 import { CommanderError } from 'commander';
+import { secretForms } from '../dashboard/transport/failures.js';
 import { EXIT, isSvcError } from '../errors.js';
 import { terminalText } from '../render/safe-text.js';
 import { DEFAULT_CREDENTIALS } from '../sandbox/index.js';
@@ -63,22 +64,14 @@ const PUBLISHED = new Set([DEFAULT_CREDENTIALS.applicationPassword, DEFAULT_CRED
 
 /** Defence in depth: even if a secret slipped into a message, it is masked on the way out. */
 class Redactor {
+  private values: string[] = [];
   private forms: string[] = [];
 
-  /** Masks `values` (and the spellings a server may quote them in) in all further output. */
+  /** Masks `values` (and the spellings a server may quote them in, see secretForms) in all further output. */
   add(values: ReadonlyArray<string | undefined>): void {
-    const forms = new Set(this.forms);
-    for (const value of values) {
-      if (typeof value !== 'string' || PUBLISHED.has(value)) continue;
-      // A REST key `<secret>==<key>`: each half is a credential on its own.
-      for (const form of [value, ...value.split('==')]) {
-        forms.add(form);
-        forms.add(form.replace(/\s+/g, ''));
-        forms.add(uriEncoded(form));
-      }
-    }
-    // Longest first, so no shorter form breaks up a longer one before it is masked.
-    this.forms = [...forms].filter((form) => form.length >= 4).sort((a, b) => b.length - a.length);
+    for (const value of values)
+      if (typeof value === 'string' && !PUBLISHED.has(value)) this.values.push(value);
+    this.forms = secretForms(this.values);
   }
 
   mask(text: string): string {
@@ -91,14 +84,5 @@ class Redactor {
     const out: OutputStream = { write: (chunk: string) => stream.write(this.mask(chunk)) };
     if (stream.isTTY !== undefined) out.isTTY = stream.isTTY;
     return out;
-  }
-}
-
-/** The percent-encoded spelling; a lone surrogate (no valid spelling) leaves the text as it is. */
-function uriEncoded(text: string): string {
-  try {
-    return encodeURIComponent(text);
-  } catch {
-    return text;
   }
 }
