@@ -14,6 +14,9 @@ export type ItemKind = 'core' | 'plugin' | 'theme' | 'translation';
 export type IgnorableKind = 'core' | 'plugin' | 'theme';
 export const CORE_SLUG = 'wordpress';
 
+/** The skip code of the actions apply did not start because the dashboard could not be reached. */
+export const DASHBOARD_UNREACHABLE = 'DASHBOARD_UNREACHABLE';
+
 export interface ItemRef {
   kind: ItemKind;
   slug: string;

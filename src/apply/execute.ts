@@ -1,6 +1,6 @@
 import type { DashboardClient } from '../dashboard/client.js';
 import { isSvcError } from '../errors.js';
-import type { Action, ActionOutcome } from '../types.js';
+import { type Action, type ActionOutcome, DASHBOARD_UNREACHABLE } from '../types.js';
 import type { ApplyCall, CallPhase } from './batch.js';
 import { outcomesOfError, outcomesOfIgnore, outcomesOfRunUpdates } from './call-outcomes.js';
 import type { ApplyEvent } from './events.js';
@@ -27,9 +27,6 @@ import { createAnnouncer } from './write-ahead.js';
  * budget spent): the rest is skipped instead of failing one call at a time.
  */
 const FATAL_CODES = new Set(['AUTH_FAILED', 'FORBIDDEN', 'RESOURCE_EXHAUSTED']);
-
-/** The skip code of the calls not started because the dashboard could not be reached. */
-export const DASHBOARD_UNREACHABLE = 'DASHBOARD_UNREACHABLE';
 
 /**
  * Network codes of a connection that could not be made at all: nothing accepts connections at

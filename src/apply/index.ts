@@ -1,9 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { DashboardClient } from '../dashboard/client.js';
-import type { Action, ActionOutcome, ApplyResult, LiveState, Plan } from '../types.js';
+import {
+  type Action,
+  type ActionOutcome,
+  type ApplyResult,
+  DASHBOARD_UNREACHABLE,
+  type LiveState,
+  type Plan,
+} from '../types.js';
 import { batchPlan } from './batch.js';
 import type { ApplyEvent } from './events.js';
-import { DASHBOARD_UNREACHABLE, type ExecuteResult, executePhases } from './execute.js';
+import { type ExecuteResult, executePhases } from './execute.js';
 import { checkSafeMode } from './guard.js';
 import type { ApplyJournal } from './journal.js';
 import { needsCheck, unconfirmed, type VerifyReport, verifyOutcomes } from './verify.js';
@@ -14,10 +21,10 @@ import { needsCheck, unconfirmed, type VerifyReport, verifyOutcomes } from './ve
  * and returns one outcome per plan action, in plan order. It never prints.
  */
 
+export { DASHBOARD_UNREACHABLE } from '../types.js';
 export type { ApplyCall, CallPhase } from './batch.js';
 export { batchPlan, minimumCalls } from './batch.js';
 export type { ApplyEvent, ApplyProgress } from './events.js';
-export { DASHBOARD_UNREACHABLE } from './execute.js';
 export type { ApplyJournal, JournalRecord } from './journal.js';
 
 /** An action the caller holds back: reported with this status, never sent. */

@@ -1,3 +1,4 @@
+import { DASHBOARD_UNREACHABLE } from '../types.js';
 import type { ApplyReport } from './apply-report.js';
 import { countStatuses } from './apply-report.js';
 
@@ -14,7 +15,7 @@ export function renderApplyJson(report: ApplyReport): string {
       : {}),
     ...(report.verificationError ? { verification_error: report.verificationError } : {}),
     ...(report.verificationSkipped ? { verification_skipped: report.verificationSkipped } : {}),
-    ...(report.unreachable ? { stopped: { code: 'DASHBOARD_UNREACHABLE', ...report.unreachable } } : {}),
+    ...(report.unreachable ? { stopped: { code: DASHBOARD_UNREACHABLE, ...report.unreachable } } : {}),
     warnings: report.warnings,
   };
   return `${JSON.stringify(body, null, 2)}\n`;

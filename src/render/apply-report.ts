@@ -1,5 +1,11 @@
 import { compareCodeUnits } from '../errors.js';
-import type { Action, ActionOutcome, ActionStatus, ApplyResult } from '../types.js';
+import {
+  type Action,
+  type ActionOutcome,
+  type ActionStatus,
+  type ApplyResult,
+  DASHBOARD_UNREACHABLE,
+} from '../types.js';
 import { safeText } from './safe-text.js';
 
 /**
@@ -64,14 +70,11 @@ export function outcomeMessage(outcome: ActionOutcome): string {
   return outcome.message === undefined ? '' : safeText(outcome.message);
 }
 
-/** The skip code of the actions not started because the dashboard could not be reached. */
-export const UNREACHABLE_CODE = 'DASHBOARD_UNREACHABLE';
-
 /** Actions not started because the dashboard could not be reached. */
 export function countNotStarted(outcomes: readonly ActionOutcome[]): number {
   let count = 0;
   for (const outcome of outcomes)
-    if (outcome.status === 'skipped' && outcome.code === UNREACHABLE_CODE) count++;
+    if (outcome.status === 'skipped' && outcome.code === DASHBOARD_UNREACHABLE) count++;
   return count;
 }
 

@@ -13,7 +13,7 @@ import { EXIT, SvcError } from '../../errors.js';
 import { renderApplyCalls } from '../../render/apply-calls.js';
 import { renderApplyJson } from '../../render/apply-json.js';
 import { renderApplyMarkdown } from '../../render/apply-markdown.js';
-import type { ApplyReport } from '../../render/apply-report.js';
+import { type ApplyReport, countNotStarted } from '../../render/apply-report.js';
 import { renderApplyText } from '../../render/apply-text.js';
 import { terminalText } from '../../render/safe-text.js';
 import type { Action } from '../../types.js';
@@ -211,9 +211,7 @@ async function runApproved(
   }
   if (unreachable) {
     // A failed apply (exit 1), not an interrupted one: the person did not stop it.
-    const notStarted = result.outcomes.filter(
-      (outcome) => outcome.status === 'skipped' && outcome.code === DASHBOARD_UNREACHABLE,
-    ).length;
+    const notStarted = countNotStarted(result.outcomes);
     ctx.stderr.write(
       `svc-gitops: the dashboard could not be reached: ${notStarted} action(s) not started; the journal is in ${paths.journal}; once the dashboard answers again, run \`svc-gitops apply --resume\` to finish\n`,
     );
