@@ -112,6 +112,7 @@ describe('classifyIgnores: where a listed ignore is stored', () => {
 });
 
 describe('refuseRepeatedIgnores: an item listed more often than a consistent listing can', () => {
+  const ALL = new Set(SITES);
   const jetpack = { kind: 'plugin', slug: 'jetpack/jetpack.php', versions: 'all', name: 'Jetpack' } as const;
   const own = (siteId: number): WireIgnore => ({ ...jetpack, siteId, name: 'jetpack/jetpack.php' });
   const core = (siteId: number): WireIgnore => ({
@@ -124,15 +125,15 @@ describe('refuseRepeatedIgnores: an item listed more often than a consistent lis
 
   it("accepts a site's own entry next to the global one, identical or not", () => {
     const global = onEverySite(jetpack);
-    expect(() => refuseRepeatedIgnores([...global, own(2)])).not.toThrow();
-    expect(() => refuseRepeatedIgnores([...global, { ...jetpack, siteId: 2 }])).not.toThrow();
-    expect(() => refuseRepeatedIgnores([core(1), core(1)])).not.toThrow();
+    expect(() => refuseRepeatedIgnores([...global, own(2)], ALL)).not.toThrow();
+    expect(() => refuseRepeatedIgnores([...global, { ...jetpack, siteId: 2 }], ALL)).not.toThrow();
+    expect(() => refuseRepeatedIgnores([core(1), core(1)], new Set([1]))).not.toThrow();
   });
 
   it('refuses a repeat no global entry explains, and a third entry', () => {
     // Set through an ability on every site: no global list stores a plugin's slug as its name.
     const everySite = SITES.map(own);
-    expect(() => refuseRepeatedIgnores([...everySite, own(2)])).toThrow(
+    expect(() => refuseRepeatedIgnores([...everySite, own(2)], ALL)).toThrow(
       expect.objectContaining({
         code: 'INCOMPLETE_READ',
         message:
@@ -140,11 +141,20 @@ describe('refuseRepeatedIgnores: an item listed more often than a consistent lis
       }),
     );
     // Core ignored twice on site 1 while site 3 lists no such ignore: neither entry is global.
-    expect(() => refuseRepeatedIgnores([core(1), core(1), own(3)])).toThrow(
+    expect(() => refuseRepeatedIgnores([core(1), core(1), own(3)], ALL)).toThrow(
       expect.objectContaining({ code: 'INCOMPLETE_READ' }),
     );
+    // Read twice on site 1, and listed alike on every site that has ignores, but not on site 3
+    // (which the dashboard lists too): a global entry would be listed there as well.
+    const notOnSite3 = [core(1), core(1), core(2)];
+    expect(() => refuseRepeatedIgnores(notOnSite3, ALL)).toThrow(
+      expect.objectContaining({
+        code: 'INCOMPLETE_READ',
+        message: expect.stringMatching(/core wordpress of site 1 was listed twice$/),
+      }),
+    );
     const withGlobal = [...onEverySite(jetpack), own(2)];
-    expect(() => refuseRepeatedIgnores([...withGlobal, own(2)])).toThrow(
+    expect(() => refuseRepeatedIgnores([...withGlobal, own(2)], ALL)).toThrow(
       expect.objectContaining({ code: 'INCOMPLETE_READ', message: expect.stringMatching(/listed 3 times$/) }),
     );
   });

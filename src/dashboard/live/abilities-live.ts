@@ -78,12 +78,13 @@ export async function readLiveViaAbilities(
       workers,
     ),
   ]);
-  refuseRepeatedIgnores(ignored.items);
+  const listedSites = new Set(sites.items.map((site) => site.id));
+  refuseRepeatedIgnores(ignored.items, listedSites);
   return assembleLive({
     dashboardUrl,
     sites: sites.items,
     updates: updates.items,
-    ignores: classifyIgnores(ignored.items, flags, new Set(sites.items.map((site) => site.id))),
+    ignores: classifyIgnores(ignored.items, flags, listedSites),
     errors: [...updates.errors, ...ignored.errors],
     capabilities,
     siteIds,

@@ -98,7 +98,11 @@ export function classifyIgnores(
  * site without its own entry (it looks like that site's own copy); totals and page sizes are
  * checked as for every listing.
  */
-export function refuseRepeatedIgnores(listed: readonly WireIgnore[]): void {
+export function refuseRepeatedIgnores(
+  listed: readonly WireIgnore[],
+  /** Every site of the dashboard's site listing: a global entry is listed on each of them. */
+  siteIds: ReadonlySet<number>,
+): void {
   // Most listings repeat no item: only then are signatures counted.
   const seen = new Set<string>();
   const repeated = new Map<string, WireIgnore[]>();
@@ -108,19 +112,22 @@ export function refuseRepeatedIgnores(listed: readonly WireIgnore[]): void {
     else seen.add(item);
   }
   if (repeated.size === 0) return;
-  const listedSites = new Set<number>();
   const sitesPerSignature = new Map<string, Set<number>>();
   for (const ignore of listed) {
-    listedSites.add(ignore.siteId);
     const key = signature(ignore);
     const sites = sitesPerSignature.get(key) ?? new Set<number>();
     sites.add(ignore.siteId);
     sitesPerSignature.set(key, sites);
     repeated.get(itemKey(ignore))?.push(ignore);
   }
+  // On every site the dashboard lists, not just on every site that has ignores: a site without
+  // ignores of its own lists the global ones too (as classifyIgnores decides).
+  const onEverySite = (ignore: WireIgnore) => {
+    const sites = sitesPerSignature.get(signature(ignore));
+    return sites !== undefined && [...siteIds].every((id) => sites.has(id));
+  };
   const couldBeGlobal = (ignore: WireIgnore) =>
-    !(ignore.kind === 'plugin' && setThroughAbility(ignore)) &&
-    sitesPerSignature.get(signature(ignore))?.size === listedSites.size;
+    !(ignore.kind === 'plugin' && setThroughAbility(ignore)) && onEverySite(ignore);
   for (const entries of repeated.values()) {
     if (entries.length === 2 && entries.some(couldBeGlobal)) continue;
     const { siteId, kind, slug } = entries[0] as WireIgnore;
