@@ -15,8 +15,27 @@ describe('EchoMask: credentials a response quotes back are masked before anyone 
     });
   });
 
+  it('masks a password spelled with short escapes (\\/ as WordPress writes every slash, \\" and \\\\)', () => {
+    const basic = new EchoMask();
+    const password = 'Ab/c"d\\e Fg/h';
+    basic.learn({ authorization: `Basic ${Buffer.from(`ops:${password}`).toString('base64')}` });
+    const text = JSON.stringify({ url: 'https://a.test/x', message: `bad ${password}` }).replaceAll(
+      '/',
+      '\\/',
+    );
+    expect(text).toContain('Ab\\/c\\"d\\\\e');
+    expect(basic.mask(parseJson(text, 'w'), text)).toEqual({
+      url: 'https://a.test/x',
+      message: 'bad [redacted]',
+    });
+    // A page with escaped slashes and no credential comes back as parsed.
+    const clean = JSON.stringify({ url: 'https://a.test/y' }).replaceAll('/', '\\/');
+    expect(basic.mask(parseJson(clean, 'w'), clean)).toEqual({ url: 'https://a.test/y' });
+  });
+
   it('refuses a hostile body nested deeper than any dashboard answer, instead of exhausting the stack', () => {
-    const text = `${'['.repeat(5000)}"a\\\\b"${']'.repeat(5000)}`;
+    // It quotes a credential, so the walk that masks it must go all the way down.
+    const text = `${'['.repeat(5000)}"cs_0123456789abcdef"${']'.repeat(5000)}`;
     expect(() => mask.mask(parseJson(text, 'w'), text)).toThrow(/nests more than 256 levels/);
   });
 

@@ -12,6 +12,10 @@ import { secretForms } from './failures.js';
  */
 const MAX_DEPTH = 256;
 
+/** JSON's escapes other than `\u`, and the characters they stand for. */
+const SHORT_ESCAPE = /\\(["\\/bfnrt])/g;
+const UNESCAPED: Readonly<Record<string, string>> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
 export class EchoMask {
   private readonly sent = new Set<string>();
   private forms: string[] = [];
@@ -28,10 +32,14 @@ export class EchoMask {
   /** `body` (parsed from `text`) with every credential masked, in place. */
   mask(body: Json, text: string): Json {
     if (this.forms.length === 0) return body;
-    // Without a backslash every string of the body is a piece of the text as sent: when the text
-    // holds no credential, no string does (the usual case, so large pages skip the walk).
-    if (!text.includes('\\') && !this.forms.some((form) => text.includes(form))) return body;
-    return this.walk(body);
+    // Without a `\u` escape, every string of the body is a piece of the text once its short
+    // escapes are undone (WordPress writes every `/` as `\/`): when that text holds no
+    // credential, no string does (the usual case, so large pages skip the walk).
+    if (text.includes('\\u')) return this.walk(body);
+    const plain = text.includes('\\')
+      ? text.replace(SHORT_ESCAPE, (_, c: string) => UNESCAPED[c] ?? c)
+      : text;
+    return this.forms.some((form) => plain.includes(form)) ? this.walk(body) : body;
   }
 
   private walk(value: Json, depth = 0): Json {
