@@ -50,9 +50,14 @@ export function checkIntegrity(plan: Plan): void {
   }
 }
 
-export function checkNotExpired(plan: Plan, now: Date): void {
+/** Past its expiry time, or with one that is no time at all. */
+export function isExpired(plan: Plan, now: Date): boolean {
   const expires = Date.parse(plan.expires_at);
-  if (!Number.isFinite(expires) || now.getTime() > expires) {
+  return !Number.isFinite(expires) || now.getTime() > expires;
+}
+
+export function checkNotExpired(plan: Plan, now: Date): void {
+  if (isExpired(plan, now)) {
     throw new SvcError('PREVIEW_EXPIRED', `the plan expired at ${plan.expires_at}`, {
       hint: `${REPLAN_HINT} (the lifetime is the setting planLifetimeMinutes, SVC_PLAN_LIFETIME_MINUTES)`,
     });

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
-import { checkIntegrity } from '../../apply/guard.js';
+import { checkIntegrity, isExpired } from '../../apply/guard.js';
 import { readPlanFile } from '../../apply/plan-file.js';
 import { EXIT } from '../../errors.js';
 import { safeText } from '../../render/safe-text.js';
@@ -36,7 +36,7 @@ export function registerShow(program: Command, ctx: CliContext, setExit: (code: 
 export function show(ctx: CliContext, planfile: string, flags: ShowFlags): number {
   const plan = readPlanFile(ctx.fs, resolve(ctx.cwd, planfile));
   checkIntegrity(plan);
-  if (!(ctx.now().getTime() <= Date.parse(plan.expires_at))) {
+  if (isExpired(plan, ctx.now())) {
     ctx.stderr.write(
       `svc-gitops: warning: this plan expired at ${safeText(plan.expires_at)}; apply would refuse it (plan again to apply)\n`,
     );
