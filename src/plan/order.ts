@@ -4,6 +4,7 @@
  * message: see notes.ts): by kind of note, then item (notes without one first), then message. Text compares by code unit (never by locale),
  * so every machine prints the same plan.
  */
+import { compareCodeUnits } from '../errors.js';
 import type { Action, ActionOp, ItemKind, PlanNote, PlanNoteKind } from '../types.js';
 
 const NOTE_ORDER: readonly PlanNoteKind[] = [
@@ -17,9 +18,8 @@ const NOTE_ORDER: readonly PlanNoteKind[] = [
   'unmanaged-ignore',
 ];
 
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+/** Code-unit order (never the locale's): the one order every text is sorted in. */
+export const compareText = compareCodeUnits;
 
 const KIND_RANK: Record<ItemKind, number> = { core: 0, plugin: 1, theme: 2, translation: 3 };
 const OP_RANK: Record<ActionOp, number> = { ignore: 0, unignore: 1, update: 2 };
