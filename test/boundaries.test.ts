@@ -3,7 +3,7 @@ import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The README's module table, checked: what each module under src/ may import (another module
+ * The module table of docs/architecture.md, checked: what each module under src/ may import (another module
  * of ours, named by its path under src/, or a package), resolved from every file's imports.
  * test/plan/boundary.test.ts holds the pure core's finer rules.
  */
@@ -47,7 +47,7 @@ function allowedOnly(module: string, allowed: RegExp): void {
   for (const line of outsideImports(module)) expect(line.split(' → ')[1], line).toMatch(allowed);
 }
 
-describe('module boundaries (README: Architecture)', () => {
+describe('module boundaries (docs/architecture.md)', () => {
   it('the sandbox is an emulator of its own: never the client, the planner or anything else of ours', () => {
     allowedOnly('sandbox', /^yaml$/);
   });
