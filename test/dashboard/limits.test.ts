@@ -56,7 +56,7 @@ describe('limits', () => {
   });
 
   it('backs off exponentially with jitter, capped, and reads Retry-After', () => {
-    const config = { retryBaseDelay: 100, retryMaxDelay: 300 };
+    const config = { retryBaseDelay: 100, retryMaxDelay: 300, maxRetryAfter: 30_000 };
     expect(retryDelay(1, undefined, config, () => 0)).toBe(50);
     expect(retryDelay(1, undefined, config, () => 1)).toBe(100);
     expect(retryDelay(3, undefined, config, () => 1)).toBe(300);

@@ -30,7 +30,7 @@ describe('loadSettings', () => {
       requestTimeout: 30000,
       maxResponseSize: 10485760,
       maxSessionData: 52428800,
-      maxRetries: 2,
+      maxRetries: 4,
       namespace: 'svc',
     });
     expect(source).toEqual(['defaults']);

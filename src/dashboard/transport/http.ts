@@ -6,14 +6,14 @@ import { EchoMask } from './echoes.js';
 import {
   connectionFailure,
   describeNotJson,
-  isRetryableNetworkCode,
   isTimeoutCode,
   networkCode,
   notJsonHint,
   timeoutFailure,
 } from './failures.js';
 import { DataBudget, interrupted, RateLimiter, Semaphore, sleep } from './limits.js';
-import { retryDelay } from './retry.js';
+import { MAX_RETRY_AFTER_MS, RETRY_BUDGET_MS } from './retry.js';
+import { sendWithRetries } from './retrying.js';
 
 export interface TransportConfig {
   /** Dashboard base URL without trailing slash. */
@@ -27,6 +27,10 @@ export interface TransportConfig {
   maxAttempts: number;
   retryBaseDelay: number;
   retryMaxDelay: number;
+  /** Milliseconds from a request's first attempt after which no retry starts (default 120 s). */
+  retryBudget?: number;
+  /** Longest Retry-After honoured, in milliseconds (default 30 s). */
+  maxRetryAfter?: number;
   concurrency: number;
   skipSslVerify: boolean;
   onRequest?: (event: { method: string; path: string; status?: number; ms: number }) => void;
@@ -43,7 +47,10 @@ export interface HttpRequest {
   body?: unknown;
   /** Authorization and other headers; never logged. */
   headers?: Record<string, string>;
-  /** Reads and idempotent writes only: repeat on 5xx, 429 and dropped connections. */
+  /**
+   * Reads and idempotent writes only: repeat on 5xx, 429, timeouts, dropped connections and 2xx
+   * bodies that are cut off or not JSON (see retry.ts).
+   */
   retry: boolean;
   signal?: AbortSignal | undefined;
 }
@@ -94,14 +101,28 @@ export function createTransport(config: TransportConfig): Transport {
   const counters = { requests: 0, retries: 0 };
   const origin = new URL(config.baseUrl).origin;
   const shownUrl = credentialFree(config.baseUrl);
-  const random = config.random ?? Math.random;
   const echoes = new EchoMask();
+  const policy = {
+    maxAttempts: config.maxAttempts,
+    retryBaseDelay: config.retryBaseDelay,
+    retryMaxDelay: config.retryMaxDelay,
+    retryBudget: config.retryBudget ?? RETRY_BUDGET_MS,
+    maxRetryAfter: config.maxRetryAfter ?? MAX_RETRY_AFTER_MS,
+  };
+  const clock = {
+    now: () => performance.now(),
+    random: config.random ?? Math.random,
+    onRetry: () => {
+      counters.retries++;
+    },
+  };
 
-  async function attempt(req: HttpRequest): Promise<HttpResponse> {
+  async function attempt(req: HttpRequest, sending: () => void): Promise<HttpResponse> {
     const release = await slots.acquire(req.signal);
     try {
       await rate.take(req.signal);
       counters.requests++;
+      sending();
       return await sendOnce(agent, config, budget, req, { origin, shownUrl }, echoes);
     } finally {
       release();
@@ -116,7 +137,7 @@ export function createTransport(config: TransportConfig): Transport {
       const req = { ...original, signal };
       echoes.learn(req.headers);
       try {
-        return await sendWithRetries(req);
+        return await sendWithRetries(req, attempt, policy, clock);
       } finally {
         unlink();
       }
@@ -124,33 +145,6 @@ export function createTransport(config: TransportConfig): Transport {
     stats: () => ({ requests: counters.requests, responseBytes: budget.used, retries: counters.retries }),
     close: () => agent.close(),
   };
-
-  async function sendWithRetries(req: HttpRequest): Promise<HttpResponse> {
-    for (let n = 1; ; n++) {
-      const last = !req.retry || n >= config.maxAttempts;
-      let response: HttpResponse;
-      try {
-        response = await attempt(req);
-      } catch (error) {
-        if (last || !isRetryableFailure(error)) throw error;
-        counters.retries++;
-        await sleep(retryDelay(n, undefined, config, random) ?? config.retryMaxDelay, req.signal);
-        continue;
-      }
-      if (last || (response.status < 500 && response.status !== 429)) return response;
-      const delay = retryDelay(n, response.headers['retry-after'], config, random);
-      if (delay === undefined) return response;
-      counters.retries++;
-      await sleep(delay, req.signal);
-    }
-  }
-}
-
-/** Timeouts and dropped or refused connections; never TLS failures, size caps or the budget. */
-function isRetryableFailure(error: unknown): boolean {
-  if (!(error instanceof SvcError)) return false;
-  if (error.code === 'TIMEOUT') return true;
-  return error.code === 'CONNECTION_FAILED' && isRetryableNetworkCode(String(error.details.networkCode));
 }
 
 async function sendOnce(
@@ -229,10 +223,18 @@ function parseReply(
         notJson: what ? `the reply is ${what}, not JSON` : 'the reply is not valid JSON',
       };
     }
-    if (what === undefined) throw error;
+    // `unreadableBody`: the same request asked again may well answer whole (retrying.ts).
+    if (what === undefined) {
+      if (!(error instanceof SvcError)) throw error;
+      const bad = error;
+      throw new SvcError(bad.code, bad.message, {
+        ...(bad.hint === undefined ? {} : { hint: bad.hint }),
+        details: { ...bad.details, status, unreadableBody: true },
+      });
+    }
     throw new SvcError('BAD_RESPONSE', `${where}: HTTP ${status}, but the reply is ${what}, not JSON`, {
       hint: notJsonHint(status, shownUrl),
-      details: { where, status },
+      details: { where, status, unreadableBody: true },
     });
   }
   return { body: echoes.mask(parsed, text) };
