@@ -139,13 +139,13 @@ describe('apply when the dashboard becomes unreachable', () => {
   it.each([
     [
       'HTTP 503 replies',
-      // Four failed replies (each call is tried twice): two calls fail.
-      [{ kind: 'status' as const, status: 503, ability: 'ignore-site-plugins-v1', times: 4 }],
+      // Eight failed replies (each call is tried four times): two calls fail.
+      [{ kind: 'status' as const, status: 503, ability: 'ignore-site-plugins-v1', times: 8 }],
       'HTTP_ERROR',
     ],
     [
       'connections dropped after they were made',
-      [{ kind: 'reset' as const, ability: 'ignore-site-plugins-v1', times: 4 }],
+      [{ kind: 'reset' as const, ability: 'ignore-site-plugins-v1', times: 8 }],
       'CONNECTION_FAILED',
     ],
   ])('%s (a live dashboard) do not stop the apply', async (_name, faults, code) => {
