@@ -4,7 +4,9 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Removes the temporary directories a test file made (tempDirForFile) once its tests are done.
-    setupFiles: ['test/setup/temp-dirs.ts'],
+    setupFiles: ['test/setup/temp-dirs.ts', 'test/setup/output-audit.ts'],
+    // Every sandbox answer is checked against its profile's published output schema.
+    globalSetup: ['test/setup/output-audit-global.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -2,6 +2,7 @@ import type { SimClock } from './clock.js';
 import type { FaultInjector } from './faults.js';
 import type { FleetApiKey, FleetSite, FleetUser } from './fleet-types.js';
 import type { JobTable } from './jobs.js';
+import type { OutputAudit } from './output-audit.js';
 import type { Quirks } from './quirks.js';
 import type { SandboxStats } from './stats.js';
 import type { SandboxStore } from './store.js';
@@ -10,6 +11,12 @@ import type { SandboxStore } from './store.js';
 export interface SandboxContext {
   store: SandboxStore;
   quirks: Quirks;
+  /** `next`: the next release's catalogue and its preview/confirm flow (dashboard-facts §9). */
+  release: '6.1' | 'next';
+  /** Preview tokens the next release issued and not yet used, by token. */
+  previews: Map<string, PreviewGrant>;
+  /** Checks every ability answer against the published output schema (tests turn it on). */
+  audit: OutputAudit | undefined;
   /** Product namespace: `svc` unless configured (paths, ability names, error codes). */
   ns: string;
   batchLimit: number;
@@ -26,8 +33,8 @@ export interface SandboxContext {
   users: FleetUser[];
   /** The default read_write key first, then the fleet's keys. */
   apiKeys: FleetApiKey[];
-  /** Generates `update_<uuid v4>` job ids from the seed (reproducible), never one already in use. */
-  newJobId(): string;
+  /** Generates `<family>_<uuid v4>` job ids from the seed (reproducible), never one already in use. */
+  newJobId(family?: 'update' | 'sync'): string;
 }
 
 export function canManage(user: FleetUser): boolean {
@@ -41,4 +48,10 @@ export function canAccess(user: FleetUser, site: FleetSite): boolean {
 /** `site_not_found` → `svc_site_not_found` in the configured namespace. */
 export function nsCode(ctx: SandboxContext, suffix: string): string {
   return `${ctx.ns}_${suffix}`;
+}
+
+/** A preview token's binding: the ability, the caller and the arguments it previewed. */
+export interface PreviewGrant {
+  binding: string;
+  expiresAt: number;
 }

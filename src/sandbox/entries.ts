@@ -169,3 +169,51 @@ export function ignoredEntries(
   }
   return out;
 }
+
+/** Why a pending update is not listed (the next release's `skipped[].reason`). */
+export type HiddenReason = 'ignored_site' | 'ignored_global' | 'ignored_site_flag';
+
+export interface HiddenEntry extends UpdateEntry {
+  reason: HiddenReason;
+}
+
+/**
+ * The pending core, plugin and theme updates an ignore hides, each with the mechanism that hides
+ * it (a site-wide flag first, then the per-site entry, then the global list).
+ */
+export function hiddenUpdates(site: FleetSite, global: GlobalIgnores): Record<KindName, HiddenEntry[]> {
+  const siteName = bareDomain(site.url);
+  const out: Record<KindName, HiddenEntry[]> = { core: [], plugins: [], themes: [], translations: [] };
+  const hide = (e: UpdateEntry, reason: HiddenReason | undefined, list: HiddenEntry[]): void => {
+    if (reason) list.push({ ...e, reason });
+  };
+  if (site.core.new) {
+    const to = site.core.new;
+    const reason = site.flags.core
+      ? 'ignored_site_flag'
+      : isIgnored(site.ignores.core, to)
+        ? 'ignored_site'
+        : isIgnored(global.core, to)
+          ? 'ignored_global'
+          : undefined;
+    hide(entry(site, siteName, 'core', CORE_SLUG, 'WordPress', site.core.current, to), reason, out.core);
+  }
+  for (const [kind, type, items, own, shared] of [
+    ['plugins', 'plugin', site.plugins, site.ignores.plugins, global.plugins],
+    ['themes', 'theme', site.themes, site.ignores.themes, global.themes],
+  ] as const) {
+    for (const item of items) {
+      const to = item.update;
+      if (!to) continue;
+      const reason = site.flags[kind]
+        ? 'ignored_site_flag'
+        : ignoredIn(own, item.slug, to)
+          ? 'ignored_site'
+          : ignoredIn(shared, item.slug, to)
+            ? 'ignored_global'
+            : undefined;
+      hide(entry(site, siteName, type, item.slug, item.name, item.version, to), reason, out[kind]);
+    }
+  }
+  return out;
+}

@@ -46,6 +46,19 @@ export interface FleetSite {
   flags: { core: boolean; plugins: boolean; themes: boolean };
   /** `<kind>:<slug>` items whose update fails on this site (svc_update_failed). */
   failUpdates: string[];
+  /**
+   * Updates done on the child site outside the dashboard that the dashboard has not synced yet:
+   * the listings keep showing the stored data until a sync applies these.
+   */
+  unsynced?: UnsyncedChange[];
+  /** Simulated time (ms) of the last sync; absent when the site was never synced. */
+  lastSync?: number;
+}
+
+export interface UnsyncedChange {
+  type: 'core' | 'plugin' | 'theme';
+  slug: string;
+  version: string;
 }
 
 export interface FleetItem {

@@ -7,12 +7,14 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { abilityCatalogue } from './abilities/catalogue.js';
+import { isImplemented } from './abilities/endpoint.js';
 import { type ClockMode, SimClock } from './clock.js';
 import type { SandboxContext } from './context.js';
 import { FaultInjector, type FaultRule } from './faults.js';
 import type { Fleet, FleetUser } from './fleet-types.js';
 import { JobTable } from './jobs.js';
 import { ListenerControl } from './listener.js';
+import { type AuditSink, FileAuditSink, OutputAudit } from './output-audit.js';
 import { readSnapshot, StateLock, type StateSnapshot, StateWriter } from './persist.js';
 import { type QuirkName, resolveQuirks, type SandboxProfile } from './quirks.js';
 import { createRandom } from './random.js';
@@ -28,7 +30,20 @@ export { FAULT_KINDS } from './faults.js';
 export { type GenerateFleetOptions, generateFleet } from './fleet-generate.js';
 export { FleetError, loadFleet, parseFleet } from './fleet-parse.js';
 export type * from './fleet-types.js';
-export { QUIRK_NAMES, type QuirkName, type Quirks, resolveQuirks, type SandboxProfile } from './quirks.js';
+export {
+  type AuditSink,
+  MemoryAuditSink,
+  type OutputMismatch,
+} from './output-audit.js';
+export {
+  isQuirkName,
+  PROFILES,
+  QUIRK_NAMES,
+  type QuirkName,
+  type Quirks,
+  resolveQuirks,
+  type SandboxProfile,
+} from './quirks.js';
 
 export interface SandboxOptions {
   fleet: Fleet;
@@ -54,6 +69,12 @@ export interface SandboxOptions {
   surfaces?: { rest?: boolean; abilities?: boolean };
   /** `fast` (default): each job poll advances simulated time by one chunk; `realistic`: wall time. */
   clock?: ClockMode;
+  /**
+   * Checks every ability answer against the profile's published output schema and reports to
+   * this sink. Default: the files under `SVC_SANDBOX_OUTPUT_AUDIT` when that is set (the test
+   * suite sets it), otherwise off.
+   */
+  outputAudit?: AuditSink;
 }
 
 export interface SandboxCredentials {
@@ -118,9 +139,15 @@ async function serve(
     applicationPassword: credentials.applicationPassword,
     role: 'administrator',
   };
+  const profile = options.profile ?? 'compat-6.1';
+  const auditDir = process.env.SVC_SANDBOX_OUTPUT_AUDIT;
+  const sink = options.outputAudit ?? (auditDir ? new FileAuditSink(auditDir) : undefined);
   const ctx: SandboxContext = {
     store,
-    quirks: resolveQuirks(options.profile ?? 'compat-6.1', options.quirks),
+    quirks: resolveQuirks(profile, options.quirks),
+    release: profile === 'next' ? 'next' : '6.1',
+    previews: new Map(),
+    audit: sink ? new OutputAudit(profile, sink) : undefined,
     ns,
     batchLimit: options.batchLimit ?? 100,
     queueThreshold: options.queueThreshold ?? 200,
@@ -132,10 +159,10 @@ async function serve(
     baseUrl: '',
     users: [admin, ...fleet.users.filter((u) => u.username !== admin.username)],
     apiKeys: [{ token: credentials.token, permission: 'read_write' }, ...fleet.apiKeys],
-    newJobId: () => {
+    newJobId: (family = 'update') => {
       // Seeded ids repeat after a restart with the same seed: skip ids a restored job holds.
-      let id = `update_${uuidFrom(() => ids.int(0, 15))}`;
-      while (jobs.jobs.has(id)) id = `update_${uuidFrom(() => ids.int(0, 15))}`;
+      let id = `${family}_${uuidFrom(() => ids.int(0, 15))}`;
+      while (jobs.jobs.has(id)) id = `${family}_${uuidFrom(() => ids.int(0, 15))}`;
       return id;
     },
   };
@@ -154,7 +181,7 @@ async function serve(
   let listener: ListenerControl | undefined;
   const handler = createHandler({
     ctx,
-    catalogue: abilityCatalogue(ctx),
+    catalogue: abilityCatalogue(ctx).filter((ability) => isImplemented(ability.name)),
     restTable: restRoutes(ctx),
     writer,
     refuseFor: (ms) => listener?.refuseFor(ms),

@@ -12,7 +12,7 @@ import {
   type SandboxRequest,
 } from './http-util.js';
 import { jobStatusBody } from './jobs.js';
-import { changePending } from './pending.js';
+import { changePending, outsideUpdate } from './pending.js';
 
 /**
  * Test and benchmark control under `/__sandbox/` (outside the dashboard namespaces, no auth,
@@ -55,6 +55,8 @@ export function handleIntrospection(ctx: SandboxContext, req: SandboxRequest, re
         req.method === 'POST' ? 'add' : 'remove',
         isRecord(req.body) ? req.body : Object.fromEntries(req.query),
       );
+    case 'POST outside-update':
+      return outsideUpdate(ctx, isRecord(req.body) ? req.body : Object.fromEntries(req.query));
     default:
       return noRoute();
   }
@@ -75,6 +77,7 @@ function stateSnapshot(ctx: SandboxContext): Record<string, unknown> {
     translations: site.translations,
     ignores: site.ignores,
     ignore_flags: site.flags,
+    unsynced: site.unsynced ?? [],
     pending: KIND_NAMES.flatMap((kind) => ctx.store.visible(site)[kind]),
   }));
   return {

@@ -1,6 +1,7 @@
 import { jobTimestamp, type SimClock } from './clock.js';
 import type { SandboxContext } from './context.js';
 import { type RunSelection, runSiteUpdates, type UpdatedEntry } from './executor.js';
+import { syncSite } from './sync.js';
 
 /** Timings of the shipped queue (dashboard-facts §4), in milliseconds of simulated time. */
 export const JOB_TIMING = {
@@ -30,6 +31,8 @@ export interface Job {
   work: JobWork[];
   processed: number;
   updated: UpdatedEntry[];
+  /** Sync jobs: how many sites synced. */
+  synced?: number;
   errors: Array<{ site_id: number; code: string; message: string }>;
   timedOut: boolean;
 }
@@ -42,11 +45,11 @@ export class JobTable {
     private readonly onChange: () => void,
   ) {}
 
-  enqueue(work: JobWork[], id: string): Job {
+  enqueue(work: JobWork[], id: string, type: 'update' | 'sync' = 'update'): Job {
     const now = this.clock.now();
     const job: Job = {
       job_id: id,
-      type: 'update',
+      type,
       status: 'queued',
       createdAt: now,
       startedAt: null,
@@ -115,6 +118,16 @@ export class JobTable {
         });
         continue;
       }
+      if (job.type === 'sync') {
+        if (syncSite(ctx, site)) job.synced = (job.synced ?? 0) + 1;
+        else
+          job.errors.push({
+            site_id: site.id,
+            code: `${ctx.ns}_site_offline`,
+            message: 'Site is known to be offline.',
+          });
+        continue;
+      }
       const result = runSiteUpdates(ctx, site, {
         kinds: work.kinds,
         slugs: work.slugs ? new Set(work.slugs) : undefined,
@@ -147,7 +160,7 @@ export function jobStatusBody(job: Job): Record<string, unknown> {
     progress: total === 0 ? 100 : Math.floor((job.processed / total) * 100),
     processed: job.processed,
     total,
-    succeeded: job.updated.length,
+    succeeded: job.type === 'sync' ? (job.synced ?? 0) : job.updated.length,
     failed: job.errors.length,
     started_at: job.startedAt === null ? null : jobTimestamp(job.startedAt),
     completed_at: job.completedAt === null ? null : jobTimestamp(job.completedAt),

@@ -76,3 +76,40 @@ export function changePending(
   });
   return ok({ changed, site_id: site.id, kind, slug });
 }
+
+/**
+ * `POST /__sandbox/outside-update`: an update done on the child site outside the dashboard
+ * (`{site, kind: core|plugin|theme, slug, version?}`, version default = the pending one). The
+ * dashboard keeps listing what its last sync saw until a sync (REST `/batch` `sites.sync` or
+ * `sync-sites-v1`) picks the change up (dashboard-facts §6.3, §10).
+ */
+export function outsideUpdate(ctx: SandboxContext, input: Record<string, unknown>): Reply {
+  const site = input.site === undefined ? undefined : ctx.store.resolve(input.site as string | number);
+  if (!site)
+    return errorReply(
+      404,
+      'sandbox_unknown_site',
+      `No site ${String(input.site)} (send "site": id or domain).`,
+    );
+  const kind = String(input.kind ?? '');
+  if (kind !== 'core' && kind !== 'plugin' && kind !== 'theme')
+    return errorReply(400, 'sandbox_invalid_kind', '"kind" must be one of core, plugin, theme.');
+  const slug = kind === 'core' ? 'wordpress' : String(input.slug ?? '');
+  const item =
+    kind === 'core'
+      ? undefined
+      : (kind === 'plugin' ? site.plugins : site.themes).find((i) => i.slug === slug);
+  const pending = kind === 'core' ? site.core.new : item?.update;
+  const version = input.version === undefined ? pending : String(input.version);
+  if (kind !== 'core' && !item)
+    return errorReply(404, 'sandbox_unknown_item', `Site ${site.id} has no ${kind} ${slug}.`);
+  if (!version)
+    return errorReply(400, 'sandbox_invalid_version', '"version" is required when nothing is pending.');
+  // Stored data is untouched on purpose (the listings stay stale); only the next sync applies this.
+  site.unsynced = [
+    ...(site.unsynced ?? []).filter((c) => !(c.type === kind && c.slug === slug)),
+    { type: kind, slug, version },
+  ];
+  ctx.store.touch();
+  return ok({ recorded: true, site_id: site.id, kind, slug, version });
+}

@@ -31,14 +31,16 @@ export const QUIRK_NAMES = [
 ] as const;
 
 export type QuirkName = (typeof QUIRK_NAMES)[number];
-export type SandboxProfile = 'spec' | 'compat-6.1';
+export const PROFILES = ['compat-6.1', 'spec', 'next'] as const;
+/** `next` is release 6.1 plus the next release's catalogue (dashboard-facts §9): every switch on. */
+export type SandboxProfile = (typeof PROFILES)[number];
 export type Quirks = Readonly<Record<QuirkName, boolean>>;
 
 export function resolveQuirks(
   profile: SandboxProfile,
   overrides: Partial<Record<QuirkName, boolean>> = {},
 ): Quirks {
-  const on = profile === 'compat-6.1';
+  const on = profile !== 'spec';
   const quirks = {} as Record<QuirkName, boolean>;
   for (const name of QUIRK_NAMES) quirks[name] = overrides[name] ?? on;
   return quirks;

@@ -70,9 +70,11 @@ describe.each<SandboxProfile>(['compat-6.1', 'spec'])('abilities API auth and ca
       headers: { authorization: api.admin },
     });
     expect(page.status).toBe(200);
-    expect(page.headers.get('x-wp-total')).toBe('15');
-    expect(page.headers.get('x-wp-totalpages')).toBe('2');
-    expect(page.body).toHaveLength(5);
+    // 15 update abilities, 6 site abilities (check-site-v1 is listed once it has a handler).
+    const total = Number(page.headers.get('x-wp-total'));
+    expect(total).toBeGreaterThanOrEqual(21);
+    expect(page.headers.get('x-wp-totalpages')).toBe(String(Math.ceil(total / 10)));
+    expect(page.body).toHaveLength(10);
     const capped = await api.raw('GET', '/wp-json/wp-abilities/v1/abilities?per_page=101', {
       headers: { authorization: api.admin },
     });

@@ -6,7 +6,7 @@ import { fetch } from 'undici';
 import { describe, expect, it } from 'vitest';
 import type { CliContext } from '../../src/cli/context.js';
 import { runCli } from '../../src/cli/run.js';
-import { startSandbox } from '../../src/sandbox/index.js';
+import { QUIRK_NAMES, startSandbox } from '../../src/sandbox/index.js';
 import { cli } from '../helpers/cli.js';
 import { tempDirForSuite } from '../helpers/temp-dir.js';
 import { smallFleet } from './helpers.js';
@@ -112,6 +112,91 @@ describe('svc-gitops sandbox', () => {
     ]).toEqual([1, true]);
     const badProfile = await cli(['sandbox', '--profile', 'prod']);
     expect([badProfile.code, badProfile.stderr.includes('unknown --profile "prod"')]).toEqual([1, true]);
+  });
+
+  it('refuses unknown quirks with the list, bad --surfaces and bad --generate, before serving', async () => {
+    const unknown = await cli(['sandbox', '--quirk', 'noSuchQuirk=on']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('unknown quirk "noSuchQuirk"');
+    expect(unknown.stderr).toContain('restListFlatCapped, restListTypeWpAll500');
+    const badState = await cli(['sandbox', '--quirk', 'siteNotFound403=maybe']);
+    expect(badState.stderr).toContain('must be NAME=on or NAME=off');
+    const surfaces = await cli(['sandbox', '--surfaces', 'graphql']);
+    expect([
+      surfaces.code,
+      surfaces.stderr.includes('--surfaces "graphql" must list abilities, rest'),
+    ]).toEqual([1, true]);
+    const generate = await cli(['sandbox', '--generate', 'sites=10,colour=3']);
+    expect([generate.code, generate.stderr.includes('--generate "colour=3" is not KEY=N')]).toEqual([
+      1,
+      true,
+    ]);
+    const both = await cli(['sandbox', '--generate', 'sites=10', '--fleet', 'x.yaml']);
+    expect(both.stderr).toContain('--generate and --fleet cannot be combined');
+  });
+
+  it('--help lists every option with examples and every quirk name', async () => {
+    const help = await cli(['sandbox', '--help']);
+    expect(help.code).toBe(0);
+    for (const option of [
+      '--fleet',
+      '--generate',
+      '--profile',
+      '--quirk',
+      '--surfaces',
+      '--port',
+      '--state',
+      '--tls',
+      '--namespace',
+      '--seed',
+      '--clock',
+      '--queue-threshold',
+      '--batch-limit',
+    ])
+      expect(help.stdout).toContain(option);
+    expect(help.stdout).toContain('--generate sites=10000,pending=6,ignored=3');
+    for (const name of QUIRK_NAMES) expect(help.stdout).toContain(name);
+    const readme = fs.readFileSync(new URL('../../examples/sandbox/README.md', import.meta.url), 'utf8');
+    for (const option of ['--generate', '--quirk', '--surfaces', '--profile next'])
+      expect(readme).toContain(option);
+  });
+
+  it('serves a generated fleet, profile next, one quirk switched off and the abilities API alone', async () => {
+    const run = launch([
+      '--generate',
+      'sites=300,pending=2,ignored=1,seed=5',
+      '--profile',
+      'next',
+      '--quirk',
+      'siteNotFound403=off',
+      '--surfaces',
+      'abilities',
+    ]);
+    await until(() => run.out.stdout.includes('SVC_ALLOW_HTTP'));
+    expect(run.out.stderr).toContain('sandbox dashboard (next) serving 300 sites');
+    const url = /SVC_URL=(\S+)/.exec(run.out.stdout)?.[1] ?? '';
+    const auth = {
+      authorization: `Basic ${Buffer.from('admin:sand BOX1 demo PASS word 2026').toString('base64')}`,
+    };
+    const count = await fetch(`${url}/wp-json/wp-abilities/v1/abilities/svc/count-sites-v1/run`, {
+      headers: auth,
+    });
+    expect(await count.json()).toEqual({ total: 300 });
+    const unknown = await fetch(
+      `${url}/wp-json/wp-abilities/v1/abilities/svc/get-site-updates-v1/run?input[site_id_or_domain]=999`,
+      { headers: auth },
+    );
+    expect(unknown.status).toBe(404);
+    const ungated = await fetch(`${url}/wp-json/wp-abilities/v1/abilities/svc/run-updates-v1/run`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ input: { site_ids_or_domains: [1] } }),
+    });
+    expect(((await ungated.json()) as { code: string }).code).toBe('svc_confirmation_required');
+    const rest = await fetch(`${url}/wp-json/svc/v2/sites`);
+    expect(rest.status).toBe(404);
+    run.stop();
+    expect(await run.done).toBe(0);
   });
 });
 

@@ -5,11 +5,15 @@ import { SvcError } from '../../errors.js';
 import {
   type Fleet,
   FleetError,
+  generateFleet,
+  PROFILES,
   parseFleet,
+  QUIRK_NAMES,
   type SandboxProfile,
   startSandbox,
 } from '../../sandbox/index.js';
 import type { CliContext } from '../context.js';
+import { parseGenerate, parseQuirkFlags, parseSurfaces } from './sandbox-options.js';
 
 /** The demo fleet ships with the package: located from this file, never from the cwd. */
 export const DEMO_FLEET_PATH = fileURLToPath(
@@ -27,7 +31,23 @@ interface SandboxFlags {
   clock: string;
   queueThreshold: string;
   batchLimit: string;
+  quirk: string[];
+  surfaces: string;
+  generate?: string;
 }
+
+const EXAMPLES = `
+Examples:
+  svc-gitops sandbox                                   the demo fleet, profile compat-6.1
+  svc-gitops sandbox --profile next                    the next release: dry_run/confirm/preview tokens
+  svc-gitops sandbox --generate sites=10000,pending=6,ignored=3
+                                                       a generated 10,000-site fleet, no file needed
+  svc-gitops sandbox --quirk restListFlatCapped=off --quirk siteNotFound403=off
+  svc-gitops sandbox --surfaces rest                   a dashboard without the abilities API
+
+Quirks (--quirk NAME=on|off; all on in compat-6.1 and next, all off in spec):
+${wrap(QUIRK_NAMES, '  ', 96)}
+See examples/sandbox/README.md for the fleet format and the control routes.`;
 
 export function registerSandbox(program: Command, ctx: CliContext, setExit: (code: number) => void): void {
   program
@@ -36,7 +56,22 @@ export function registerSandbox(program: Command, ctx: CliContext, setExit: (cod
       'Run the sandbox dashboard on 127.0.0.1 and print its connection settings (SVC_URL=…) until interrupted.',
     )
     .option('--fleet <file>', 'fleet file (YAML) that seeds the state (default: the bundled demo fleet)')
-    .option('--profile <profile>', 'spec | compat-6.1', 'compat-6.1')
+    .option(
+      '--generate <spec>',
+      'generate the fleet instead: sites=N[,pending=N][,ignored=N][,plugins=N][,seed=N]',
+    )
+    .option('--profile <profile>', PROFILES.join(' | '), 'compat-6.1')
+    .option(
+      '--quirk <name=on|off>',
+      'switch one shipped-release quirk on or off over the profile (repeatable)',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
+    .option(
+      '--surfaces <list>',
+      'APIs the dashboard offers: abilities,rest | abilities | rest',
+      'abilities,rest',
+    )
     .option('--port <n>', 'port to listen on (0 = any free port)', '0')
     .option('--state <file>', 'persist the state to this JSON file and load it at start')
     .option('--tls', 'serve HTTPS with a self-signed certificate made at start')
@@ -45,6 +80,7 @@ export function registerSandbox(program: Command, ctx: CliContext, setExit: (cod
     .option('--clock <mode>', 'job clock: fast (each status poll advances one chunk) | realistic', 'fast')
     .option('--queue-threshold <n>', 'run calls over this many sites are queued', '200')
     .option('--batch-limit <n>', 'global /batch item limit', '100')
+    .addHelpText('after', EXAMPLES)
     .action(async (flags: SandboxFlags) => {
       await runSandbox(ctx, flags);
       setExit(0);
@@ -53,11 +89,16 @@ export function registerSandbox(program: Command, ctx: CliContext, setExit: (cod
 
 async function runSandbox(ctx: CliContext, flags: SandboxFlags): Promise<void> {
   const profile = flags.profile;
-  if (profile !== 'spec' && profile !== 'compat-6.1') {
+  if (!(PROFILES as readonly string[]).includes(profile)) {
     throw new SvcError('USAGE', `unknown --profile "${profile}"`, {
-      hint: 'use --profile spec or --profile compat-6.1',
+      hint: `use --profile ${PROFILES.join(', --profile ')}`,
     });
   }
+  const quirks = parseQuirkFlags(flags.quirk);
+  const surfaces = parseSurfaces(flags.surfaces);
+  if (flags.generate && flags.fleet)
+    throw new SvcError('USAGE', '--generate and --fleet cannot be combined', { hint: 'use one of them' });
+  const generated = flags.generate ? parseGenerate(flags.generate) : undefined;
   const port = parseInteger(flags.port, '--port', 0, 65535);
   const seed = parseInteger(flags.seed, '--seed', 0, 2 ** 31 - 1);
   if (flags.clock !== 'fast' && flags.clock !== 'realistic') {
@@ -67,12 +108,16 @@ async function runSandbox(ctx: CliContext, flags: SandboxFlags): Promise<void> {
   }
   const queueThreshold = parseInteger(flags.queueThreshold, '--queue-threshold', 1, 1_000_000);
   const batchLimit = parseInteger(flags.batchLimit, '--batch-limit', 1, 1_000_000);
-  const fleet = readFleet(ctx, flags.fleet ? resolve(ctx.cwd, flags.fleet) : DEMO_FLEET_PATH);
+  const fleet = generated
+    ? generateFleet(generated)
+    : readFleet(ctx, flags.fleet ? resolve(ctx.cwd, flags.fleet) : DEMO_FLEET_PATH);
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
     sandbox = await startSandbox({
       fleet,
       profile: profile as SandboxProfile,
+      quirks,
+      surfaces,
       port,
       seed,
       clock: flags.clock,
@@ -149,4 +194,19 @@ function parseInteger(text: string, flag: string, min: number, max: number): num
 function untilAborted(signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+
+/** Comma-separated names in lines of at most `width` characters. */
+function wrap(names: readonly string[], indent: string, width: number): string {
+  const lines: string[] = [];
+  let line = indent;
+  for (const name of names) {
+    if (line.length + name.length + 2 > width && line !== indent) {
+      lines.push(line.trimEnd());
+      line = indent;
+    }
+    line += `${name}, `;
+  }
+  lines.push(line.replace(/, $/, ''));
+  return lines.join('\n');
 }

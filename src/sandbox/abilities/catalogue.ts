@@ -1,4 +1,7 @@
 import type { SandboxContext } from '../context.js';
+import { nextReleaseAbility, unignoreAbility } from './next-release.js';
+import { SHIPPED_CATALOGUE, type ShippedAbility } from './shipped-catalogue.js';
+import { SPEC_INPUTS, SPEC_OUTPUTS } from './spec-schemas.js';
 import type { Schema } from './validate.js';
 
 export interface Annotations {
@@ -21,208 +24,205 @@ export interface AbilityInfo {
   singleSite: boolean;
 }
 
-const SITES: Schema = {
-  type: 'array',
-  items: { type: ['integer', 'string'] },
-  default: [],
-  description: 'Site IDs or domains; empty means all sites.',
-};
-const SITE: Schema = { type: ['integer', 'string'], description: 'Site ID or domain.' };
-const TYPES: Schema = {
-  type: 'array',
-  items: { type: 'string', enum: ['core', 'plugins', 'themes', 'translations'] },
-  default: [],
-};
-const SLUGS: Schema = { type: 'array', items: { type: 'string' }, default: [] };
-const ADD_REMOVE: Schema = { type: 'string', enum: ['add', 'remove'], default: 'add' };
-const OBJECT: Schema = { type: 'object' };
-
-function object(properties: Record<string, Schema>, required: string[] = []): Schema {
-  return { type: 'object', properties, required, additionalProperties: false };
+/** Texts of one ability, written for the sandbox (the shipped catalogue's texts are not copied). */
+interface AbilityTexts {
+  label: string;
+  description: string;
+  instructions: string;
+  singleSite?: boolean;
 }
 
-const READ: Annotations = { readonly: true, destructive: false, idempotent: true, instructions: '' };
-const WRITE: Annotations = { readonly: false, destructive: false, idempotent: false, instructions: '' };
-const IDEMPOTENT: Annotations = { readonly: false, destructive: false, idempotent: true, instructions: '' };
+/** The abilities the sandbox serves, in catalogue order, with texts of our own. */
+export const ABILITY_TEXTS: Readonly<Record<string, AbilityTexts>> = {
+  'list-sites-v1': {
+    label: 'List sites',
+    description: 'Lists child sites with their connection status.',
+    instructions: 'Page with page/per_page (at most 100) until total is reached.',
+  },
+  'get-site-v1': {
+    label: 'Get site',
+    description: 'Shows one child site, optionally with update statistics.',
+    instructions: 'Pass include_stats: true for pending update counts.',
+    singleSite: true,
+  },
+  'count-sites-v1': {
+    label: 'Count sites',
+    description: 'Counts child sites, optionally by status or client.',
+    instructions: 'Use before paging list-sites-v1 over a large fleet.',
+  },
+  'get-sites-basic-v1': {
+    label: 'List sites (basic)',
+    description: 'Lists child sites with ID, URL and name only.',
+    instructions: 'The lightest way to map site IDs to URLs; page with page/per_page.',
+  },
+  'get-site-plugins-v1': {
+    label: 'Get site plugins',
+    description: 'Lists the plugins installed on one site with their pending versions.',
+    instructions: 'update_version shows a pending update even when an ignore hides it from list-updates-v1.',
+    singleSite: true,
+  },
+  'get-site-themes-v1': {
+    label: 'Get site themes',
+    description: 'Lists the themes installed on one site with their pending versions.',
+    instructions: 'update_version shows a pending update even when an ignore hides it from list-updates-v1.',
+    singleSite: true,
+  },
+  'sync-sites-v1': {
+    label: 'Sync sites',
+    description: 'Re-reads sites so the dashboard lists what they have now.',
+    instructions:
+      'Listings show what the last sync saw; sync after changes made outside the dashboard. More than 200 sites are queued.',
+  },
+  'check-site-v1': {
+    label: 'Check site',
+    description: 'Checks whether one site answers.',
+    instructions: 'Reports reachability and the HTTP status of the site.',
+    singleSite: true,
+  },
+  'list-updates-v1': {
+    label: 'List updates',
+    description: 'Lists pending updates across sites.',
+    instructions: 'Page with per_page up to 200 until total is reached; ignored items are not listed.',
+  },
+  'run-updates-v1': {
+    label: 'Run updates',
+    description: 'Runs pending updates on sites.',
+    instructions:
+      'Narrow with site_ids_or_domains, types and specific_items; more than 200 sites are queued.',
+  },
+  'get-site-updates-v1': {
+    label: 'Get site updates',
+    description: 'Lists pending updates of one site.',
+    instructions: 'types absent means all four kinds.',
+    singleSite: true,
+  },
+  'update-site-core-v1': {
+    label: 'Update site core',
+    description: 'Updates WordPress core on one site.',
+    instructions: 'Fails with no_updates when core is current.',
+    singleSite: true,
+  },
+  'update-site-plugins-v1': {
+    label: 'Update site plugins',
+    description: 'Updates plugins on one site.',
+    instructions: 'slugs empty or absent runs every pending plugin; slugs not pending are skipped.',
+    singleSite: true,
+  },
+  'update-site-themes-v1': {
+    label: 'Update site themes',
+    description: 'Updates themes on one site.',
+    instructions: 'slugs empty or absent runs every pending theme; slugs not pending are skipped.',
+    singleSite: true,
+  },
+  'update-site-translations-v1': {
+    label: 'Update site translations',
+    description: 'Updates translations on one site.',
+    instructions: 'slugs are plugin or theme folders, or default for core.',
+    singleSite: true,
+  },
+  'list-ignored-updates-v1': {
+    label: 'List ignored updates',
+    description: 'Lists ignored updates per site.',
+    instructions: 'Global ignores repeat on every site; site-wide flags are shown by site records only.',
+  },
+  'set-ignored-updates-v1': {
+    label: 'Set ignored updates',
+    description: 'Ignores or unignores one item on one site.',
+    instructions: 'For core use slug wordpress.',
+    singleSite: true,
+  },
+  'ignore-site-core-v1': {
+    label: 'Ignore site core',
+    description: 'Ignores or unignores core updates on one site.',
+    instructions: 'remove clears the per-site option, never the site-wide flag.',
+    singleSite: true,
+  },
+  'ignore-site-plugins-v1': {
+    label: 'Ignore site plugins',
+    description: 'Ignores or unignores plugin updates on one site.',
+    instructions: 'Ignores all versions of each slug.',
+    singleSite: true,
+  },
+  'ignore-site-themes-v1': {
+    label: 'Ignore site themes',
+    description: 'Ignores or unignores theme updates on one site.',
+    instructions: 'Ignores all versions of each slug.',
+    singleSite: true,
+  },
+  'update-all-v1': {
+    label: 'Update all',
+    description: 'Applies every available update, including core.',
+    instructions: 'types absent means all four kinds; more than 200 sites are queued.',
+  },
+  'get-batch-job-status-v1': {
+    label: 'Get batch job status',
+    description: 'Reports the progress of a queued job.',
+    instructions: 'Poll with the job_id a queued call returned; status_url may not exist.',
+  },
+};
 
 /**
- * The 13 update abilities plus list-sites and job status, with the input schemas of the
- * profile: the shipped 6.1 schemas when `shippedInputSchemas` is on, the spec's otherwise.
+ * The catalogue of the profile: the shipped 6.1 schemas (`shippedInputSchemas`,
+ * `abilityShippedOutputs`), the spec's where those switches are off, the next release's changes
+ * (dashboard-facts §9) in profile `next`. Every ability publishes full input and output schemas.
  */
 export function abilityCatalogue(ctx: SandboxContext): AbilityInfo[] {
+  const list = Object.entries(ABILITY_TEXTS).map(([name, texts]) =>
+    profileAbility(ctx, name, SHIPPED_CATALOGUE[name] as ShippedAbility, texts),
+  );
+  if (ctx.release === 'next') list.push(unignoreAbility(ctx));
+  return list;
+}
+
+function profileAbility(
+  ctx: SandboxContext,
+  name: string,
+  shipped: ShippedAbility,
+  texts: AbilityTexts,
+): AbilityInfo {
   const q = ctx.quirks;
-  const shipped = q.shippedInputSchemas;
-  const action = shipped ? ADD_REMOVE : { type: 'string', enum: ['add', 'remove'] };
-  const actionRequired = shipped ? [] : ['action'];
-  const ignoredInput: Record<string, Schema> = shipped
-    ? {
-        site_ids_or_domains: SITES,
-        types: { type: 'array', items: { type: 'string', enum: ['core', 'plugins', 'themes'] }, default: [] },
-      }
-    : {};
-  if (!q.ignoredListingNoPaging) {
-    ignoredInput.page = { type: 'integer', minimum: 1, default: 1 };
-    ignoredInput.per_page = { type: 'integer', minimum: 1, default: 50 };
+  let input = q.shippedInputSchemas ? shipped.input_schema : (SPEC_INPUTS[name] ?? shipped.input_schema);
+  if (name === 'list-ignored-updates-v1' && !q.ignoredListingNoPaging) {
+    input = {
+      ...input,
+      properties: {
+        ...input.properties,
+        page: { type: 'integer', minimum: 1, default: 1 },
+        per_page: { type: 'integer', minimum: 1, default: 50 },
+      },
+    };
   }
-  const info = (
-    name: string,
-    label: string,
-    description: string,
-    input: Schema,
-    annotations: Annotations,
-    singleSite = false,
-    category = `${ctx.ns}-updates`,
-  ): AbilityInfo => ({ name, label, description, category, input, output: OBJECT, annotations, singleSite });
-  return [
-    info(
-      'list-sites-v1',
-      'List sites',
-      'Lists child sites with their status.',
-      object({
-        page: { type: 'integer', minimum: 1, default: 1 },
-        per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-        status: { type: 'string', enum: ['any', 'connected', 'disconnected', 'suspended'], default: 'any' },
-        search: { type: 'string', default: '' },
-        client_id: { type: 'integer' },
-        tag_id: { type: 'integer' },
-      }),
-      READ,
-      false,
-      `${ctx.ns}-sites`,
-    ),
-    info(
-      'list-updates-v1',
-      'List updates',
-      'Lists pending updates across sites.',
-      object({
-        site_ids_or_domains: SITES,
-        types: TYPES,
-        page: { type: 'integer', minimum: 1, default: 1 },
-        per_page: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
-      }),
-      READ,
-    ),
-    info(
-      'run-updates-v1',
-      'Run updates',
-      'Runs pending updates on sites.',
-      object({ site_ids_or_domains: SITES, types: TYPES, specific_items: SLUGS }),
-      WRITE,
-    ),
-    info(
-      'get-site-updates-v1',
-      'Get site updates',
-      'Lists pending updates of one site.',
-      object({ site_id_or_domain: SITE, types: TYPES }, ['site_id_or_domain']),
-      q.getSiteUpdatesIsGet ? READ : IDEMPOTENT,
-      true,
-    ),
-    info(
-      'update-site-core-v1',
-      'Update site core',
-      'Updates WordPress core on one site.',
-      object({ site_id_or_domain: SITE }, ['site_id_or_domain']),
-      WRITE,
-      true,
-    ),
-    info(
-      'update-site-plugins-v1',
-      'Update site plugins',
-      'Updates plugins on one site.',
-      object({ site_id_or_domain: SITE, slugs: SLUGS }, ['site_id_or_domain']),
-      WRITE,
-      true,
-    ),
-    info(
-      'update-site-themes-v1',
-      'Update site themes',
-      'Updates themes on one site.',
-      object({ site_id_or_domain: SITE, slugs: SLUGS }, ['site_id_or_domain']),
-      WRITE,
-      true,
-    ),
-    info(
-      'update-site-translations-v1',
-      'Update site translations',
-      'Updates translations on one site.',
-      object(shipped ? { site_id_or_domain: SITE, slugs: SLUGS } : { site_id_or_domain: SITE }, [
-        'site_id_or_domain',
-      ]),
-      WRITE,
-      true,
-    ),
-    info(
-      'list-ignored-updates-v1',
-      'List ignored updates',
-      'Lists ignored updates.',
-      object(ignoredInput),
-      READ,
-    ),
-    info(
-      'set-ignored-updates-v1',
-      'Set ignored updates',
-      'Ignores or unignores one item on one site.',
-      object(
-        {
-          action: { type: 'string', enum: ['ignore', 'unignore'] },
-          site_id_or_domain: SITE,
-          type: { type: 'string', enum: ['core', 'plugin', 'theme'] },
-          slug: { type: 'string' },
-        },
-        ['action', 'site_id_or_domain', 'type', 'slug'],
-      ),
-      IDEMPOTENT,
-      true,
-    ),
-    info(
-      'ignore-site-core-v1',
-      'Ignore site core',
-      'Ignores core updates on one site.',
-      object({ site_id_or_domain: SITE, action }, ['site_id_or_domain', ...actionRequired]),
-      IDEMPOTENT,
-      true,
-    ),
-    info(
-      'ignore-site-plugins-v1',
-      'Ignore site plugins',
-      'Ignores plugin updates on one site.',
-      object({ site_id_or_domain: SITE, action, slugs: { type: 'array', items: { type: 'string' } } }, [
-        'site_id_or_domain',
-        'slugs',
-        ...actionRequired,
-      ]),
-      IDEMPOTENT,
-      true,
-    ),
-    info(
-      'ignore-site-themes-v1',
-      'Ignore site themes',
-      'Ignores theme updates on one site.',
-      object({ site_id_or_domain: SITE, action, slugs: { type: 'array', items: { type: 'string' } } }, [
-        'site_id_or_domain',
-        'slugs',
-        ...actionRequired,
-      ]),
-      IDEMPOTENT,
-      true,
-    ),
-    info(
-      'update-all-v1',
-      'Update all',
-      'Applies every available update, including core.',
-      object(shipped ? { site_ids_or_domains: SITES, types: TYPES } : { site_ids_or_domains: SITES }),
-      q.updateAllNonDestructive ? WRITE : { ...WRITE, destructive: true },
-    ),
-    info(
-      'get-batch-job-status-v1',
-      'Get batch job status',
-      'Reports the progress of a queued job.',
-      object({ job_id: { type: 'string', description: 'Job ID such as update_<uuid>.' } }, ['job_id']),
-      READ,
-      false,
-      `${ctx.ns}-sites`,
-    ),
-  ];
+  let annotations = { ...shipped.annotations, instructions: texts.instructions };
+  if (name === 'get-site-updates-v1' && !q.getSiteUpdatesIsGet)
+    annotations = { ...annotations, readonly: false };
+  if (name === 'update-all-v1' && !q.updateAllNonDestructive)
+    annotations = { ...annotations, destructive: true };
+  const info: AbilityInfo = {
+    name,
+    label: texts.label,
+    description: texts.description,
+    category: `${ctx.ns}-${shipped.category}`,
+    input,
+    output: q.abilityShippedOutputs ? shipped.output_schema : (SPEC_OUTPUTS[name] ?? shipped.output_schema),
+    annotations,
+    singleSite: texts.singleSite === true,
+  };
+  return ctx.release === 'next' ? nextReleaseAbility(info) : info;
+}
+
+/** The categories route's items, one per category the catalogue uses. */
+export function categoryItems(ctx: SandboxContext, catalogue: AbilityInfo[]): Record<string, unknown>[] {
+  const labels: Record<string, string> = { sites: 'Sites', updates: 'Updates', batch: 'Batch jobs' };
+  const slugs = [...new Set(catalogue.map((a) => a.category))];
+  return slugs.map((slug) => {
+    const short = slug.slice(ctx.ns.length + 1);
+    return {
+      slug,
+      label: labels[short] ?? short,
+      description: `Abilities for ${(labels[short] ?? short).toLowerCase()}.`,
+      meta: {},
+    };
+  });
 }
 
 /** The HTTP method the annotations impose (dashboard-facts §1.1). */

@@ -4,8 +4,10 @@ import type { FleetUser } from '../fleet-types.js';
 import { errorReply, isRecord, noRoute, ok, type Reply, type SandboxRequest } from '../http-util.js';
 import { parsePhpQuery } from '../php-query.js';
 import { type FleetHandler, notFoundMessage, type SiteHandler } from './call.js';
-import { type AbilityInfo, catalogueItem, methodFor } from './catalogue.js';
+import { type AbilityInfo, catalogueItem, categoryItems, methodFor } from './catalogue.js';
+import { gatedUpdate } from './gated.js';
 import { ignoreSiteCore, ignoreSitePlugins, ignoreSiteThemes, setIgnoredUpdates } from './ignore.js';
+import { GATED_ABILITIES } from './next-release.js';
 import { getSiteUpdates, jobStatus, listIgnored, listSites, listUpdates } from './read.js';
 import {
   runUpdates,
@@ -15,11 +17,16 @@ import {
   updateSiteThemes,
   updateSiteTranslations,
 } from './run.js';
+import { countSites, getSite, getSitePlugins, getSitesBasic, getSiteThemes, syncSites } from './sites.js';
+import { unignoreSiteUpdates } from './unignore.js';
 import { validate } from './validate.js';
 
 /** Abilities over many sites (or none): they resolve `site_ids_or_domains` themselves. */
 const FLEET_HANDLERS: Record<string, FleetHandler> = {
   'list-sites-v1': listSites,
+  'count-sites-v1': countSites,
+  'get-sites-basic-v1': getSitesBasic,
+  'sync-sites-v1': syncSites,
   'list-updates-v1': listUpdates,
   'run-updates-v1': runUpdates,
   'list-ignored-updates-v1': listIgnored,
@@ -29,6 +36,10 @@ const FLEET_HANDLERS: Record<string, FleetHandler> = {
 
 /** Single-site abilities: the site is resolved and access-checked inside the permission check. */
 const SITE_HANDLERS: Record<string, SiteHandler> = {
+  'get-site-v1': getSite,
+  'get-site-plugins-v1': getSitePlugins,
+  'get-site-themes-v1': getSiteThemes,
+  'unignore-site-updates-v1': unignoreSiteUpdates,
   'get-site-updates-v1': getSiteUpdates,
   'update-site-core-v1': updateSiteCore,
   'update-site-plugins-v1': updateSitePlugins,
@@ -45,6 +56,11 @@ const METHOD_MESSAGES = {
   POST: 'Abilities that perform updates require POST method.',
   DELETE: 'Abilities that perform destructive actions require DELETE method.',
 } as const;
+
+/** Whether the sandbox has a handler for the ability (the catalogue lists only those). */
+export function isImplemented(name: string): boolean {
+  return Object.hasOwn(FLEET_HANDLERS, name) || Object.hasOwn(SITE_HANDLERS, name);
+}
 
 /** The ability name a run path addresses (for stats and fault rules), or undefined. */
 export function abilityOfPath(rest: string): string | undefined {
@@ -65,6 +81,11 @@ export function handleAbilities(
     if (!caller.user) return errorReply(401, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
     return listCatalogue(ctx, req, catalogue);
   }
+  if (rest === 'categories' || rest === 'categories/') {
+    if (req.method !== 'GET') return noRoute();
+    if (!caller.user) return errorReply(401, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
+    return ok(categoryItems(ctx, catalogue));
+  }
   const runName = abilityOfPath(rest);
   const ability = catalogue.find(
     (a) => `${ctx.ns}/${a.name}` === (runName ?? rest.replace(/^abilities\//, '')),
@@ -78,7 +99,9 @@ export function handleAbilities(
   }
   ctx.stats.countAbility(runName);
   if (!ability) return errorReply(404, 'rest_ability_not_found', 'Ability not found.');
-  return runAbility(ctx, req, ability, caller.user);
+  const reply = runAbility(ctx, req, ability, caller.user);
+  ctx.audit?.check(ability, reply);
+  return reply;
 }
 
 function listCatalogue(ctx: SandboxContext, req: SandboxRequest, catalogue: AbilityInfo[]): Reply {
@@ -122,7 +145,8 @@ function runAbility(
       `Ability "${ctx.ns}/${ability.name}" has invalid input. Reason: ${checked.message}`,
     );
   }
-  const input = checked.value as Record<string, unknown>;
+  // A top-level `["object","null"]` schema lets `null` through; it means "all defaults".
+  const input = (checked.value ?? {}) as Record<string, unknown>;
   if (!user)
     return errorReply(401, nsCode(ctx, 'permission_denied'), 'You must be logged in to access this ability.');
   if (!canManage(user))
@@ -131,9 +155,26 @@ function runAbility(
       nsCode(ctx, 'permission_denied'),
       'You do not have permission to perform this action.',
     );
-  const fleetHandler = ability.singleSite ? undefined : FLEET_HANDLERS[ability.name];
-  const siteHandler = ability.singleSite ? SITE_HANDLERS[ability.name] : undefined;
-  if (fleetHandler) return fleetHandler(ctx, { user, input });
+  const gated = ctx.release === 'next' && GATED_ABILITIES.has(ability.name);
+  if (!ability.singleSite) {
+    if (gated) return gatedUpdate(ctx, ability.name, { user, input });
+    const fleetHandler = FLEET_HANDLERS[ability.name];
+    if (!fleetHandler) return errorReply(500, 'rest_ability_not_found', 'Ability has no implementation.');
+    return fleetHandler(ctx, { user, input });
+  }
+  if (ctx.release === 'next' && ability.name === 'set-ignored-updates-v1' && input.action === 'unignore') {
+    return errorReply(
+      400,
+      nsCode(ctx, 'unignore_moved'),
+      `Unignoring moved to ${ctx.ns}/unignore-site-updates-v1.`,
+      {
+        data: { status: 400, replacement: `${ctx.ns}/unignore-site-updates-v1` },
+      },
+    );
+  }
+  const siteHandler: SiteHandler | undefined = gated
+    ? (c, call) => gatedUpdate(c, ability.name, call)
+    : SITE_HANDLERS[ability.name];
   if (!siteHandler) return errorReply(500, 'rest_ability_not_found', 'Ability has no implementation.');
   const site = ctx.store.resolve(input.site_id_or_domain as string | number);
   if (!site) {

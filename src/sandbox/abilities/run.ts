@@ -154,10 +154,21 @@ function updateSiteKind(ctx: SandboxContext, { site, input }: SiteCall, kind: Ki
   if (refusal) return refusal;
   const result = runSiteUpdates(ctx, site, { kinds: [kind], slugs: slugSet(input.slugs) });
   if (ctx.quirks.abilityShippedOutputs) {
+    // The shipped schema requires site_name on these error items (unlike run-updates-v1's).
+    const site_name = bareDomain(site.url);
+    const errors = result.errors.map(({ site_id, site_url, type, slug, code, message }) => ({
+      site_id,
+      site_url,
+      site_name,
+      type,
+      slug,
+      code,
+      message,
+    }));
     return ok({
       updated: result.updated,
-      errors: result.errors,
-      summary: { total_updated: result.updated.length, total_errors: result.errors.length },
+      errors,
+      summary: { total_updated: result.updated.length, total_errors: errors.length },
     });
   }
   if (kind === 'translations') {

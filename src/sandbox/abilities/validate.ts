@@ -11,6 +11,10 @@ export interface Schema {
   default?: unknown;
   description?: string;
   minItems?: number;
+  /** Output schemas only: checked by the output audit (WordPress checks `oneOf` too, not `uri`). */
+  oneOf?: readonly Schema[];
+  format?: string;
+  const?: unknown;
 }
 
 export type Validation = { ok: true; value: unknown } | { ok: false; message: string };

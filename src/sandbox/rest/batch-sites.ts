@@ -2,6 +2,7 @@ import { siteStatus } from '../abilities/read.js';
 import { nsCode, type SandboxContext } from '../context.js';
 import { emptySite, type FleetSite } from '../fleet-types.js';
 import { domainKey } from '../store.js';
+import { syncSite } from '../sync.js';
 
 type Result = Record<string, unknown>;
 
@@ -20,11 +21,7 @@ export function runSiteAction(ctx: SandboxContext, action: string, id: number): 
   if (!site) return itemError(id, nsCode(ctx, 'rest_invalid_site_id'), 'Invalid or not found ID.', 404);
   switch (action) {
     case 'sync':
-      if (site.offline) return { success: 0, data: [] };
-      ctx.store.changeSite(site, (s) => {
-        s.syncErrors = false;
-      });
-      return { success: 1, data: summary(site) };
+      return syncSite(ctx, site) ? { success: 1, data: summary(site) } : { success: 0, data: [] };
     case 'reconnect':
       if (site.offline) return { success: 0, error: 'Site is known to be offline.' };
       ctx.store.changeSite(site, (s) => {

@@ -15,6 +15,10 @@ export function listSitesRest(ctx: SandboxContext): Reply {
     suspended: site.suspended ? '1' : '0',
     offline_check_result: site.offline ? '-1' : '1',
     client_id: site.clientId,
+    // Site-wide ignore flags, as the shipped site records carry them (dashboard-facts §5).
+    is_ignoreCoreUpdates: site.flags.core ? '1' : '0',
+    is_ignorePluginUpdates: site.flags.plugins ? '1' : '0',
+    is_ignoreThemeUpdates: site.flags.themes ? '1' : '0',
   }));
   return ok({ success: 1, data });
 }
