@@ -8,6 +8,7 @@ import { safeText, terminalText } from '../render/safe-text.js';
 import { loadSettings, type Settings } from '../settings/index.js';
 import type { DesiredState, LiveState, Plan, Site, SiteMatcher } from '../types.js';
 import { type CliContext, useColour } from './context.js';
+import { createReadProgressPrinter } from './read-progress.js';
 
 /**
  * The shared front half of plan, apply, comment and drift: settings → client, YAML → desired
@@ -29,6 +30,8 @@ export interface PlanNowOptions {
   targets?: string[];
   /** Ask the dashboard to re-sync the managed sites before reading. */
   refresh?: boolean;
+  /** No progress lines while reading. */
+  quiet?: boolean;
 }
 
 export function openDashboard(
@@ -96,12 +99,31 @@ export async function planNow(ctx: CliContext, options: PlanNowOptions): Promise
   const { desired, configPath } = await loadDesired(ctx, options.config);
   const { settings, client } = openDashboard(ctx);
   try {
-    let live = await client.readLive({ signal: ctx.signal });
-    const targetSiteIds = options.targets?.length ? resolveTargets(options.targets, live.sites) : undefined;
+    // --target by domain or glob needs the site listing: the client reads it first, then only
+    // the targeted sites' updates and ignores where that is cheaper.
+    let targetSiteIds: number[] | undefined;
+    const targets = options.targets?.length ? options.targets : undefined;
+    const read = async () => {
+      const progress = createReadProgressPrinter(ctx.stderr, () => ctx.now().getTime(), {
+        quiet: options.quiet === true,
+      });
+      try {
+        return await client.readLive({
+          signal: ctx.signal,
+          onProgress: progress.onProgress,
+          ...(targets
+            ? { selectSites: (sites: readonly Site[]) => (targetSiteIds = resolveTargets(targets, sites)) }
+            : {}),
+        });
+      } finally {
+        progress.finish();
+      }
+    };
+    let live = await read();
     if (options.refresh) {
-      const targets = targetSiteIds && new Set(targetSiteIds);
+      const targeted = targetSiteIds && new Set(targetSiteIds);
       const selects = compileSelection(desired.sites);
-      const managed = live.sites.filter((site) => selects(site) && (!targets || targets.has(site.id)));
+      const managed = live.sites.filter((site) => selects(site) && (!targeted || targeted.has(site.id)));
       const synced = await client.syncSites(
         managed.map((site) => site.id),
         { signal: ctx.signal },
@@ -111,10 +133,11 @@ export async function planNow(ctx: CliContext, options: PlanNowOptions): Promise
           `svc-gitops: warning: site ${failure.siteId} did not sync: ${safeText(failure.message)} (${safeText(failure.code)})\n`,
         );
       }
-      live = await client.readLive({ signal: ctx.signal });
+      live = await read();
     }
+    const scope = targetSiteIds ? ` (updates and ignores of ${targetSiteIds.length} targeted)` : '';
     ctx.stderr.write(
-      `Read ${live.sites.length} sites, ${live.pending.length} pending updates and ${live.ignores.length} ignores from ${live.dashboardUrl} (${live.capabilities.surface}).\n`,
+      `Read ${live.sites.length} sites${scope}, ${live.pending.length} pending updates and ${live.ignores.length} ignores from ${live.dashboardUrl} (${live.capabilities.surface}).\n`,
     );
     const plan = createPlan(desired, live, {
       now: ctx.now(),
@@ -129,7 +152,7 @@ export async function planNow(ctx: CliContext, options: PlanNowOptions): Promise
 }
 
 /** `--target` values: numeric IDs, domains or domain globs; each must name at least one site. */
-export function resolveTargets(targets: string[], sites: Site[]): number[] {
+export function resolveTargets(targets: readonly string[], sites: readonly Site[]): number[] {
   const matchers = targets.map(
     (target): SiteMatcher =>
       /^\d+$/.test(target)

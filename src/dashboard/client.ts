@@ -1,4 +1,4 @@
-import type { DashboardCapabilities, IgnorableKind, ItemRef, LiveState } from '../types.js';
+import type { DashboardCapabilities, IgnorableKind, ItemRef, LiveState, Site } from '../types.js';
 
 /**
  * What the rest of svc-gitops may ask of a dashboard. The only code that speaks HTTP to the
@@ -41,8 +41,24 @@ export interface CallOptions {
 }
 
 export interface ReadLiveOptions extends CallOptions {
+  /** Only these sites are read and reported (a saved plan's touched sites). */
   siteIds?: number[];
-  onProgress?: (progress: { done: number; total: number | undefined }) => void;
+  /**
+   * Picks the sites whose updates and ignores are read, once the site listing is in (`--target`
+   * by domain or glob). Every listed site is still reported in `sites`; pending updates and
+   * ignores only for the picked ones. May throw (a target that matches no site).
+   */
+  selectSites?: (sites: readonly Site[]) => number[];
+  onProgress?: (progress: ReadProgress) => void;
+}
+
+export interface ReadProgress {
+  /** Requests of the read answered so far. */
+  done: number;
+  /** Requests the read needs, once every listing knows its size. */
+  total: number | undefined;
+  /** Sites listed so far. */
+  sites: number;
 }
 
 export interface SyncResult {

@@ -18,12 +18,14 @@ import { type AuditSink, FileAuditSink, OutputAudit } from './output-audit.js';
 import { readSnapshot, StateLock, type StateSnapshot, StateWriter } from './persist.js';
 import { type QuirkName, resolveQuirks, type SandboxProfile } from './quirks.js';
 import { createRandom } from './random.js';
+import { DEFAULT_REQUEST_LIMITS, parserHeaderLimit, type RequestLimits } from './request-limits.js';
 import { restRoutes } from './rest/router.js';
 import { createHandler } from './server.js';
 import { SandboxStats } from './stats.js';
 import { SandboxStore } from './store.js';
 import { makeSelfSignedCertificate } from './tls.js';
 
+export { IGNORED_PER_PAGE_MAX } from './abilities/read.js';
 export type { ClockMode } from './clock.js';
 export type { FaultKind, FaultRule } from './faults.js';
 export { FAULT_KINDS } from './faults.js';
@@ -44,6 +46,7 @@ export {
   resolveQuirks,
   type SandboxProfile,
 } from './quirks.js';
+export { DEFAULT_REQUEST_LIMITS, type RequestLimits } from './request-limits.js';
 
 export interface SandboxOptions {
   fleet: Fleet;
@@ -67,6 +70,8 @@ export interface SandboxOptions {
   credentials?: Partial<SandboxCredentials>;
   /** Emulate a dashboard without the abilities API (WordPress < 6.9) or with REST v2 switched off. */
   surfaces?: { rest?: boolean; abilities?: boolean };
+  /** Request line / header block limits in bytes (default 8192 each, as nginx; 0 = off). */
+  requestLimits?: Partial<RequestLimits>;
   /** `fast` (default): each job poll advances simulated time by one chunk; `realistic`: wall time. */
   clock?: ClockMode;
   /**
@@ -179,8 +184,10 @@ async function serve(
   writer.markDirty();
   writer.flush();
   let listener: ListenerControl | undefined;
+  const limits: RequestLimits = { ...DEFAULT_REQUEST_LIMITS, ...options.requestLimits };
   const handler = createHandler({
     ctx,
+    limits,
     catalogue: abilityCatalogue(ctx).filter((ability) => isImplemented(ability.name)),
     restTable: restRoutes(ctx),
     writer,
@@ -188,7 +195,10 @@ async function serve(
   });
   const host = options.host ?? '127.0.0.1';
   const certificate = options.tls ? makeSelfSignedCertificate(host) : undefined;
-  const server: Server = certificate ? createHttpsServer(certificate, handler) : createHttpServer(handler);
+  const serverOptions = { maxHeaderSize: parserHeaderLimit(limits) };
+  const server: Server = certificate
+    ? createHttpsServer({ ...certificate, ...serverOptions }, handler)
+    : createHttpServer(serverOptions, handler);
   listener = new ListenerControl(server);
   const port = await listener.listen(host, options.port ?? 0);
   const url = `${certificate ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;

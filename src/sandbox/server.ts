@@ -15,6 +15,7 @@ import {
 } from './http-util.js';
 import { handleIntrospection } from './introspect.js';
 import type { StateWriter } from './persist.js';
+import { type RequestLimits, refuseOversized } from './request-limits.js';
 import { matchRest, type Route } from './rest/router.js';
 
 export interface ServerParts {
@@ -22,6 +23,8 @@ export interface ServerParts {
   catalogue: AbilityInfo[];
   restTable: Route[];
   writer: StateWriter;
+  /** Request line and header block limits of the web server in front of the dashboard. */
+  limits: RequestLimits;
   /** Closes the listener for `ms` so new connections are refused (ECONNREFUSED), then reopens it. */
   refuseFor(ms: number): void;
 }
@@ -34,6 +37,10 @@ const ABILITIES_PREFIX = '/wp-json/wp-abilities/v1/';
  */
 export function createHandler(parts: ServerParts): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
+    if (refuseOversized(req, res, parts.limits)) {
+      parts.ctx.stats.countRequest('refused: too large');
+      return;
+    }
     handle(parts, req, res).catch((error: unknown) => {
       if (!res.headersSent)
         send(parts, res, 'error', errorReply(500, 'internal_server_error', String(error)));

@@ -1,4 +1,6 @@
 import {
+  type IgnoredEntry,
+  ignoredEntries,
   type KindName,
   type UpdateEntry,
   type UpdateSummary,
@@ -21,6 +23,7 @@ export class SandboxStore {
   private readonly byDomain = new Map<string, FleetSite>();
   private readonly visibleCache = new Map<number, VisibleUpdates>();
   private readonly flatCache = new Map<string, FlatList>();
+  private readonly ignoredCache = new Map<string, IgnoredEntry[]>();
   /** Serialised entries; entries are replaced, never mutated, when their site changes. */
   private readonly entryJson = new WeakMap<UpdateEntry, string>();
   private readonly onChange: () => void;
@@ -91,6 +94,23 @@ export class SandboxStore {
     return cached;
   }
 
+  /**
+   * Every ignored entry of the given kinds over the whole fleet in database order (cached), so a
+   * page of the listing costs O(page), not a rebuild of the listing.
+   */
+  ignoredFlat(kinds: ReadonlySet<string>): readonly IgnoredEntry[] {
+    const key = [...kinds].sort().join(',');
+    let cached = this.ignoredCache.get(key);
+    if (!cached) {
+      cached = [];
+      for (const site of this.fleet.sites) {
+        for (const entry of ignoredEntries(site, this.fleet.globalIgnores, kinds)) cached.push(entry);
+      }
+      this.ignoredCache.set(key, cached);
+    }
+    return cached;
+  }
+
   /** `JSON.stringify(entry)`, cached: paging re-sends the same entries many times. */
   json(entry: UpdateEntry): string {
     let text = this.entryJson.get(entry);
@@ -104,7 +124,7 @@ export class SandboxStore {
   changeSite<T>(site: FleetSite, change: (site: FleetSite) => T): T {
     const result = change(site);
     this.visibleCache.delete(site.id);
-    this.flatCache.clear();
+    this.dropListings();
     this.onChange();
     return result;
   }
@@ -113,7 +133,7 @@ export class SandboxStore {
   changeGlobal<T>(change: (global: GlobalIgnores) => T): T {
     const result = change(this.fleet.globalIgnores);
     this.visibleCache.clear();
-    this.flatCache.clear();
+    this.dropListings();
     this.onChange();
     return result;
   }
@@ -122,7 +142,7 @@ export class SandboxStore {
     this.fleet.sites.push(site);
     this.fleet.sites.sort((a, b) => a.id - b.id);
     this.index(site);
-    this.flatCache.clear();
+    this.dropListings();
     this.onChange();
   }
 
@@ -131,7 +151,7 @@ export class SandboxStore {
     this.byId.delete(site.id);
     this.byDomain.delete(domainKey(site.url));
     this.visibleCache.delete(site.id);
-    this.flatCache.clear();
+    this.dropListings();
     this.onChange();
   }
 
@@ -142,6 +162,11 @@ export class SandboxStore {
 
   nextSiteId(): number {
     return (this.fleet.sites.at(-1)?.id ?? 0) + 1;
+  }
+
+  private dropListings(): void {
+    this.flatCache.clear();
+    this.ignoredCache.clear();
   }
 
   private index(site: FleetSite): void {

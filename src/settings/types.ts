@@ -14,12 +14,13 @@ export interface Settings {
   skipSslVerify: boolean;
   safeMode: boolean;
   requireUserConfirmation: boolean;
-  /** Calls per minute, 0 = unlimited. */
-  rateLimit: number;
+  /** Calls per minute, 0 = unlimited; unset = adaptive pacing only. */
+  rateLimit?: number;
   /** Milliseconds per request attempt. */
   requestTimeout: number;
   maxResponseSize: number;
-  maxSessionData: number;
+  /** Cumulative response bytes; unset = no budget. */
+  maxSessionData?: number;
   /** Total attempts for reads and idempotent writes (1 = no retry). */
   maxRetries: number;
   retryBaseDelay: number;

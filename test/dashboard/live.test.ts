@@ -135,16 +135,17 @@ describe('readLive against a dashboard that drops listed items', () => {
 });
 
 describe('readLive against an ignored-updates listing that shifts while it is paged (spec sandbox)', () => {
-  // 30 sites with 2 per-site ignores each: 60 entries, two pages of 50; entry 50 (the end of
-  // page 1) is site 25's second ignore.
-  const fleet = () => generateFleet({ sites: 30, pendingPerSite: 1, ignoredPerSite: 2, seed: 3 });
+  // 600 sites with 2 per-site ignores each: 1200 entries, two pages of the IGNORED_PER_PAGE_MAX
+  // (1000) the sandbox serves however many are asked; entry 1000 (the end of page 1) is site
+  // 500's second ignore.
+  const fleet = () => generateFleet({ sites: 600, pendingPerSite: 1, ignoredPerSite: 2, seed: 3 });
 
   it('refuses an entry read twice across pages (another was missed): never a live state from it', async () => {
     h = await openHarness({ profile: 'spec', fleet: fleet() });
     const mover = h.client();
     const before = await mover.readLive();
-    expect(before.ignores).toHaveLength(60);
-    const lastOfSite30 = before.ignores.filter((i) => i.siteId === 30).at(-1)?.slug as string;
+    expect(before.ignores).toHaveLength(1200);
+    const lastOfSite600 = before.ignores.filter((i) => i.siteId === 600).at(-1)?.slug as string;
     // Pages after the first wait a second, so the listing can move between page 1 and page 2.
     await h.control('PUT', 'faults', [
       { kind: 'latency', ability: 'list-ignored-updates-v1', skip: 1, delayMs: 1000 },
@@ -162,24 +163,24 @@ describe('readLive against an ignored-updates listing that shifts while it is pa
     // Page 1 was served: an item moves (one ignore added on page 1, one removed on page 2), so
     // the total stays and page 2 starts with the entry that ended page 1.
     await mover.setIgnored({ siteId: 1, kind: 'plugin', direction: 'ignore', slugs: ['moved/moved.php'] });
-    await mover.setIgnored({ siteId: 30, kind: 'plugin', direction: 'unignore', slugs: [lastOfSite30] });
+    await mover.setIgnored({ siteId: 600, kind: 'plugin', direction: 'unignore', slugs: [lastOfSite600] });
     expect(await read).toMatchObject({
       code: 'INCOMPLETE_READ',
       message: expect.stringMatching(
-        /^the dashboard's listing changed while it was read: ignore plugin \S+ of site 25 was listed twice$/,
+        /^the dashboard's listing changed while it was read: ignore plugin \S+ of site 500 was listed twice$/,
       ),
     });
     // Once the listing holds still, the same read is complete again.
     await h.control('PUT', 'faults', []);
     const after = await h.client().readLive();
-    expect(after.ignores).toHaveLength(60);
+    expect(after.ignores).toHaveLength(1200);
     expect(after.ignores).toContainEqual(expect.objectContaining({ siteId: 1, slug: 'moved/moved.php' }));
   });
 
   it("reads a site's own copy of a global ignore on the next page as consistent", async () => {
-    const copies = generateFleet({ sites: 30, pendingPerSite: 1, seed: 3 });
+    const copies = generateFleet({ sites: 600, pendingPerSite: 1, seed: 3 });
     // Every site lists its own core ignore, then the identical global one; site 1's extra plugin
-    // ignore puts site 25's pair on both sides of the page boundary (entries 50 and 51).
+    // ignore puts site 500's pair on both sides of the page boundary (entries 1000 and 1001).
     copies.globalIgnores.core = 'all';
     for (const site of copies.sites) site.ignores.core = 'all';
     copies.sites[0]?.ignores.plugins.push({ slug: 'a/a.php', name: 'a/a.php', versions: 'all' });
@@ -187,7 +188,38 @@ describe('readLive against an ignored-updates listing that shifts while it is pa
     const live = await h.client().readLive();
     expect((await h.stats()).abilities['svc/list-ignored-updates-v1']).toBe(2);
     expect(live.ignores.filter((i) => i.kind === 'core').map((i) => i.origin)).toEqual(
-      Array(30).fill('global'),
+      Array(600).fill('global'),
     );
+  });
+});
+
+describe('readLive of targeted sites (selectSites) against the compat-6.1 sandbox', () => {
+  // 600 sites: the ignored listing travels in two pieces of site IDs; a target needs one.
+  const fleet = () => generateFleet({ sites: 600, pendingPerSite: 2, ignoredPerSite: 2, seed: 5 });
+
+  it("reads only the targets' ignores when every entry of theirs was set through an ability", async () => {
+    h = await openHarness({ profile: 'compat-6.1', fleet: fleet() });
+    const whole = await h.client().readLive();
+    await h.control('POST', 'stats/reset');
+    const live = await h.client().readLive({ selectSites: () => [7, 300] });
+    const stats = await h.stats();
+    expect(stats.abilities['svc/list-ignored-updates-v1']).toBe(1);
+    expect(stats.abilities['svc/list-updates-v1']).toBe(1);
+    expect(live.sites).toHaveLength(600);
+    const of = (l: typeof live) => l.ignores.filter((i) => i.siteId === 7 || i.siteId === 300);
+    expect(live.ignores).toEqual(of(whole));
+    expect(live.pending).toEqual(whole.pending.filter((p) => p.siteId === 7 || p.siteId === 300));
+  });
+
+  it('reads the whole listing when a target lists an ignore that may be global', async () => {
+    const withGlobal = fleet();
+    withGlobal.globalIgnores.plugins.push({ slug: 'akismet/akismet.php', name: 'Akismet', versions: 'all' });
+    h = await openHarness({ profile: 'compat-6.1', fleet: withGlobal });
+    await h.control('POST', 'stats/reset');
+    const live = await h.client().readLive({ selectSites: () => [7] });
+    expect((await h.stats()).abilities['svc/list-ignored-updates-v1']).toBeGreaterThan(1);
+    expect(
+      live.ignores.filter((i) => i.slug === 'akismet/akismet.php').map((i) => [i.siteId, i.origin]),
+    ).toEqual([[7, 'global']]);
   });
 });

@@ -26,13 +26,15 @@ describe('loadSettings', () => {
       safeMode: true,
       requireUserConfirmation: true,
       allowHttp: false,
-      rateLimit: 60,
       requestTimeout: 30000,
       maxResponseSize: 10485760,
-      maxSessionData: 52428800,
       maxRetries: 4,
+      concurrency: 8,
       namespace: 'svc',
     });
+    // No fixed rate and no session budget unless configured: the pace adapts to the dashboard.
+    expect(settings.rateLimit).toBeUndefined();
+    expect(settings.maxSessionData).toBeUndefined();
     expect(source).toEqual(['defaults']);
   });
 
@@ -42,7 +44,7 @@ describe('loadSettings', () => {
       [USER_FILE]: JSON.stringify({ dashboardUrl: 'https://home.example.com', rateLimit: 5 }),
     });
     expect(settings.dashboardUrl).toBe('https://cwd.example.com');
-    expect(settings.rateLimit).toBe(60); // files are not merged
+    expect(settings.rateLimit).toBeUndefined(); // files are not merged
     expect(source).toContain(`file:${CWD_FILE}`);
     expect(warnings.join('\n')).toContain('working directory');
   });
@@ -235,7 +237,14 @@ describe('loadSettings', () => {
     expect(Object.keys(SETTING_ENV).sort()).toEqual(schemaKeys);
     const { settings } = load(
       {},
-      { SVC_URL: 'https://d.example.com', SVC_USER: 'u', SVC_APP_PASSWORD: 'p', SVC_TOKEN: 't' },
+      {
+        SVC_URL: 'https://d.example.com',
+        SVC_USER: 'u',
+        SVC_APP_PASSWORD: 'p',
+        SVC_TOKEN: 't',
+        SVC_RATE_LIMIT: '60',
+        SVC_MAX_SESSION_DATA: '1000',
+      },
     );
     expect(Object.keys(settings).sort()).toEqual(schemaKeys);
   });

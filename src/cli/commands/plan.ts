@@ -16,6 +16,7 @@ interface PlanFlags {
   detailedExitcode?: boolean;
   target?: string[];
   refresh?: boolean;
+  quiet?: boolean;
 }
 
 /**
@@ -38,6 +39,7 @@ export function registerPlan(program: Command, ctx: CliContext, setExit: (code: 
     .option('--detailed-exitcode', 'exit 2 when the plan has changes, 0 when it has none')
     .option('--target <site...>', 'only these sites (IDs, domains or globs)')
     .option('--refresh', 'ask the dashboard to re-sync the managed sites before reading')
+    .option('-q, --quiet', 'no progress lines while reading the dashboard')
     .action(async (flags: PlanFlags) => setExit(await plan(ctx, flags)));
 }
 
@@ -48,6 +50,7 @@ export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
     ...(flags.config === undefined ? {} : { config: flags.config }),
     ...(flags.target === undefined ? {} : { targets: flags.target }),
     ...(flags.refresh ? { refresh: true } : {}),
+    ...(flags.quiet ? { quiet: true } : {}),
   });
   await planned.client.close();
   const { plan: result } = planned;

@@ -34,6 +34,7 @@ interface SandboxFlags {
   quirk: string[];
   surfaces: string;
   generate?: string;
+  maxRequestLine: string;
 }
 
 const EXAMPLES = `
@@ -80,6 +81,11 @@ export function registerSandbox(program: Command, ctx: CliContext, setExit: (cod
     .option('--clock <mode>', 'job clock: fast (each status poll advances one chunk) | realistic', 'fast')
     .option('--queue-threshold <n>', 'run calls over this many sites are queued', '200')
     .option('--batch-limit <n>', 'global /batch item limit', '100')
+    .option(
+      '--max-request-line <bytes>',
+      'longest request line and header block accepted, as a web server (nginx: 8192); 0 = no limit',
+      '8192',
+    )
     .addHelpText('after', EXAMPLES)
     .action(async (flags: SandboxFlags) => {
       await runSandbox(ctx, flags);
@@ -108,6 +114,7 @@ async function runSandbox(ctx: CliContext, flags: SandboxFlags): Promise<void> {
   }
   const queueThreshold = parseInteger(flags.queueThreshold, '--queue-threshold', 1, 1_000_000);
   const batchLimit = parseInteger(flags.batchLimit, '--batch-limit', 1, 1_000_000);
+  const requestLimit = parseInteger(flags.maxRequestLine, '--max-request-line', 0, 1_000_000);
   const fleet = generated
     ? generateFleet(generated)
     : readFleet(ctx, flags.fleet ? resolve(ctx.cwd, flags.fleet) : DEMO_FLEET_PATH);
@@ -123,6 +130,7 @@ async function runSandbox(ctx: CliContext, flags: SandboxFlags): Promise<void> {
       clock: flags.clock,
       queueThreshold,
       batchLimit,
+      requestLimits: { requestLine: requestLimit, headerBlock: requestLimit },
       tls: flags.tls === true,
       namespace: flags.namespace ?? 'svc',
       ...(flags.state ? { statePath: resolve(ctx.cwd, flags.state) } : {}),

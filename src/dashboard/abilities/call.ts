@@ -1,5 +1,6 @@
 import { SvcError } from '../../errors.js';
 import type { Connection } from '../connection.js';
+import { MAX_REQUEST_LINE_BYTES, requestLineBytes } from '../transport/request-line.js';
 import { statusFailure } from '../transport/status.js';
 import type { Json } from '../wire/json.js';
 import type { AbilityInfo, Catalogue } from './catalogue.js';
@@ -12,12 +13,51 @@ export interface AbilityCaller {
   /** True when the ability declares the input key (so sending it is allowed). */
   declares(shortName: string, key: string): boolean;
   call(shortName: string, input: Record<string, unknown>, signal?: AbortSignal): Promise<Json | undefined>;
+  /**
+   * Splits `values` of the array input `key` into the fewest consecutive pieces whose call (with
+   * the rest of `input`, and room for `page`/`per_page` where the ability pages) keeps its
+   * request line within MAX_REQUEST_LINE_BYTES. Inputs that travel in a body are not split.
+   */
+  splitForQuery(
+    shortName: string,
+    input: Record<string, unknown>,
+    key: string,
+    values: readonly unknown[],
+  ): unknown[][];
 }
 
 export function createAbilityCaller(conn: Connection, catalogue: Catalogue): AbilityCaller {
   const info = (shortName: string) => catalogue.get(`${conn.namespace}/${shortName}`);
+  const basePath = new URL(conn.url).pathname.replace(/\/+$/, '');
+  const runPath = (shortName: string) => `${conn.abilitiesBase}/abilities/${conn.namespace}/${shortName}/run`;
   return {
     info,
+    splitForQuery(shortName, input, key, values) {
+      const ability = info(shortName);
+      if (!ability || ability.method === 'POST' || values.length === 0)
+        return values.length ? [values.slice()] : [];
+      // The largest paging values the client sends, so no page of the piece outgrows the line.
+      const paging = ability.properties.has('page') ? { page: 999_999, per_page: 99_999 } : {};
+      const rest = bracketQuery({ ...input, ...paging });
+      const fixed = requestLineBytes(basePath, ability.method, runPath(shortName), '') + 1 + rest.length;
+      const pieces: unknown[][] = [];
+      let piece: unknown[] = [];
+      let bytes = fixed;
+      for (const value of values) {
+        const cost = bracketQuery({ [key]: [value] }).length + (piece.length > 0 || rest ? 1 : 0);
+        if (piece.length > 0 && bytes + cost > MAX_REQUEST_LINE_BYTES) {
+          pieces.push(piece);
+          piece = [];
+          bytes = fixed;
+          bytes += cost - (rest ? 0 : 1);
+        } else {
+          bytes += cost;
+        }
+        piece.push(value);
+      }
+      pieces.push(piece);
+      return pieces;
+    },
     declares: (shortName, key) => info(shortName)?.properties.has(key) ?? false,
     async call(shortName, input, signal) {
       const ability = info(shortName);
@@ -36,7 +76,7 @@ export function createAbilityCaller(conn: Connection, catalogue: Catalogue): Abi
           });
         }
       }
-      const path = `${conn.abilitiesBase}/abilities/${name}/run`;
+      const path = runPath(shortName);
       const hasInput = Object.keys(input).length > 0;
       const viaQuery = ability.method !== 'POST';
       const res = await conn.transport.send({

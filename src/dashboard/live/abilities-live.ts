@@ -1,12 +1,20 @@
 import { SvcError } from '../../errors.js';
-import type { DashboardCapabilities, LiveState } from '../../types.js';
+import type { DashboardCapabilities, LiveState, Site } from '../../types.js';
 import type { AbilityCaller } from '../abilities/call.js';
 import type { ReadLiveOptions } from '../client.js';
 import type { WireError } from '../wire/common.js';
-import { parseIgnoredListing, parseSitesPage, parseUpdatesPage, type SiteFlags } from '../wire/reads.js';
+import {
+  parseIgnoredListing,
+  parseSitesPage,
+  parseUpdatesPage,
+  type SiteFlags,
+  type WireIgnore,
+  type WireUpdate,
+} from '../wire/reads.js';
 import { assembleLive } from './assemble.js';
-import { classifyIgnores, refuseRepeatedIgnores } from './origins.js';
+import { classifyIgnores, needsWholeListing, refuseRepeatedIgnores } from './origins.js';
 import { readAllPages } from './paging.js';
+import { createReadProgress, type ReadProgressTracker } from './read-progress.js';
 
 /** Defaults of the shipped schemas, used only when a catalogue declares paging without a maximum. */
 const FALLBACK_PER_PAGE = {
@@ -17,9 +25,23 @@ const FALLBACK_PER_PAGE = {
 type Listing = keyof typeof FALLBACK_PER_PAGE;
 
 /**
- * The live state through the abilities API in the fewest requests: sites (list-sites-v1), pending
- * updates (list-updates-v1) and ignores (list-ignored-updates-v1) are read side by side, each
- * paged at the largest `per_page` its schema allows, and only where the schema declares paging.
+ * Items asked for a page where the schema declares `per_page` without a maximum (the spec's
+ * ignored listing). A dashboard that serves fewer sets the page size (readAllPages `mayClamp`);
+ * at ~250 bytes an entry this bounds a page near 1.2 MB, far below maxResponseSize.
+ */
+const UNDECLARED_MAX_ASK = 5000;
+
+const SITE_KEY = 'site_ids_or_domains';
+
+/**
+ * The live state through the abilities API in the fewest requests. Sites (list-sites-v1), pending
+ * updates (list-updates-v1) and ignores (list-ignored-updates-v1) are read side by side, paged at
+ * the largest `per_page` each schema allows and only where it declares paging. Lists of site IDs
+ * travel in the query split so every request line fits a web server (splitForQuery). The
+ * unpaged ignored listing is read in site pieces once the site listing is in, so no response
+ * grows with the fleet. With `siteIds`/`selectSites` only those sites' updates are read, and
+ * only their ignores where the listing can be filtered and their entries can be judged alone
+ * (needsWholeListing); otherwise the whole ignored listing is read for a correct verdict.
  */
 export async function readLiveViaAbilities(
   caller: AbilityCaller,
@@ -29,66 +51,50 @@ export async function readLiveViaAbilities(
   workers: number,
   options: ReadLiveOptions = {},
 ): Promise<LiveState> {
-  const { signal, siteIds } = options;
-  const progress = createProgress(options.onProgress);
+  const { signal } = options;
+  const progress = createReadProgress(options.onProgress, ['sites', 'updates', 'ignores']);
+  const read = { caller, signal, workers, progress };
   const flags = new Map<number, SiteFlags>();
-  const [sites, updates, ignored] = await Promise.all([
-    readListing(
-      caller,
-      'list-sites-v1',
-      {},
-      signal,
-      progress.track('sites'),
-      (body, where) => {
-        const page = parseSitesPage(body, where);
-        for (const [id, siteFlags] of page.flags) flags.set(id, siteFlags);
-        return { items: page.sites, total: page.total, errors: [] };
-      },
-      workers,
-    ),
-    readListing(
-      caller,
-      'list-updates-v1',
-      siteIds && siteIds.length > 0 && caller.declares('list-updates-v1', 'site_ids_or_domains')
-        ? { site_ids_or_domains: siteIds }
-        : {},
-      signal,
-      progress.track('updates'),
-      (body, where) => {
-        const page = parseUpdatesPage(body, where);
-        return { items: page.updates, total: page.total, errors: page.errors };
-      },
-      workers,
-    ),
-    // Always the whole listing: the global-ignore verdict must not depend on the sites asked for.
-    readListing(
-      caller,
-      'list-ignored-updates-v1',
-      {},
-      signal,
-      progress.track('ignores'),
-      (body, where) => {
-        const listing = parseIgnoredListing(body, where);
-        return {
-          items: listing.ignored,
-          total: listing.total ?? listing.ignored.length,
-          errors: listing.errors,
-        };
-      },
-      workers,
-    ),
+  const sitesRead = readListing(read, 'list-sites-v1', {}, 'sites', (body, where) => {
+    const page = parseSitesPage(body, where);
+    for (const [id, siteFlags] of page.flags) flags.set(id, siteFlags);
+    progress.addSites(page.sites.length);
+    return { items: page.sites, total: page.total, errors: [] };
+  });
+  // The sites whose updates and ignores are wanted: known now, after the site listing, or all.
+  const targets: Promise<number[] | undefined> = options.siteIds
+    ? Promise.resolve(options.siteIds)
+    : options.selectSites
+      ? sitesRead.then(({ items }) => pickTargets(items, options.selectSites))
+      : Promise.resolve(undefined);
+  const [sites, updates, ignored, wanted] = await Promise.all([
+    sitesRead,
+    targets.then((ids) => readUpdates(read, ids)),
+    readIgnores(read, sitesRead, targets),
+    targets,
   ]);
   const listedSites = new Set(sites.items.map((site) => site.id));
+  const picked = wanted && new Set(wanted);
+  // A read restricted by selectSites reports every listed site, and ignores for the picked ones.
+  const siteFlags = picked ? new Map([...flags].filter(([id]) => picked.has(id))) : flags;
   refuseRepeatedIgnores(ignored.items, listedSites);
+  const ignores = classifyIgnores(ignored.items, siteFlags, listedSites);
   return assembleLive({
     dashboardUrl,
     sites: sites.items,
     updates: updates.items,
-    ignores: classifyIgnores(ignored.items, flags, listedSites),
+    ignores: picked ? ignores.filter((i) => picked.has(i.siteId)) : ignores,
     errors: [...updates.errors, ...ignored.errors],
     capabilities,
-    siteIds,
+    siteIds: options.siteIds,
   });
+}
+
+interface Reader {
+  caller: AbilityCaller;
+  signal: AbortSignal | undefined;
+  workers: number;
+  progress: ReadProgressTracker;
 }
 
 interface ParsedPage<T> {
@@ -97,18 +103,109 @@ interface ParsedPage<T> {
   errors: WireError[];
 }
 
+type PageParser<T> = (body: Awaited<ReturnType<AbilityCaller['call']>>, where: string) => ParsedPage<T>;
+
+function pickTargets(sites: Site[], select: ReadLiveOptions['selectSites']): number[] | undefined {
+  const ids = select?.(sites);
+  // Every site picked: the unfiltered listings are the cheaper read.
+  return ids && ids.length < sites.length ? ids : undefined;
+}
+
+async function readUpdates(read: Reader, siteIds: number[] | undefined) {
+  const parse: PageParser<WireUpdate> = (body, where) => {
+    const page = parseUpdatesPage(body, where);
+    return { items: page.updates, total: page.total, errors: page.errors };
+  };
+  if (!siteIds || !read.caller.declares('list-updates-v1', SITE_KEY))
+    return readListing(read, 'list-updates-v1', {}, 'updates', parse);
+  if (siteIds.length === 0) {
+    read.progress.expect('updates', 0);
+    return { items: [], errors: [] };
+  }
+  const pieces = read.caller.splitForQuery('list-updates-v1', {}, SITE_KEY, siteIds);
+  return readPieces(read, 'list-updates-v1', pieces, 'updates', parse);
+}
+
+const parseIgnores: PageParser<WireIgnore> = (body, where) => {
+  const listing = parseIgnoredListing(body, where);
+  return { items: listing.ignored, total: listing.total ?? listing.ignored.length, errors: listing.errors };
+};
+
+/**
+ * The ignored listing: paged → every page (it has no site filter in the spec); unpaged with a
+ * site filter → pieces of the listed (or targeted) sites; unpaged without one → one request.
+ */
+async function readIgnores(
+  read: Reader,
+  sitesRead: Promise<{ items: Site[] }>,
+  targets: Promise<number[] | undefined>,
+) {
+  const ability = 'list-ignored-updates-v1';
+  const { caller } = read;
+  const paged = caller.declares(ability, 'page') && caller.declares(ability, 'per_page');
+  if (paged || !caller.declares(ability, SITE_KEY))
+    return readListing(read, ability, {}, 'ignores', parseIgnores);
+  const wanted = await targets;
+  if (wanted) {
+    if (wanted.length === 0) {
+      read.progress.expect('ignores', 0);
+      return { items: [], errors: [] };
+    }
+    const own = await readPieces(
+      read,
+      ability,
+      caller.splitForQuery(ability, {}, SITE_KEY, wanted),
+      'ignores',
+      parseIgnores,
+    );
+    if (!needsWholeListing(own.items)) return own;
+    // Some entry may be global: only the whole listing says whether it is on every site.
+    const picked = new Set(wanted);
+    const others = (await sitesRead).items.map((s) => s.id).filter((id) => !picked.has(id));
+    const rest = await readPieces(
+      read,
+      ability,
+      caller.splitForQuery(ability, {}, SITE_KEY, others),
+      'ignores',
+      parseIgnores,
+    );
+    return { items: [...own.items, ...rest.items], errors: [...own.errors, ...rest.errors] };
+  }
+  const all = (await sitesRead).items.map((s) => s.id);
+  return readPieces(read, ability, caller.splitForQuery(ability, {}, SITE_KEY, all), 'ignores', parseIgnores);
+}
+
+/** Reads one listing per piece of site IDs (each complete on its own), in piece order. */
+async function readPieces<T>(
+  read: Reader,
+  ability: Listing,
+  pieces: unknown[][],
+  stage: string,
+  parse: PageParser<T>,
+): Promise<{ items: T[]; errors: WireError[] }> {
+  const paged = read.caller.declares(ability, 'page') && read.caller.declares(ability, 'per_page');
+  if (!paged) read.progress.expect(stage, pieces.length);
+  const results = await Promise.all(
+    pieces.map((piece) => readListing(read, ability, { [SITE_KEY]: piece }, stage, parse, paged)),
+  );
+  return { items: results.flatMap((r) => r.items), errors: results.flatMap((r) => r.errors) };
+}
+
 async function readListing<T>(
-  caller: AbilityCaller,
+  read: Reader,
   ability: Listing,
   input: Record<string, unknown>,
-  signal: AbortSignal | undefined,
-  onPage: (done: number, pages: number) => void,
-  parse: (body: Awaited<ReturnType<AbilityCaller['call']>>, where: string) => ParsedPage<T>,
-  workers: number,
+  stage: string,
+  parse: PageParser<T>,
+  /** One of several pieces of a paged listing: each adds its own pages to the progress total. */
+  piece = false,
 ): Promise<{ items: T[]; errors: WireError[] }> {
-  const where = `ability ${caller.info(ability)?.name ?? ability}`;
+  const { caller, signal, progress } = read;
+  const info = caller.info(ability);
+  const where = `ability ${info?.name ?? ability}`;
   const paged = caller.declares(ability, 'page') && caller.declares(ability, 'per_page');
   if (!paged) {
+    if (Object.keys(input).length === 0) progress.expect(stage, 1);
     const page = parse(await caller.call(ability, input, signal), where);
     // One answer holds the whole listing: the items must be all the total it reports.
     if (page.items.length !== page.total) {
@@ -121,42 +218,32 @@ async function readListing<T>(
         },
       );
     }
-    onPage(1, 1);
+    progress.done(stage);
     return { items: page.items, errors: page.errors };
   }
-  const perPage = caller.info(ability)?.properties.get('per_page')?.maximum ?? FALLBACK_PER_PAGE[ability];
+  const declaredMax = info?.properties.get('per_page')?.maximum;
+  const perPage =
+    declaredMax ?? (ability === 'list-ignored-updates-v1' ? UNDECLARED_MAX_ASK : FALLBACK_PER_PAGE[ability]);
   const errors: WireError[] = [];
+  let counted = false;
   const items = await readAllPages(
     where,
     perPage,
-    async (page) => {
-      const parsed = parse(await caller.call(ability, { ...input, page, per_page: perPage }, signal), where);
+    async (page, size) => {
+      const parsed = parse(await caller.call(ability, { ...input, page, per_page: size }, signal), where);
       // Site errors repeat on every page; the assembler keeps the first per site.
       errors.push(...parsed.errors);
       return parsed;
     },
-    onPage,
-    workers,
+    (_done, pages) => {
+      if (!counted) {
+        counted = true;
+        progress.expect(stage, pages, piece);
+      }
+      progress.done(stage);
+    },
+    read.workers,
+    declaredMax === undefined,
   );
   return { items, errors };
-}
-
-/** Sums page progress over the three listings once each knows its page count. */
-function createProgress(report: ReadLiveOptions['onProgress']) {
-  const state = new Map<string, { done: number; pages: number }>();
-  return {
-    track(name: string) {
-      return (done: number, pages: number) => {
-        state.set(name, { done, pages });
-        if (!report) return;
-        let sumDone = 0;
-        let sumPages = 0;
-        for (const s of state.values()) {
-          sumDone += s.done;
-          sumPages += s.pages;
-        }
-        report({ done: sumDone, total: state.size === 3 ? sumPages : undefined });
-      };
-    },
-  };
 }

@@ -136,6 +136,23 @@ export function refuseRepeatedIgnores(
   }
 }
 
+/**
+ * True when the ignores listed for some sites cannot be classified without the listing of every
+ * site: an entry that could be on a global list (anything not set through an ability), or an
+ * item listed twice for a site. Entries set through abilities are per-site whatever other sites
+ * list (rule 1 of classifyIgnores), so a read of the targeted sites alone gives the same verdicts.
+ */
+export function needsWholeListing(listed: readonly WireIgnore[]): boolean {
+  const seen = new Set<string>();
+  for (const ignore of listed) {
+    if (!setThroughAbility(ignore)) return true;
+    const item = itemKey(ignore);
+    if (seen.has(item)) return true;
+    seen.add(item);
+  }
+  return false;
+}
+
 function itemKey(ignore: WireIgnore): string {
   return `${ignore.siteId}\u0000${ignore.kind}\u0000${ignore.slug}`;
 }

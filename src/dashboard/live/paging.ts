@@ -17,12 +17,19 @@ export interface Page<T> {
  */
 export async function readAllPages<T>(
   what: string,
-  perPage: number,
-  fetchPage: (page: number) => Promise<Page<T>>,
+  asked: number,
+  fetchPage: (page: number, perPage: number) => Promise<Page<T>>,
   onPage?: (done: number, pages: number) => void,
   workers = 4,
+  /**
+   * The schema declares no maximum: a dashboard may serve fewer items a page than asked. A short
+   * page 1 of a longer listing then sets the page size the other pages are read at.
+   */
+  mayClamp = false,
 ): Promise<T[]> {
-  const first = await fetchPage(1);
+  const first = await fetchPage(1, asked);
+  const served = first.items.length;
+  const perPage = mayClamp && served > 0 && served < asked && served < first.total ? served : asked;
   const pages = Math.max(1, Math.ceil(first.total / perPage));
   if (pages > MAX_PAGES) {
     throw new SvcError(
@@ -44,7 +51,7 @@ export async function readAllPages<T>(
     Array.from({ length: Math.min(workers, pages - 1) }, async () => {
       while (next <= pages) {
         const page = next++;
-        rest[page - 2] = await fetchPage(page);
+        rest[page - 2] = await fetchPage(page, perPage);
         onPage?.(++done, pages);
       }
     }),

@@ -26,7 +26,8 @@ export async function readLiveViaRest(
     get('/updates/ignored'),
   ]);
   const sites = parseRestSites(sitesData, 'REST GET /sites');
-  const wanted = options.siteIds ? new Set(options.siteIds) : undefined;
+  const picked = options.siteIds ?? options.selectSites?.(sites);
+  const wanted = picked ? new Set(picked) : undefined;
   const readSites = sites.filter((s) => wanted === undefined || wanted.has(s.id));
   const global = parseRestIgnored(0, globalData, 'REST GET /updates/ignored');
   const globalKeys = new Set(global.map((g) => JSON.stringify([g.kind, g.slug])));
@@ -35,7 +36,7 @@ export async function readLiveViaRest(
     readSites.map(async (site) => {
       const route = `/updates/${site.id}/ignored`;
       const listed = parseRestIgnored(site.id, await get(route), `REST GET ${route}`);
-      options.onProgress?.({ done: ++done, total: readSites.length });
+      options.onProgress?.({ done: ++done, total: readSites.length, sites: sites.length });
       return listed.map(
         (i): LiveIgnore => ({
           ...i,
@@ -47,7 +48,9 @@ export async function readLiveViaRest(
   return assembleLive({
     dashboardUrl: conn.url,
     sites,
-    updates: parseRestUpdates(updatesData, 'REST GET /updates'),
+    updates: parseRestUpdates(updatesData, 'REST GET /updates').filter(
+      (u) => options.selectSites === undefined || wanted === undefined || wanted.has(u.siteId),
+    ),
     ignores: perSite.flat(),
     errors: [],
     capabilities,

@@ -12,16 +12,19 @@ import {
   timeoutFailure,
 } from './failures.js';
 import { DataBudget, interrupted, RateLimiter, Semaphore, sleep } from './limits.js';
-import { MAX_RETRY_AFTER_MS, RETRY_BUDGET_MS } from './retry.js';
-import { sendWithRetries } from './retrying.js';
+import { PaceController } from './pacing.js';
+import { MAX_REQUEST_LINE_BYTES, requestLineBytes, requestLineTooLong } from './request-line.js';
+import { MAX_RETRY_AFTER_MS, parseRetryAfter, RETRY_BUDGET_MS } from './retry.js';
+import { isRetryableFailure, sendWithRetries } from './retrying.js';
 
 export interface TransportConfig {
   /** Dashboard base URL without trailing slash. */
   baseUrl: string;
   timeoutMs: number;
   maxResponseSize: number;
+  /** Cumulative response bytes; 0 = no budget. */
   maxSessionData: number;
-  /** Calls per minute, 0 = off. */
+  /** Calls per minute, 0 = off (adaptive pacing alone). */
   rateLimit: number;
   /** Total attempts for retryable requests. */
   maxAttempts: number;
@@ -31,11 +34,14 @@ export interface TransportConfig {
   retryBudget?: number;
   /** Longest Retry-After honoured, in milliseconds (default 30 s). */
   maxRetryAfter?: number;
+  /** Most requests in flight; adaptive pacing works below it. */
   concurrency: number;
   skipSslVerify: boolean;
   onRequest?: (event: { method: string; path: string; status?: number; ms: number }) => void;
   /** Jitter source; injectable so backoff can be reasoned about. */
   random?: () => number;
+  /** Milliseconds clock for pacing; injectable for tests. */
+  now?: () => number;
 }
 
 export interface HttpRequest {
@@ -71,6 +77,8 @@ export interface TransportStats {
   requests: number;
   responseBytes: number;
   retries: number;
+  /** Requests the adaptive pacing allows in flight now. */
+  window: number;
 }
 
 export interface Transport {
@@ -81,7 +89,8 @@ export interface Transport {
 
 /**
  * The one HTTP path to the dashboard: a keep-alive undici Agent of its own (certificate checks
- * off only on this dispatcher when skipSslVerify), bounded concurrency, a calls-per-minute
+ * off only on this dispatcher when skipSslVerify), concurrency paced by the dashboard's replies
+ * (PaceController), an optional calls-per-minute limit, request lines kept within a web server's
  * limit, a per-attempt timeout covering headers and body, a size cap enforced while the body
  * streams, a cumulative data budget, and retries with backoff and jitter for retryable requests.
  * Non-2xx responses are returned (the caller knows what they mean); only transport failures throw.
@@ -95,9 +104,12 @@ export function createTransport(config: TransportConfig): Transport {
     connect: { rejectUnauthorized: !config.skipSslVerify, timeout: config.timeoutMs },
   });
   const slots = new Semaphore(config.concurrency);
+  const pace = new PaceController(config.concurrency, config.maxRetryAfter ?? MAX_RETRY_AFTER_MS);
+  const now = config.now ?? (() => performance.now());
   const aborts = new AbortFanout();
   const rate = new RateLimiter(config.rateLimit);
   const budget = new DataBudget(config.maxSessionData);
+  const basePath = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
   const counters = { requests: 0, retries: 0 };
   const origin = new URL(config.baseUrl).origin;
   const shownUrl = credentialFree(config.baseUrl);
@@ -110,7 +122,7 @@ export function createTransport(config: TransportConfig): Transport {
     maxRetryAfter: config.maxRetryAfter ?? MAX_RETRY_AFTER_MS,
   };
   const clock = {
-    now: () => performance.now(),
+    now,
     random: config.random ?? Math.random,
     onRetry: () => {
       counters.retries++;
@@ -118,19 +130,35 @@ export function createTransport(config: TransportConfig): Transport {
   };
 
   async function attempt(req: HttpRequest, sending: () => void): Promise<HttpResponse> {
+    await sleep(pace.waitMs(now()), req.signal);
     const release = await slots.acquire(req.signal);
+    const started = now();
+    let status: number | undefined;
+    let retryAfterMs: number | undefined;
     try {
       await rate.take(req.signal);
       counters.requests++;
       sending();
-      return await sendOnce(agent, config, budget, req, { origin, shownUrl }, echoes);
+      const response = await sendOnce(agent, config, budget, req, { origin, shownUrl }, echoes);
+      status = response.status;
+      const header = response.headers['retry-after'];
+      retryAfterMs = parseRetryAfter(Array.isArray(header) ? header[0] : header, Date.now());
+      return response;
+    } catch (error) {
+      // Only failures of the connection tell of a strained dashboard; our own refusals do not.
+      if (!isRetryableFailure(error)) status = 0;
+      throw error;
     } finally {
+      if (status !== 0) pace.observe({ status, ms: now() - started, retryAfterMs }, now());
+      slots.setLimit(pace.window);
       release();
     }
   }
 
   return {
     async send(original) {
+      const line = requestLineBytes(basePath, original.method, original.path, original.query ?? '');
+      if (line > MAX_REQUEST_LINE_BYTES) throw requestLineTooLong(original.method, original.path, line);
       // Everything below (slot wait, rate wait, undici, backoff sleeps) listens on a per-request
       // child signal, so concurrent requests add one listener in all to a shared caller signal.
       const { signal, unlink } = aborts.link(original.signal);
@@ -142,7 +170,12 @@ export function createTransport(config: TransportConfig): Transport {
         unlink();
       }
     },
-    stats: () => ({ requests: counters.requests, responseBytes: budget.used, retries: counters.retries }),
+    stats: () => ({
+      requests: counters.requests,
+      responseBytes: budget.used,
+      retries: counters.retries,
+      window: pace.window,
+    }),
     close: () => agent.close(),
   };
 }

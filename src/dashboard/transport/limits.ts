@@ -24,14 +24,24 @@ export function interrupted(): SvcError {
 
 /**
  * Bounds the requests in flight. FIFO, so no caller starves. Waiters that share an abort signal
- * share one listener on it (AbortFanout), however many of them queue up.
+ * share one listener on it (AbortFanout), however many of them queue up. The limit may change
+ * while requests are in flight (adaptive pacing): a lower limit takes effect as slots come back,
+ * a higher one wakes waiters at once.
  */
 export class Semaphore {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
   private readonly aborts = new AbortFanout();
 
-  constructor(private readonly limit: number) {}
+  constructor(private limit: number) {}
+
+  setLimit(limit: number): void {
+    this.limit = Math.max(1, limit);
+    while (this.active < this.limit && this.waiting.length > 0) {
+      this.active++;
+      this.waiting.shift()?.();
+    }
+  }
 
   async acquire(signal?: AbortSignal): Promise<() => void> {
     if (signal?.aborted) throw interrupted();
@@ -68,6 +78,10 @@ export class Semaphore {
     return () => {
       if (released) return;
       released = true;
+      if (this.active > this.limit) {
+        this.active--;
+        return;
+      }
       const next = this.waiting.shift();
       if (next) next();
       else this.active--;
@@ -101,7 +115,7 @@ export class RateLimiter {
   }
 }
 
-/** Cumulative response bytes of one client; crossing the budget is RESOURCE_EXHAUSTED. */
+/** Cumulative response bytes of one client; crossing the budget is RESOURCE_EXHAUSTED (0 = no budget). */
 export class DataBudget {
   used = 0;
 
@@ -109,7 +123,7 @@ export class DataBudget {
 
   add(bytes: number): void {
     this.used += bytes;
-    if (this.used > this.limit) {
+    if (this.limit > 0 && this.used > this.limit) {
       throw new SvcError(
         'RESOURCE_EXHAUSTED',
         `session data limit reached (${this.used} of ${this.limit} bytes read from the dashboard)`,

@@ -1,0 +1,77 @@
+/**
+ * Adaptive pacing of the requests in flight: a window between 1 and the configured concurrency,
+ * additive increase and multiplicative decrease (as TCP congestion control) driven by what the
+ * dashboard answers. Invariants:
+ * - a 429 or 503, or any reply with Retry-After, halves the window (at most once per
+ *   `window` replies, so one burst of refusals counts once) and holds new requests for the
+ *   Retry-After (capped at `maxPauseMs`, the longest Retry-After the retry policy honours);
+ * - latency rising well above the best seen (smoothed time > 3 × baseline and 250 ms more) is a
+ *   dashboard that is queueing work: the window shrinks by one;
+ * - `window` consecutive healthy replies grow the window by one, up to the configured maximum.
+ * Pure state and arithmetic: the caller supplies times, so it is tested without a clock.
+ */
+export class PaceController {
+  private current: number;
+  private healthyRun = 0;
+  private sinceDecrease = Number.POSITIVE_INFINITY;
+  private smoothedMs: number | undefined;
+  private baselineMs = Number.POSITIVE_INFINITY;
+  private pauseUntilMs = 0;
+
+  constructor(
+    private readonly max: number,
+    private readonly maxPauseMs: number,
+  ) {
+    this.current = Math.max(1, max);
+  }
+
+  /** Requests allowed in flight now. */
+  get window(): number {
+    return this.current;
+  }
+
+  /** Milliseconds a new request must still wait at `nowMs` (a Retry-After in force). */
+  waitMs(nowMs: number): number {
+    return Math.max(0, this.pauseUntilMs - nowMs);
+  }
+
+  /**
+   * Records one reply: its status (undefined for a dropped connection or timeout), how long it
+   * took, and the server's Retry-After in ms when it sent one.
+   */
+  observe(
+    reply: { status: number | undefined; ms: number; retryAfterMs?: number | undefined },
+    nowMs: number,
+  ): void {
+    this.sinceDecrease++;
+    const refused = reply.status === undefined || reply.status === 429 || reply.status === 503;
+    if (reply.retryAfterMs !== undefined) {
+      this.pauseUntilMs = Math.max(this.pauseUntilMs, nowMs + Math.min(reply.retryAfterMs, this.maxPauseMs));
+    }
+    if (refused || reply.retryAfterMs !== undefined) {
+      this.decrease(Math.floor(this.current / 2));
+      return;
+    }
+    if (reply.status !== undefined && reply.status >= 500) {
+      this.healthyRun = 0;
+      return;
+    }
+    this.smoothedMs = this.smoothedMs === undefined ? reply.ms : this.smoothedMs * 0.8 + reply.ms * 0.2;
+    this.baselineMs = Math.min(this.baselineMs, this.smoothedMs);
+    if (this.smoothedMs > 3 * this.baselineMs && this.smoothedMs > this.baselineMs + 250) {
+      this.decrease(this.current - 1);
+      return;
+    }
+    if (++this.healthyRun >= this.current && this.current < this.max) {
+      this.current++;
+      this.healthyRun = 0;
+    }
+  }
+
+  private decrease(to: number): void {
+    this.healthyRun = 0;
+    if (this.sinceDecrease < this.current) return;
+    this.sinceDecrease = 0;
+    this.current = Math.max(1, to);
+  }
+}
