@@ -15,7 +15,7 @@ export type IgnorableKind = 'core' | 'plugin' | 'theme';
 export const CORE_SLUG = 'wordpress';
 
 /** The skip code of the actions apply did not start because the dashboard could not be reached. */
-export const DASHBOARD_UNREACHABLE = 'DASHBOARD_UNREACHABLE';
+export const DASHBOARD_UNREACHABLE = 'DASHBOARD_UNREACHABLE' as const;
 
 export interface ItemRef {
   kind: ItemKind;
@@ -286,11 +286,48 @@ export interface ActionOutcome {
   unverified?: true;
 }
 
-export interface ApplyResult {
+/** What every apply report shows of a run: its outcomes, in plan order, and its counts. */
+export interface ApplyRun {
   plan_id: string;
   started_at: string;
   finished_at: string;
   outcomes: ActionOutcome[];
   interrupted: boolean;
   calls: number;
+}
+
+/**
+ * Why apply started no further call. INTERRUPTED: the caller's signal; WAVE_STOPPED: a wave
+ * passed its `max_failures`; DASHBOARD_UNREACHABLE: a call found nothing answering at the
+ * dashboard's address; the rest: a failure no later call gets past (a refused login, no rights,
+ * a dashboard out of resources). The actions not started are skipped with this code.
+ */
+export const STOP_CODES = [
+  'INTERRUPTED',
+  'WAVE_STOPPED',
+  DASHBOARD_UNREACHABLE,
+  'AUTH_FAILED',
+  'FORBIDDEN',
+  'RESOURCE_EXHAUSTED',
+] as const;
+export type StopCode = (typeof STOP_CODES)[number];
+
+/** Whether the re-read after the calls confirmed the outcomes reported done. */
+export type Verification =
+  /** Every site with an outcome to check was read again and judged. */
+  | { status: 'confirmed' }
+  /** No outcome needed a check (nothing reported done, or nothing ran). */
+  | { status: 'not-needed' }
+  /** The re-read could not read some sites: the outcomes on them are `unverified`. */
+  | { status: 'partial'; unreadSites: number }
+  /** The re-read failed: outcomes reported done are `unverified`. */
+  | { status: 'failed'; code: string; message: string }
+  /** No re-read was made (interrupted, or the dashboard could not be reached). */
+  | { status: 'skipped'; code: 'INTERRUPTED' | typeof DASHBOARD_UNREACHABLE; message: string };
+
+/** The complete result of one apply: the run, whether it was confirmed, and why it stopped. */
+export interface ApplyResult extends ApplyRun {
+  verification: Verification;
+  /** Set when calls were held back (the actions not started are skipped with this code). */
+  stopped?: { code: StopCode; message: string };
 }

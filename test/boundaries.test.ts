@@ -65,6 +65,24 @@ describe('module boundaries (docs/architecture.md)', () => {
     allowedOnly('apply', /^(types\.js|errors\.js|dashboard\/client\.js|plan\/index\.js)$/);
   });
 
+  it('engine: the index files of the modules it composes, types and errors', () => {
+    allowedOnly(
+      'engine',
+      /^((config|settings|dashboard|plan|apply|render)\/index\.js|types\.js|errors\.js)$/,
+    );
+  });
+
+  it('cli: other modules only through their index files (the library is src/index.ts)', () => {
+    allowedOnly('cli', /^((\w+\/)?index\.js|types\.js|errors\.js|commander)$/);
+  });
+
+  it('the library surface re-exports index files, types and errors only', () => {
+    const text = readFileSync(join(SRC, 'index.ts'), 'utf8');
+    const targets = [...text.matchAll(SPECIFIERS)].map((match) => (match[1] ?? match[2] ?? match[3])!);
+    expect(targets.length).toBeGreaterThan(5);
+    for (const target of targets) expect(target).toMatch(/^\.\/((\w+\/)index|types|errors)\.js$/);
+  });
+
   it('github: types, errors and undici', () => {
     allowedOnly('github', /^(types\.js|errors\.js|undici)$/);
   });

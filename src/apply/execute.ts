@@ -1,6 +1,6 @@
 import type { DashboardClient } from '../dashboard/client.js';
 import { isSvcError } from '../errors.js';
-import { type Action, type ActionOutcome, DASHBOARD_UNREACHABLE } from '../types.js';
+import { type Action, type ActionOutcome, DASHBOARD_UNREACHABLE, type StopCode } from '../types.js';
 import type { ApplyCall, CallPhase } from './batch.js';
 import { outcomesOfError, outcomesOfIgnore, outcomesOfRunUpdates } from './call-outcomes.js';
 import type { ApplyEvent } from './events.js';
@@ -26,7 +26,11 @@ import { createAnnouncer } from './write-ahead.js';
  * Failures after which no later call can succeed (credentials rejected, the session's data
  * budget spent): the rest is skipped instead of failing one call at a time.
  */
-const FATAL_CODES = new Set(['AUTH_FAILED', 'FORBIDDEN', 'RESOURCE_EXHAUSTED']);
+const FATAL_CODES: ReadonlySet<string> = new Set<StopCode>([
+  'AUTH_FAILED',
+  'FORBIDDEN',
+  'RESOURCE_EXHAUSTED',
+]);
 
 /**
  * Network codes of a connection that could not be made at all: nothing accepts connections at
@@ -72,8 +76,11 @@ export interface ExecuteResult {
   outcomes: ActionOutcome[];
   interrupted: boolean;
   calls: number;
-  /** Why calls were held back (interrupt, wave threshold, fatal failure, unreachable dashboard). */
-  stopped?: { code: string; message: string };
+  /**
+   * Why calls were held back (interrupt, wave threshold, fatal failure, unreachable dashboard);
+   * the actions not started are skipped with this code and `not started: <message>`.
+   */
+  stopped?: { code: StopCode; message: string };
 }
 
 /** What one call came back with. */
@@ -91,7 +98,7 @@ export async function executePhases(
   const outcomes: Array<ActionOutcome | undefined> = new Array(actions.length);
   const progress = { settled: 0, failed: 0, total: actions.length };
   let calls = 0;
-  let stopReason: { code: string; message: string } | undefined;
+  let stopReason: { code: StopCode; message: string } | undefined;
   /** Set once a journal line could not be written: no call starts after that. */
   let journalFailure: { error: unknown } | undefined;
   const resultsDurable: Array<Promise<void>> = [];
@@ -151,7 +158,7 @@ export async function executePhases(
   const halted = (): boolean => {
     if (journalFailure || stopReason) return true;
     if (options.signal?.aborted) {
-      stopReason = { code: 'INTERRUPTED', message: 'not started: the apply was interrupted' };
+      stopReason = { code: 'INTERRUPTED', message: 'the apply was interrupted' };
       options.onEvent?.({ type: 'interrupted', progress: { ...progress } });
       return true;
     }
@@ -179,19 +186,19 @@ export async function executePhases(
         const { results, unreachable } = await runCall(phase.calls[index]!, seq);
         if (unreachable && !stopReason) {
           const why = `the dashboard could not be reached (${unreachable.message})`;
-          stopReason = { code: DASHBOARD_UNREACHABLE, message: `not started: ${why}` };
+          stopReason = { code: DASHBOARD_UNREACHABLE, message: why };
           options.onEvent?.({ type: 'stopped', code: DASHBOARD_UNREACHABLE, message: why });
         }
         const fatal = results.find((o) => o.status === 'failed' && FATAL_CODES.has(o.code ?? ''));
         if (fatal && !stopReason) {
-          stopReason = { code: fatal.code!, message: `not started: ${fatal.message ?? fatal.code}` };
+          stopReason = { code: fatal.code as StopCode, message: fatal.message ?? fatal.code! };
           options.onEvent?.({ type: 'stopped', code: fatal.code!, message: fatal.message ?? '' });
         }
         waveFailures += results.filter((o) => o.status === 'failed').length;
         if (waveFailures > limit && !stopReason) {
           stopReason = {
             code: 'WAVE_STOPPED',
-            message: `not started: wave ${phase.wave ?? '(default)'} had ${waveFailures} failed updates (more than ${limit})`,
+            message: `wave ${phase.wave ?? '(default)'} had ${waveFailures} failed updates (more than ${limit})`,
           };
           options.onEvent?.({
             type: 'wave-stopped',
@@ -215,7 +222,9 @@ export async function executePhases(
     throw journalFailure.error;
   }
 
-  const skipped = stopReason ?? { code: 'INTERRUPTED', message: 'not started' };
+  const skipped = stopReason
+    ? { code: stopReason.code, message: `not started: ${stopReason.message}` }
+    : { code: 'INTERRUPTED', message: 'not started' };
   await announcer.closeUnstarted(skipped.code);
   await Promise.all(resultsDurable);
   const final = actions.map(

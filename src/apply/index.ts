@@ -1,181 +1,32 @@
-import { randomUUID } from 'node:crypto';
-import type { DashboardClient } from '../dashboard/client.js';
-import {
-  type Action,
-  type ActionOutcome,
-  type ApplyResult,
-  DASHBOARD_UNREACHABLE,
-  type LiveState,
-  type Plan,
-} from '../types.js';
-import { batchPlan } from './batch.js';
-import type { ApplyEvent } from './events.js';
-import { type ExecuteResult, executePhases } from './execute.js';
-import { checkSafeMode } from './guard.js';
-import type { ApplyJournal } from './journal.js';
-import { needsCheck, unconfirmed, type VerifyReport, verifyOutcomes } from './verify.js';
-
 /**
- * Public surface of apply: `applyPlan` runs an approved plan and nothing beyond it. Approval
- * (guard.ts), locking and the journal file are the caller's; apply reports through `onEvent`
- * and returns one outcome per plan action, in plan order. It never prints.
+ * Public surface of apply: the four approval paths (each returns an `ApprovalDecision`, never
+ * sends a write), `runApproved` (lock → single use and live re-check of a saved plan → journal
+ * → calls → re-read), and `applyPlan` for callers that hold the lock and journal themselves.
+ * Nothing here prints.
  */
 
 export { DASHBOARD_UNREACHABLE } from '../types.js';
+export { type ApplyOptions, applyPlan } from './apply-plan.js';
+export { approvePrompt, type PromptApprovalOptions } from './approve-prompt.js';
+export { approveResume, type ResumeApprovalOptions } from './approve-resume.js';
+export { approveReviewed, type ReviewedApprovalOptions } from './approve-reviewed.js';
+export { approveSaved, type SavedApprovalOptions } from './approve-saved.js';
 export type { ApplyCall, CallPhase } from './batch.js';
 export { batchPlan, minimumCalls } from './batch.js';
+export {
+  type ApprovalDecision,
+  type ApprovalPath,
+  type Approved,
+  type Planned,
+  REFUSAL_CODES,
+  type RefusalCode,
+  type Refused,
+  refusalError,
+} from './decision.js';
 export type { ApplyEvent, ApplyProgress } from './events.js';
-export type { ApplyJournal, JournalRecord } from './journal.js';
-
-/** An action the caller holds back: reported with this status, never sent. */
-export interface HeldBack {
-  status: 'skipped' | 'blocked';
-  code: string;
-  message: string;
-}
-
-export interface ApplyOptions {
-  client: Pick<DashboardClient, 'setIgnored' | 'runUpdates' | 'readLive' | 'stats'>;
-  live: Pick<LiveState, 'capabilities'>;
-  settings: { safeMode: boolean; concurrency: number };
-  signal?: AbortSignal | undefined;
-  onEvent?: ((event: ApplyEvent) => void) | undefined;
-  journal?: ApplyJournal | undefined;
-  /** Failed update actions a wave may have before the rollout stops (default: no limit). */
-  maxFailures?: ((wave: string | undefined) => number) | undefined;
-  /** Actions not to run (already done by an earlier run, not reviewed, …). */
-  holdBack?: ((action: Action) => HeldBack | undefined) | undefined;
-  now?: (() => Date) | undefined;
-}
-
-export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<ApplyResult> {
-  const now = options.now ?? (() => new Date());
-  const startedAt = now().toISOString();
-  const runId = randomUUID();
-  const preset = new Map<number, ActionOutcome>();
-  plan.actions.forEach((action, index) => {
-    const held = options.holdBack?.(action) ?? unsupported(action, options.live);
-    if (held) preset.set(index, { action, ...held });
-  });
-  const runnableIndices = plan.actions.map((_, index) => index).filter((index) => !preset.has(index));
-  const runnable = runnableIndices.map((index) => plan.actions[index]!);
-  // Defence in depth: the guard already refused such plans before this point.
-  checkSafeMode(runnable, options.settings.safeMode);
-
-  const phases = batchPlan(runnable, options.live.capabilities.queueThreshold);
-  options.onEvent?.({
-    type: 'start',
-    actions: runnable.length,
-    calls: phases.reduce((n, p) => n + p.calls.length, 0),
-  });
-  await options.journal?.append({
-    type: 'run-start',
-    run_id: runId,
-    at: startedAt,
-    plan_id: plan.id,
-    dashboard: plan.dashboard.url,
-    desired_digest: plan.desired_digest,
-    actions: runnable,
-  });
-  const executed = await executePhases(runnable, phases, {
-    client: options.client,
-    concurrency: Math.max(1, options.settings.concurrency),
-    maxFailures: options.maxFailures ?? (() => Number.POSITIVE_INFINITY),
-    signal: options.signal,
-    onEvent: options.onEvent,
-    journal: options.journal,
-    runId,
-    now,
-  });
-  // Every outcome in plan order: what was sent, and what was held back (an update skipped as
-  // done by an earlier run is checked by the re-read as well).
-  const planned = plan.actions.map((action, index) => preset.get(index) ?? action) as ActionOutcome[];
-  runnableIndices.forEach((planIndex, i) => {
-    planned[planIndex] = executed.outcomes[i]!;
-  });
-  const toCheck = planned.filter(needsCheck);
-  const noReread = toCheck.length > 0 ? rereadSkipped(executed) : undefined;
-  let verified: VerifyReport;
-  if (toCheck.length === 0) {
-    verified = { outcomes: planned };
-  } else if (noReread) {
-    options.onEvent?.({ type: 'verify-skipped', ...noReread });
-    verified = { outcomes: unconfirmed(planned, `no re-read: ${noReread.message}`) };
-  } else {
-    options.onEvent?.({ type: 'verify', sites: new Set(toCheck.map((o) => o.action.site_id)).size });
-    // Ctrl-C during the re-read ends it (a wait for the rate limiter too): nothing is confirmed.
-    verified = await verifyOutcomes(options.client, planned, options.signal);
-    if (verified.error) options.onEvent?.({ type: 'verify-failed', ...verified.error });
-  }
-  const unreachable = executed.stopped?.code === DASHBOARD_UNREACHABLE;
-
-  const result: ApplyResult = {
-    plan_id: plan.id,
-    started_at: startedAt,
-    finished_at: now().toISOString(),
-    outcomes: verified.outcomes,
-    // Interrupted while sending, or while re-reading (the confirmation was cut short).
-    interrupted: executed.interrupted || (verified.error !== undefined && options.signal?.aborted === true),
-    calls: executed.calls,
-  };
-  await options.journal?.append({
-    type: 'run-end',
-    run_id: runId,
-    at: result.finished_at,
-    interrupted: result.interrupted,
-    failed: result.outcomes.filter((o) => o.status === 'failed').length,
-    // Only a re-read of every checked site settles the journal (journal.ts, completedUpdates):
-    // an update reported done on a site it missed must not be sent again by the next run.
-    verified: noReread === undefined && verified.error === undefined && verified.unreadSites === undefined,
-    // `apply --resume` finishes such a run once the dashboard answers again.
-    ...(unreachable ? { stopped: DASHBOARD_UNREACHABLE } : {}),
-  });
-  options.onEvent?.({ type: 'finished', result });
-  return result;
-}
-
-/**
- * When the confirming re-read is not made, and why. Its outcomes are then unconfirmed (done but
- * `unverified`), never claimed confirmed; the next run's re-read checks them (the journal keeps
- * the updates reported done, so they are not sent again).
- * - Interrupted: the person wants out now, and the re-read would queue behind the rate limiter
- *   (at SVC_RATE_LIMIT=4 that was over a minute before exit 130).
- * - The dashboard could not be reached: the re-read would only wait out the limiter and its own
- *   retries to fail the same way.
- */
-function rereadSkipped(executed: ExecuteResult): { code: string; message: string } | undefined {
-  if (executed.interrupted) return { code: 'INTERRUPTED', message: 'the apply was interrupted' };
-  if (executed.stopped?.code === DASHBOARD_UNREACHABLE) {
-    return { code: DASHBOARD_UNREACHABLE, message: 'the dashboard could not be reached' };
-  }
-  return undefined;
-}
-
-/** Actions the connected surface cannot perform are blocked, not attempted. */
-function unsupported(action: Action, live: Pick<LiveState, 'capabilities'>): HeldBack | undefined {
-  if (action.op === 'unignore' && !live.capabilities.canUnignore) {
-    return {
-      status: 'blocked',
-      code: 'UNSUPPORTED',
-      message: `the ${live.capabilities.surface} surface cannot unignore`,
-    };
-  }
-  if (action.op === 'ignore' && action.kind !== 'core' && !live.capabilities.canIgnore) {
-    return {
-      status: 'blocked',
-      code: 'UNSUPPORTED',
-      message: `the ${live.capabilities.surface} surface cannot ignore single items`,
-    };
-  }
-  if (action.op !== 'update' && action.kind === 'core' && !live.capabilities.canIgnoreCore) {
-    return {
-      status: 'blocked',
-      code: 'UNSUPPORTED',
-      message: `the ${live.capabilities.surface} surface cannot change core ignores`,
-    };
-  }
-  if (action.op !== 'update' && action.kind === 'translation') {
-    return { status: 'blocked', code: 'UNSUPPORTED', message: 'translations cannot be ignored' };
-  }
-  return undefined;
-}
+export { type ApprovalParameters, checkApprovalParameters, checkIntegrity, isExpired } from './guard.js';
+export type { HeldBack } from './held-back.js';
+export { type ApplyJournal, type JournalRecord, openJournal, readJournal } from './journal.js';
+export { readPlanFile } from './plan-file.js';
+export { plannedCalls, type RunApprovedOptions, runApproved } from './run.js';
+export { DEFAULT_STATE_DIR, type StatePaths, statePaths } from './state-dir.js';

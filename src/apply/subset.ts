@@ -1,5 +1,5 @@
 import type { Action, Plan } from '../types.js';
-import type { HeldBack } from './index.js';
+import type { HeldBack } from './held-back.js';
 import { changeKey, reviewKey } from './keys.js';
 
 /**

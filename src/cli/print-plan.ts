@@ -1,6 +1,4 @@
-import { planJsonChunks } from '../render/plan-json.js';
-import { renderPlanMarkdown } from '../render/plan-markdown.js';
-import { planTextChunks } from '../render/plan-text.js';
+import { planJsonChunks, planTextChunks, renderPlanMarkdown } from '../render/index.js';
 import type { Plan } from '../types.js';
 import { type CliContext, useColour } from './context.js';
 

@@ -1,7 +1,7 @@
 import { CommanderError } from 'commander';
-import { secretForms } from '../dashboard/transport/failures.js';
+import { secretForms } from '../dashboard/index.js';
 import { EXIT, isSvcError } from '../errors.js';
-import { terminalText } from '../render/safe-text.js';
+import { terminalText } from '../render/index.js';
 import { DEFAULT_CREDENTIALS } from '../sandbox/index.js';
 import type { CliContext, OutputStream } from './context.js';
 import { createProgram } from './program.js';

@@ -14,6 +14,7 @@ import { syncSites } from './rest/sync.js';
 import { noApiAtUrl } from './transport/status.js';
 
 export type * from './client.js';
+export { secretForms } from './transport/failures.js';
 
 export interface DashboardClientOptions {
   onWarning?: (message: string) => void;

@@ -9,7 +9,13 @@ export function renderApplyJson(report: ApplyReport): string {
     dashboard: report.dashboard,
     approval: report.approval,
     counts: countStatuses(report.result.outcomes),
-    ...report.result,
+    // The run's own fields, named: a complete ApplyResult carries more than this format shows.
+    plan_id: report.result.plan_id,
+    started_at: report.result.started_at,
+    finished_at: report.result.finished_at,
+    outcomes: report.result.outcomes,
+    interrupted: report.result.interrupted,
+    calls: report.result.calls,
     ...(report.reviewed
       ? { reviewed: { not_needed: report.reviewed.notNeeded, unreviewed: report.reviewed.unreviewed } }
       : {}),

@@ -3,17 +3,17 @@ import {
   type Action,
   type ActionOutcome,
   type ActionStatus,
-  type ApplyResult,
+  type ApplyRun,
   DASHBOARD_UNREACHABLE,
 } from '../types.js';
 import { safeText } from './safe-text.js';
 
 /**
  * What an apply report shows, shared by the text, markdown and json renderers. Pure data:
- * the CLI assembles it from the ApplyResult and what the approval path found.
+ * the engine assembles it (applyReport) from the ApplyResult and the approval.
  */
 export interface ApplyReport {
-  result: ApplyResult;
+  result: ApplyRun;
   dashboard: string;
   /** How the run was approved. */
   approval: 'prompt' | 'auto-approve' | 'no-confirmation' | 'saved-plan' | 'reviewed' | 'resume';

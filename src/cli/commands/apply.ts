@@ -1,31 +1,30 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { checkApprovalParameters, checkLiveUnchanged } from '../../apply/guard.js';
-import { applyPlan, batchPlan, DASHBOARD_UNREACHABLE } from '../../apply/index.js';
-import { completedUpdates, openJournal, readJournal } from '../../apply/journal.js';
-import { withApplyLock } from '../../apply/session.js';
-import { DEFAULT_STATE_DIR, type StatePaths, statePaths } from '../../apply/state-dir.js';
-import { combineHoldBacks, skipCompleted } from '../../apply/subset.js';
-import { alreadyUsed, isPlanUsed, markPlanUsed } from '../../apply/used-plans.js';
 import { resolveConfigPath } from '../../config/index.js';
-import type { ReadLiveOptions } from '../../dashboard/client.js';
-import { EXIT, SvcError } from '../../errors.js';
-import { renderApplyCalls } from '../../render/apply-calls.js';
-import { renderApplyJson } from '../../render/apply-json.js';
-import { renderApplyMarkdown } from '../../render/apply-markdown.js';
-import { type ApplyReport, countNotStarted } from '../../render/apply-report.js';
-import { renderApplyText } from '../../render/apply-text.js';
-import { terminalText } from '../../render/safe-text.js';
-import type { Action } from '../../types.js';
+import {
+  applyReport,
+  checkApprovalParameters,
+  DEFAULT_STATE_DIR,
+  EXIT,
+  plannedCalls,
+  REPORT_FORMATS,
+  type ReportFormat,
+  runApproved,
+  type StatePaths,
+  SvcError,
+  statePaths,
+} from '../../index.js';
+import { countNotStarted, renderApplyCalls, renderApplyReport } from '../../render/index.js';
 import type { CliContext } from '../context.js';
+import { warner } from '../pipeline.js';
 import { createProgress } from '../progress.js';
 import { checkWritableOutput, refuseConfigAsOutput } from '../write-file.js';
 import {
   type ApplyFlags,
-  type Approved,
+  type ApprovedRun,
   approveNow,
-  approveResume,
-  approveReviewed,
+  approveResumed,
+  approveReviewedPlan,
   approveSavedPlan,
 } from './apply-approval.js';
 
@@ -36,10 +35,9 @@ import {
  *   live facts of the touched sites) under the apply lock;
  * - --reviewed FILE: plan now from the merged config, run only the reviewed actions;
  * - --resume: plan now, run only what is left of the interrupted run in the journal.
- * Then, under the apply lock: the journal, the calls, the confirming re-read and the report.
+ * Then `runApproved` (under the apply lock: the journal, the calls, the confirming re-read),
+ * and this prints the report and chooses the exit code.
  */
-
-const FORMATS = ['text', 'markdown', 'json'];
 
 export function registerApply(program: Command, ctx: CliContext, setExit: (code: number) => void): void {
   program
@@ -75,32 +73,31 @@ export async function runApply(
   if (flags.out) checkOutput(ctx, flags.out, flags.config);
   // An empty variable counts as unset, as every SVC_* setting does.
   const stateDir = resolve(ctx.cwd, flags.stateDir ?? (ctx.env.SVC_GITOPS_STATE_DIR || DEFAULT_STATE_DIR));
-  const approved: Approved | number = planfile
+  const approved: ApprovedRun | number = planfile
     ? await approveSavedPlan(ctx, planfile, flags)
     : flags.reviewed
-      ? await approveReviewed(ctx, flags.reviewed, flags)
+      ? await approveReviewedPlan(ctx, flags.reviewed, flags)
       : flags.resume
-        ? await approveResume(ctx, flags, stateDir)
+        ? await approveResumed(ctx, flags, stateDir)
         : await approveNow(ctx, flags);
   if (typeof approved === 'number') return approved;
   try {
     if (flags.dryRun) {
-      const capabilities = approved.capabilities ?? (await approved.client.capabilities());
-      const phases = batchPlan(runnableActions(approved), capabilities.queueThreshold);
-      ctx.stdout.write(renderApplyCalls(phases, approved.client.url));
+      const capabilities = approved.approved.capabilities ?? (await approved.client.capabilities());
+      ctx.stdout.write(renderApplyCalls(plannedCalls(approved.approved, capabilities), approved.client.url));
       return EXIT.ok;
     }
     const paths = statePaths(stateDir, approved.client.url, resolve(ctx.cwd, approved.configPath));
-    return await runApproved(ctx, approved, paths, flags);
+    return await runApprovedRun(ctx, approved, paths, flags);
   } finally {
     await approved.client.close();
   }
 }
 
 function checkFlags(planfile: string | undefined, flags: ApplyFlags): void {
-  if (!FORMATS.includes(flags.format)) {
+  if (!REPORT_FORMATS.includes(flags.format as ReportFormat)) {
     throw new SvcError('USAGE', `unknown --format ${flags.format}`, {
-      hint: `use one of ${FORMATS.join(', ')}`,
+      hint: `use one of ${REPORT_FORMATS.join(', ')}`,
     });
   }
   checkApprovalParameters({
@@ -128,79 +125,35 @@ function checkOutput(ctx: CliContext, out: string, config: string | undefined): 
   refuseConfigAsOutput(ctx.fs, ctx.cwd, out, configPath);
 }
 
-function runnableActions(approved: Approved): Action[] {
-  return approved.plan.actions.filter((action) => !approved.holdBack?.(action));
-}
-
-async function runApproved(
+async function runApprovedRun(
   ctx: CliContext,
-  approved: Approved,
+  run: ApprovedRun,
   paths: StatePaths,
   flags: ApplyFlags,
 ): Promise<number> {
-  const warnings = [...approved.warnings];
-  const warn = (message: string) => {
-    ctx.stderr.write(`svc-gitops: warning: ${terminalText(message)}\n`);
-    warnings.push(message);
-  };
+  const runWarnings: string[] = [];
+  const warn = warner(ctx);
   const progress = createProgress(ctx.stderr, { clock: () => ctx.now().getTime() });
-  let verificationError: ApplyReport['verificationError'];
-  let verificationSkipped: ApplyReport['verificationSkipped'];
-  let unreachable: ApplyReport['unreachable'];
-  const result = await withApplyLock(ctx.fs, paths, ctx.now(), warn, async () => {
-    let capabilities = approved.capabilities;
-    if (approved.savedPlan) {
-      if (isPlanUsed(ctx.fs, paths.usedPlans, approved.plan.id)) throw alreadyUsed(approved.plan.id);
-      // The re-check reads the dashboard too: Ctrl-C must stop it as it stops every other read.
-      const client = {
-        readLive: (options?: ReadLiveOptions) => approved.client.readLive({ ...options, signal: ctx.signal }),
-      };
-      capabilities = (await checkLiveUnchanged(approved.plan, client)).capabilities;
-      markPlanUsed(ctx.fs, paths.usedPlans, approved.plan.id, ctx.now());
-    }
-    const completed = completedUpdates(readJournal(ctx.fs, paths.journal));
-    const journal = openJournal(ctx.fs, paths.journal);
-    try {
-      return await applyPlan(approved.plan, {
-        client: approved.client,
-        live: { capabilities: capabilities ?? (await approved.client.capabilities()) },
-        settings: approved.settings,
-        signal: ctx.signal,
-        onEvent: (event) => {
-          progress.onEvent(event);
-          if (event.type === 'verify-failed')
-            verificationError = { code: event.code, message: event.message };
-          if (event.type === 'verify-skipped')
-            verificationSkipped = { code: event.code, message: event.message };
-          if (event.type === 'stopped' && event.code === DASHBOARD_UNREACHABLE)
-            unreachable = { message: event.message };
-        },
-        journal,
-        maxFailures: approved.maxFailures,
-        holdBack: combineHoldBacks(skipCompleted(completed), approved.holdBack),
-        now: ctx.now,
-      });
-    } finally {
-      journal.close();
-      progress.finish();
-    }
-  });
-  const report: ApplyReport = {
-    result,
-    dashboard: approved.client.url,
-    approval: approved.approval,
-    ...(approved.reviewed ? { reviewed: approved.reviewed } : {}),
-    ...(verificationError ? { verificationError } : {}),
-    ...(verificationSkipped ? { verificationSkipped } : {}),
-    ...(unreachable ? { unreachable } : {}),
-    warnings,
-  };
-  const rendered =
-    flags.format === 'json'
-      ? renderApplyJson(report)
-      : flags.format === 'markdown'
-        ? renderApplyMarkdown(report)
-        : renderApplyText(report);
+  let result: Awaited<ReturnType<typeof runApproved>>;
+  try {
+    result = await runApproved(run.approved, {
+      client: run.client,
+      settings: run.settings,
+      fs: ctx.fs,
+      paths,
+      signal: ctx.signal,
+      now: ctx.now,
+      onEvent: (event) => progress.onEvent(event),
+      onWarning: (message) => {
+        warn(message);
+        runWarnings.push(message);
+      },
+    });
+  } finally {
+    progress.finish();
+  }
+  const report = applyReport(run.approved, result, run.client.url, runWarnings);
+  const rendered = renderApplyReport(report, flags.format as ReportFormat);
   ctx.stdout.write(rendered);
   if (flags.out) writeReport(ctx, flags.out, rendered);
   if (result.interrupted) {
@@ -209,7 +162,7 @@ async function runApproved(
     );
     return EXIT.interrupted;
   }
-  if (unreachable) {
+  if (report.unreachable) {
     // A failed apply (exit 1), not an interrupted one: the person did not stop it.
     const notStarted = countNotStarted(result.outcomes);
     ctx.stderr.write(

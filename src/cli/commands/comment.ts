@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { readPlanFile } from '../../apply/plan-file.js';
+import { readPlanFile } from '../../apply/index.js';
 import { loadDesiredState, resolveConfigPath } from '../../config/index.js';
 import { type Diagnostic, EXIT, isSvcError, SvcError } from '../../errors.js';
 import {
@@ -23,9 +23,7 @@ import {
   validationComment,
 } from '../../github/index.js';
 import { verifyPlanId } from '../../plan/index.js';
-import { renderDiagnosticsGithub } from '../../render/diagnostics.js';
-import { planJsonChunks } from '../../render/plan-json.js';
-import { renderPlanMarkdown } from '../../render/plan-markdown.js';
+import { planJsonChunks, renderDiagnosticsGithub, renderPlanMarkdown } from '../../render/index.js';
 import type { LiveState, Plan } from '../../types.js';
 import type { CliContext } from '../context.js';
 import { planNow } from '../pipeline.js';

@@ -16,8 +16,7 @@ import {
   repositoryFromEnv,
   upsertDriftIssue,
 } from '../../github/index.js';
-import { renderPlanMarkdown } from '../../render/plan-markdown.js';
-import { renderPlanText } from '../../render/plan-text.js';
+import { renderPlanMarkdown, renderPlanText } from '../../render/index.js';
 import { type CliContext, useColour } from '../context.js';
 import { planNow } from '../pipeline.js';
 

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { DESIRED_STATE_SCHEMA_URL, importDesiredState, LIMITS } from '../../config/index.js';
 import { EXIT, SvcError } from '../../errors.js';
 import { normaliseAddress } from '../../plan/index.js';
-import { safeText } from '../../render/safe-text.js';
+import { safeText } from '../../render/index.js';
 import type { CliContext } from '../context.js';
 import { openDashboard } from '../pipeline.js';
 import { writeFileAtomic } from '../write-file.js';

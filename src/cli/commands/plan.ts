@@ -1,8 +1,7 @@
 import { type Command, Option } from 'commander';
 import { resolveConfigPath } from '../../config/index.js';
 import { EXIT } from '../../errors.js';
-import { planJsonChunks } from '../../render/plan-json.js';
-import { shortId } from '../../render/plan-words.js';
+import { planJsonChunks, shortId } from '../../render/index.js';
 import type { CliContext } from '../context.js';
 import { planNow } from '../pipeline.js';
 import { type PlanFormat, printPlan } from '../print-plan.js';

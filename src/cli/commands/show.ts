@@ -1,9 +1,8 @@
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
-import { checkIntegrity, isExpired } from '../../apply/guard.js';
-import { readPlanFile } from '../../apply/plan-file.js';
+import { checkIntegrity, isExpired, readPlanFile } from '../../apply/index.js';
 import { EXIT } from '../../errors.js';
-import { safeText } from '../../render/safe-text.js';
+import { safeText } from '../../render/index.js';
 import type { CliContext } from '../context.js';
 import { type PlanFormat, printPlan } from '../print-plan.js';
 

@@ -8,7 +8,7 @@ import {
   renderDiagnosticsGithub,
   renderDiagnosticsJson,
   renderDiagnosticsText,
-} from '../../render/diagnostics.js';
+} from '../../render/index.js';
 import type { DesiredState } from '../../types.js';
 import { type CliContext, useColour } from '../context.js';
 

@@ -1,0 +1,52 @@
+import { REMAINING_WAVE } from '../plan/index.js';
+import type { DesiredState, Plan } from '../types.js';
+import { type ApprovalDecision, decidingSync } from './decision.js';
+import { checkIntegrity, checkNotExpired, checkSafeMode, checkSameDashboard } from './guard.js';
+import { waveLimits } from './wave-limits.js';
+
+export interface SavedApprovalOptions {
+  /** The URL of the dashboard the plan would run against (`client.url`). */
+  dashboardUrl: string;
+  safeMode: boolean;
+  now: Date;
+  /**
+   * The desired-state config at hand, if one was found: its waves give the failure thresholds
+   * when it is the config the plan was made from. `desired` is undefined when it did not load.
+   */
+  config?: { path: string; desired: DesiredState | undefined } | undefined;
+}
+
+/**
+ * A saved plan (`apply plan.json`): unedited (its id), not expired, made for this dashboard and
+ * within safe mode. Single use and the live facts of its touched sites are checked later, under
+ * the apply lock (`runApproved`), so no other apply can race between check and calls. A saved
+ * plan applies without its config at hand (CI may hold only the plan file): named waves then
+ * stop at their first failed update, and a warning says so.
+ */
+export function approveSaved(plan: Plan, options: SavedApprovalOptions): ApprovalDecision {
+  return decidingSync(() => {
+    checkIntegrity(plan);
+    checkNotExpired(plan, options.now);
+    checkSameDashboard(plan, options.dashboardUrl);
+    checkSafeMode(plan.actions, options.safeMode);
+    const matching = options.config?.desired?.digest === plan.desired_digest;
+    const why =
+      options.config === undefined
+        ? 'no desired-state config was found'
+        : `${options.config.path} is not the config the plan was made from`;
+    const warning = matching ? undefined : waveWarning(plan, why);
+    return {
+      kind: 'approved',
+      approval: 'saved-plan',
+      plan,
+      maxFailures: waveLimits(matching ? options.config?.desired : undefined),
+      savedPlan: true,
+      warnings: warning === undefined ? [] : [warning],
+    };
+  });
+}
+
+function waveWarning(plan: Plan, why: string): string | undefined {
+  const named = plan.actions.some((action) => action.wave !== undefined && action.wave !== REMAINING_WAVE);
+  return named ? `${why}: every wave stops at its first failed update` : undefined;
+}

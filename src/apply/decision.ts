@@ -1,0 +1,120 @@
+import { isSvcError, SvcError } from '../errors.js';
+import type { Action, DashboardCapabilities, DesiredState, LiveState, Plan } from '../types.js';
+import type { HeldBack } from './held-back.js';
+
+/**
+ * What an approval path decides: the plan approved (with what to hold back of it), a coded
+ * refusal, or, when a person is asked, that there was nothing to ask about or they said no.
+ * Deciding never sends a write; refusals are returned, never thrown, so every front end can
+ * say them its own way (`refusalError` gives the CLI's).
+ */
+
+/** A plan made now, with what it was made from. */
+export interface Planned {
+  desired: DesiredState;
+  live: LiveState;
+  plan: Plan;
+}
+
+/** How a run was approved. */
+export type ApprovalPath =
+  | 'prompt'
+  | 'auto-approve'
+  | 'no-confirmation'
+  | 'saved-plan'
+  | 'reviewed'
+  | 'resume';
+
+/** The interface's confirmation vocabulary: the codes an approval path refuses with. */
+export const REFUSAL_CODES = [
+  'PREVIEW_REQUIRED',
+  'PREVIEW_EXPIRED',
+  'SAFE_MODE_BLOCKED',
+  'CONFLICTING_PARAMETERS',
+] as const;
+export type RefusalCode = (typeof REFUSAL_CODES)[number];
+
+export interface Refused {
+  kind: 'refused';
+  code: RefusalCode;
+  message: string;
+  hint?: string;
+  details?: Record<string, unknown>;
+}
+
+export interface Approved {
+  kind: 'approved';
+  approval: ApprovalPath;
+  /** The plan to run; `holdBack` says which of its actions this approval does not cover. */
+  plan: Plan;
+  /** Failed updates a wave may have before the rollout stops. */
+  maxFailures: (wave: string | undefined) => number;
+  holdBack?: (action: Action) => HeldBack | undefined;
+  /** The reviewed-plan path: reviewed actions no longer needed, and new ones nobody reviewed. */
+  reviewed?: { notNeeded: Action[]; unreviewed: Action[] };
+  /**
+   * A saved plan: `runApproved` re-checks the touched sites' live facts and marks the plan used,
+   * under the apply lock, before the first call.
+   */
+  savedPlan?: true;
+  /** Known when the path read live state; a saved plan learns it from the live re-check. */
+  capabilities?: DashboardCapabilities;
+  warnings: string[];
+}
+
+export type ApprovalDecision =
+  | Approved
+  | Refused
+  /** The prompt path: the plan has no actions, so nobody was asked. */
+  | { kind: 'nothing-to-apply' }
+  /** The prompt path: the person answered something other than `yes`. */
+  | { kind: 'cancelled' };
+
+const REFUSALS: ReadonlySet<string> = new Set(REFUSAL_CODES);
+
+/** The refusal as the SvcError a front end that throws (the CLI) reports. */
+export function refusalError(refused: Refused): SvcError {
+  return new SvcError(refused.code, refused.message, {
+    ...(refused.hint === undefined ? {} : { hint: refused.hint }),
+    ...(refused.details === undefined ? {} : { details: refused.details }),
+  });
+}
+
+/**
+ * Runs the checks of an approval path: a check that refuses (the guard's checks throw the
+ * confirmation vocabulary) becomes a `Refused`; any other error (a dashboard that cannot be
+ * read, a file that cannot be) stays thrown.
+ */
+export async function deciding(
+  work: () => Promise<ApprovalDecision> | ApprovalDecision,
+): Promise<ApprovalDecision> {
+  try {
+    return await work();
+  } catch (error) {
+    const refused = asRefusal(error);
+    if (refused) return refused;
+    throw error;
+  }
+}
+
+/** The synchronous form, for paths that read nothing. */
+export function decidingSync(work: () => ApprovalDecision): ApprovalDecision {
+  try {
+    return work();
+  } catch (error) {
+    const refused = asRefusal(error);
+    if (refused) return refused;
+    throw error;
+  }
+}
+
+function asRefusal(error: unknown): Refused | undefined {
+  if (!isSvcError(error) || !REFUSALS.has(error.code)) return undefined;
+  return {
+    kind: 'refused',
+    code: error.code as RefusalCode,
+    message: error.message,
+    ...(error.hint === undefined ? {} : { hint: error.hint }),
+    ...(Object.keys(error.details).length === 0 ? {} : { details: error.details }),
+  };
+}

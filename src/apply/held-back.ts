@@ -1,0 +1,6 @@
+/** An action the caller holds back: reported with this status and code, never sent. */
+export interface HeldBack {
+  status: 'skipped' | 'blocked';
+  code: string;
+  message: string;
+}

@@ -1,0 +1,79 @@
+import type * as nodeFs from 'node:fs';
+import type { DashboardClient, ReadLiveOptions } from '../dashboard/client.js';
+import type { ApplyResult, DashboardCapabilities } from '../types.js';
+import { applyPlan } from './apply-plan.js';
+import { batchPlan, type CallPhase } from './batch.js';
+import type { Approved } from './decision.js';
+import type { ApplyEvent } from './events.js';
+import { checkLiveUnchanged } from './guard.js';
+import { completedUpdates, openJournal, readJournal } from './journal.js';
+import { withApplyLock } from './session.js';
+import type { StatePaths } from './state-dir.js';
+import { combineHoldBacks, skipCompleted } from './subset.js';
+import { alreadyUsed, isPlanUsed, markPlanUsed } from './used-plans.js';
+
+export interface RunApprovedOptions {
+  client: Pick<DashboardClient, 'setIgnored' | 'runUpdates' | 'readLive' | 'stats' | 'capabilities'>;
+  settings: { safeMode: boolean; concurrency: number };
+  fs: typeof nodeFs;
+  /** The apply records of this dashboard and config (`statePaths`). */
+  paths: StatePaths;
+  /** Aborting finishes the calls in flight, starts no more and skips the confirming re-read. */
+  signal?: AbortSignal | undefined;
+  now?: (() => Date) | undefined;
+  onEvent?: ((event: ApplyEvent) => void) | undefined;
+  /** Lock takeovers and the like: the run goes on. */
+  onWarning?: ((message: string) => void) | undefined;
+}
+
+/**
+ * Runs an approved plan: under the apply lock of its dashboard and config, a saved plan is
+ * checked for single use and its touched sites re-read against its fingerprints (a refusal is
+ * an SvcError PREVIEW_REQUIRED, nothing sent) and marked used; then the journal is opened,
+ * updates an earlier run completed are held back, and the plan is applied. Returns the complete
+ * result; the lock is released whatever happens.
+ */
+export async function runApproved(approved: Approved, options: RunApprovedOptions): Promise<ApplyResult> {
+  const now = options.now ?? (() => new Date());
+  const { client, fs, paths } = options;
+  return withApplyLock(fs, paths, now(), options.onWarning ?? (() => {}), async () => {
+    let capabilities = approved.capabilities;
+    if (approved.savedPlan) {
+      if (isPlanUsed(fs, paths.usedPlans, approved.plan.id)) throw alreadyUsed(approved.plan.id);
+      // The re-check reads the dashboard too: an abort must stop it as it stops every other read.
+      const { signal } = options;
+      const reading = {
+        readLive: (read?: ReadLiveOptions) =>
+          client.readLive(signal === undefined ? { ...read } : { ...read, signal }),
+      };
+      capabilities = (await checkLiveUnchanged(approved.plan, reading)).capabilities;
+      markPlanUsed(fs, paths.usedPlans, approved.plan.id, now());
+    }
+    const completed = completedUpdates(readJournal(fs, paths.journal));
+    const journal = openJournal(fs, paths.journal);
+    try {
+      return await applyPlan(approved.plan, {
+        client,
+        live: { capabilities: capabilities ?? (await client.capabilities()) },
+        settings: options.settings,
+        signal: options.signal,
+        onEvent: options.onEvent,
+        journal,
+        maxFailures: approved.maxFailures,
+        holdBack: combineHoldBacks(skipCompleted(completed), approved.holdBack),
+        now,
+      });
+    } finally {
+      journal.close();
+    }
+  });
+}
+
+/** The calls a run of `approved` would send (a dry run), in order; held-back actions are not among them. */
+export function plannedCalls(
+  approved: Approved,
+  capabilities: Pick<DashboardCapabilities, 'queueThreshold'>,
+): CallPhase[] {
+  const runnable = approved.plan.actions.filter((action) => !approved.holdBack?.(action));
+  return batchPlan(runnable, capabilities.queueThreshold);
+}

@@ -1,0 +1,18 @@
+/**
+ * The engine every front end shares: desired state from files, a client for the configured
+ * dashboard, the live read (with `--target` and refresh), a plan made now, and the report of an
+ * apply. The approval paths and the run itself are apply's (re-exported by src/index.ts).
+ * Nothing here prints, exits or reads the environment.
+ */
+
+export { type OpenDashboardOptions, openDashboard } from './dashboard.js';
+export {
+  configAtHand,
+  type DesiredLoad,
+  type LoadDesiredOptions,
+  loadDesired,
+  requireDesired,
+} from './desired.js';
+export { type LiveRead, type PlanNowOptions, planNow, type ReadLiveOptions, readLive } from './plan-now.js';
+export { applyReport } from './report.js';
+export { resolveTargets } from './targets.js';

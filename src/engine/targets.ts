@@ -1,0 +1,34 @@
+import { SvcError } from '../errors.js';
+import { compileSelections } from '../plan/index.js';
+import type { Site, SiteMatcher } from '../types.js';
+
+/** `--target` values: numeric IDs, domains or domain globs; each must name at least one site. */
+export function resolveTargets(targets: readonly string[], sites: readonly Site[]): number[] {
+  const matchers = targets.map(
+    (target): SiteMatcher =>
+      /^\d+$/.test(target)
+        ? { type: 'id', id: Number(target) }
+        : /[*?]/.test(target)
+          ? { type: 'glob', pattern: target }
+          : { type: 'domain', domain: target },
+  );
+  // All targets at once: a long list (thousands of IDs) is not a scan of the fleet per target.
+  const selecting = compileSelections(matchers.map((matcher) => ({ include: [matcher], exclude: [] })));
+  const ids = new Set<number>();
+  const matched = new Array<boolean>(targets.length).fill(false);
+  for (const site of sites) {
+    const positions = selecting(site);
+    if (positions.length > 0) ids.add(site.id);
+    for (const position of positions) matched[position] = true;
+  }
+  const unmatched = matched.indexOf(false);
+  if (unmatched >= 0) {
+    const target = targets[unmatched] as string;
+    // `--target` takes every value after it: a plan file written after it lands here.
+    const hint = /\.json$/i.test(target)
+      ? `--target takes every value after it: put the plan file first (svc-gitops apply ${target} …) or end the list with --`
+      : 'give a site ID, a domain such as shop.example.com, or a glob such as "*.example.com"';
+    throw new SvcError('USAGE', `--target ${target} matches no site of the dashboard`, { hint });
+  }
+  return [...ids].sort((a, b) => a - b);
+}

@@ -1,0 +1,101 @@
+/**
+ * svc-gitops as a library: the surface the CLI and every other front end are built on.
+ *
+ *   loadSettings → loadDesired / requireDesired → openDashboard → planNow (readLive + createPlan)
+ *   → approvePrompt | approveSaved | approveReviewed | approveResume (a decision, never a write)
+ *   → runApproved (lock, journal, calls, confirming re-read) → applyReport → render*
+ *
+ * No function here prints, exits or reads `process.env`: settings take the environment as an
+ * argument, warnings and progress arrive through callbacks, failures are `SvcError`s with a
+ * closed `code`, and approval refusals are returned as `Refused` decisions.
+ */
+
+export {
+  type ApplyEvent,
+  type ApplyOptions,
+  type ApplyProgress,
+  type ApprovalDecision,
+  type ApprovalParameters,
+  type ApprovalPath,
+  type Approved,
+  applyPlan,
+  approvePrompt,
+  approveResume,
+  approveReviewed,
+  approveSaved,
+  batchPlan,
+  type CallPhase,
+  checkApprovalParameters,
+  checkIntegrity,
+  DEFAULT_STATE_DIR,
+  type HeldBack,
+  isExpired,
+  type Planned,
+  type PromptApprovalOptions,
+  plannedCalls,
+  REFUSAL_CODES,
+  type RefusalCode,
+  type Refused,
+  type ResumeApprovalOptions,
+  type ReviewedApprovalOptions,
+  type RunApprovedOptions,
+  readPlanFile,
+  refusalError,
+  runApproved,
+  type SavedApprovalOptions,
+  type StatePaths,
+  statePaths,
+} from './apply/index.js';
+export type { DashboardClient } from './dashboard/index.js';
+export {
+  applyReport,
+  configAtHand,
+  type DesiredLoad,
+  type LiveRead,
+  type LoadDesiredOptions,
+  loadDesired,
+  type OpenDashboardOptions,
+  openDashboard,
+  type PlanNowOptions,
+  planNow,
+  type ReadLiveOptions,
+  readLive,
+  requireDesired,
+  resolveTargets,
+} from './engine/index.js';
+export { type Diagnostic, ERROR_CODES, type ErrorCode, EXIT, isSvcError, SvcError } from './errors.js';
+export { createPlan, type PlanOptions, verifyPlanId } from './plan/index.js';
+export {
+  type ApplyReport,
+  countDiagnostics,
+  REPORT_FORMATS,
+  type RenderPlanOptions,
+  type ReportFormat,
+  renderApplyReport,
+  renderDiagnosticsJson,
+  renderDiagnosticsText,
+  renderPlan,
+  renderPlanText,
+} from './render/index.js';
+export {
+  type LoadedSettings,
+  type LoadSettingsOptions,
+  loadSettings,
+  type Settings,
+} from './settings/index.js';
+export type {
+  Action,
+  ActionOutcome,
+  ActionStatus,
+  ApplyResult,
+  ApplyRun,
+  DashboardCapabilities,
+  DesiredState,
+  LiveState,
+  Plan,
+  PlanNote,
+  PlanSummary,
+  StopCode,
+  Verification,
+} from './types.js';
+export { DASHBOARD_UNREACHABLE, STOP_CODES } from './types.js';

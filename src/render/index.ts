@@ -1,0 +1,30 @@
+/**
+ * Public surface of render: pure functions from plans, apply reports and diagnostics to text,
+ * markdown and JSON, and the safe-text guards every dashboard string passes before it is shown.
+ */
+
+export { type PhaseView, renderApplyCalls } from './apply-calls.js';
+export { renderApplyJson } from './apply-json.js';
+export { renderApplyMarkdown } from './apply-markdown.js';
+export { type ApplyReport, countNotStarted, countStatuses } from './apply-report.js';
+export { renderApplyText } from './apply-text.js';
+export {
+  countDiagnostics,
+  DIAGNOSTIC_FORMATS,
+  type DiagnosticFormat,
+  renderDiagnosticsGithub,
+  renderDiagnosticsJson,
+  renderDiagnosticsText,
+} from './diagnostics.js';
+export {
+  REPORT_FORMATS,
+  type RenderPlanOptions,
+  type ReportFormat,
+  renderApplyReport,
+  renderPlan,
+} from './formats.js';
+export { planJsonChunks, renderPlanJson } from './plan-json.js';
+export { DEFAULT_MARKDOWN_CAP, type PlanMarkdownOptions, renderPlanMarkdown } from './plan-markdown.js';
+export { type PlanTextOptions, planTextChunks, renderPlanText } from './plan-text.js';
+export { shortId } from './plan-words.js';
+export { safeText, terminalText } from './safe-text.js';
