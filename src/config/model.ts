@@ -7,6 +7,12 @@ import type { IgnoreScope, ItemKind, SiteMatcher, VersionLevel } from '../types.
  */
 export type Segment = string | number;
 
+/** A place in a source file, 1-based. */
+export interface Position {
+  line: number;
+  col: number;
+}
+
 export interface Place {
   file: string;
   path: Segment[];

@@ -12,8 +12,7 @@ import {
 } from 'yaml';
 import type { Diagnostic } from '../errors.js';
 import { LIMITS } from './limits.js';
-import type { Segment } from './model.js';
-import type { Position } from './yaml.js';
+import type { Position, Segment } from './model.js';
 
 /** Walks over a composed YAML document: structural checks and JSON path → position lookup. */
 

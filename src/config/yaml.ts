@@ -1,14 +1,9 @@
 import { type Document, isScalar, LineCounter, type ToJSOptions, type YAMLError } from 'yaml';
 import type { Diagnostic } from '../errors.js';
 import { LIMITS } from './limits.js';
-import type { Segment } from './model.js';
+import type { Position, Segment } from './model.js';
 import { parseBounded } from './nesting.js';
 import { checkKeysAndDepth, failingAlias, locate } from './yaml-nodes.js';
-
-export interface Position {
-  line: number;
-  col: number;
-}
 
 /** A parsed YAML file: its plain data and a way back from a JSON path to a line and column. */
 export interface ParsedYaml {

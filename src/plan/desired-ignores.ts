@@ -3,11 +3,24 @@
  * matches it. The first rule naming an item (in file order) is the one a reason cites. Sites
  * matched by the same rules share one (read-only) set: a fleet has a few such groups.
  */
-import { CORE_SLUG, type IgnoreRule, type Site } from '../types.js';
-import { type DesiredIgnore, desiredIgnoreReason } from './ignores.js';
+import { CORE_SLUG, type IgnorableKind, type IgnoreRule, type Site, type SourceRef } from '../types.js';
 import { ItemMap } from './item-map.js';
 import { compareKinds, compareText } from './order.js';
+import { sourceLabel } from './reasons.js';
 import { compileSelections } from './select.js';
+
+export interface DesiredIgnore {
+  kind: IgnorableKind;
+  slug: string;
+  source: SourceRef;
+  /** The reason of its `ignore` actions, written once per rule: thousands of sites share it. */
+  reason: string;
+}
+
+/** The reason shared by every `ignore` action a rule's item makes. */
+export function desiredIgnoreReason(source: SourceRef): string {
+  return `ignored by the desired state (${sourceLabel(source)})`;
+}
 
 export interface DesiredIgnores {
   /** In action order (kind, then slug): a site's `ignore` actions come out sorted. */

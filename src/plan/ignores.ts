@@ -19,9 +19,8 @@ import type {
   PendingUpdate,
   PlanNote,
   Site,
-  SourceRef,
 } from '../types.js';
-import type { DesiredIgnores } from './desired-ignores.js';
+import type { DesiredIgnore, DesiredIgnores } from './desired-ignores.js';
 import { ItemMap } from './item-map.js';
 import type { LiveSiteFacts } from './live-index.js';
 import type { NoteBook } from './notes.js';
@@ -29,14 +28,6 @@ import { compareKinds, compareText } from './order.js';
 import { describeItem, displayName, sourceLabel } from './reasons.js';
 
 const SURFACE_NAMES = { abilities: 'abilities API', rest: 'REST API' } as const;
-
-export interface DesiredIgnore {
-  kind: IgnorableKind;
-  slug: string;
-  source: SourceRef;
-  /** The reason of its `ignore` actions, written once per rule: thousands of sites share it. */
-  reason: string;
-}
 
 /** What keeps a site's updates hidden once the plan has run (see `staysIgnored`). */
 export interface IgnoresAfter {
@@ -91,11 +82,6 @@ function ignoreReason(want: DesiredIgnore, partial: readonly string[]): string {
   // Each version once, sorted: the dashboard's order and repeats must not change the plan.
   if (partial.length === 0) return want.reason;
   return `${want.reason}; live ignores only ${[...new Set(partial)].sort(compareText).join(', ')}`;
-}
-
-/** The reason shared by every `ignore` action a rule's item makes. */
-export function desiredIgnoreReason(source: SourceRef): string {
-  return `ignored by the desired state (${sourceLabel(source)})`;
 }
 
 /** What becomes of a live ignore the desired state does not mention (scope is not `keep`). */

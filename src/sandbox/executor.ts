@@ -1,42 +1,9 @@
 import { nsCode, type SandboxContext } from './context.js';
-import type { KindName, UpdateEntry } from './entries.js';
+import type { UpdateEntry } from './entries.js';
 import { bareDomain, type FleetSite } from './fleet-types.js';
+import type { ErrorItem, RunSelection, SiteRunResult } from './run-results.js';
 
-/** An updated entry (run results); versions are the stored ones from before the run. */
-export interface UpdatedEntry {
-  site_id: number;
-  site_url: string;
-  site_name: string;
-  type: UpdateEntry['type'];
-  slug: string;
-  name: string;
-  old_version: string;
-  new_version: string;
-}
-
-/** An `errors[]` item of the abilities (dashboard-facts §3.3). */
-export interface ErrorItem {
-  site_id: number;
-  site_url: string;
-  site_name?: string;
-  type: string;
-  slug: string;
-  code: string;
-  message: string;
-}
-
-export interface RunSelection {
-  kinds: readonly KindName[];
-  /** Exact slugs to run; undefined runs every pending item of the kinds. */
-  slugs?: ReadonlySet<string> | undefined;
-}
-
-export interface SiteRunResult {
-  updated: UpdatedEntry[];
-  errors: ErrorItem[];
-  /** Set when the whole site was refused (offline); no item ran. */
-  siteError?: ErrorItem;
-}
+export type { ErrorItem, RunSelection, SiteRunResult, UpdatedEntry } from './run-results.js';
 
 const FAILURE_TEXT: Record<UpdateEntry['type'], string> = {
   core: 'Core update failed.',

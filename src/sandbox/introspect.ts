@@ -11,6 +11,7 @@ import {
   type Reply,
   type SandboxRequest,
 } from './http-util.js';
+import { advanceJobs } from './job-runner.js';
 import { jobStatusBody } from './jobs.js';
 import { changePending, outsideUpdate } from './pending.js';
 
@@ -45,7 +46,7 @@ export function handleIntrospection(ctx: SandboxContext, req: SandboxRequest, re
       if (!Number.isFinite(seconds) || seconds < 0)
         return errorReply(400, 'sandbox_invalid_clock', 'Send {"seconds": N} with N >= 0.');
       ctx.clock.advance(seconds);
-      ctx.jobs.advance(ctx);
+      advanceJobs(ctx);
       return ok({ now: new Date(ctx.clock.now()).toISOString() });
     }
     case 'POST pending':

@@ -1,7 +1,5 @@
 import { jobTimestamp, type SimClock } from './clock.js';
-import type { SandboxContext } from './context.js';
-import { type RunSelection, runSiteUpdates, type UpdatedEntry } from './executor.js';
-import { syncSite } from './sync.js';
+import type { RunSelection, UpdatedEntry } from './run-results.js';
 
 /** Timings of the shipped queue (dashboard-facts §4), in milliseconds of simulated time. */
 export const JOB_TIMING = {
@@ -19,6 +17,17 @@ export interface JobWork {
   kinds: RunSelection['kinds'];
   slugs: string[] | null;
 }
+
+/** What one JobWork produced: the entries updated and the errors, as the job status lists them. */
+export interface JobWorkResult {
+  updated: UpdatedEntry[];
+  /** Sync jobs: the site synced. */
+  synced?: boolean;
+  errors: Array<{ site_id: number; code: string; message: string }>;
+}
+
+/** Runs one site's share of a job of `type` (the executor's, given by whoever advances the queue). */
+export type JobRunner = (work: JobWork, type: Job['type']) => JobWorkResult;
 
 export interface Job {
   job_id: string;
@@ -86,19 +95,19 @@ export class JobTable {
    * One cron tick: every job whose next chunk is due processes one chunk now. Like WordPress
    * cron, a late tick does not backfill missed chunks, so a stalled queue can hit the timeout.
    */
-  advance(ctx: SandboxContext): void {
+  advance(runWork: JobRunner): void {
     const now = this.clock.now();
     let changed = false;
     for (const job of this.jobs.values()) {
       if (isActive(job) && job.nextChunkAt <= now) {
-        this.processChunk(ctx, job, now);
+        this.processChunk(runWork, job, now);
         changed = true;
       }
     }
     if (changed) this.onChange();
   }
 
-  private processChunk(ctx: SandboxContext, job: Job, at: number): void {
+  private processChunk(runWork: JobRunner, job: Job, at: number): void {
     job.startedAt ??= at;
     if (at - job.startedAt > JOB_TIMING.timeout) {
       job.status = 'failed';
@@ -109,33 +118,10 @@ export class JobTable {
     job.status = 'processing';
     const chunk = job.work.slice(job.processed, job.processed + JOB_TIMING.chunkSize);
     for (const work of chunk) {
-      const site = ctx.store.site(work.siteId);
-      if (!site) {
-        job.errors.push({
-          site_id: work.siteId,
-          code: `${ctx.ns}_site_not_found`,
-          message: `No site found with ID ${work.siteId}.`,
-        });
-        continue;
-      }
-      if (job.type === 'sync') {
-        if (syncSite(ctx, site)) job.synced = (job.synced ?? 0) + 1;
-        else
-          job.errors.push({
-            site_id: site.id,
-            code: `${ctx.ns}_site_offline`,
-            message: 'Site is known to be offline.',
-          });
-        continue;
-      }
-      const result = runSiteUpdates(ctx, site, {
-        kinds: work.kinds,
-        slugs: work.slugs ? new Set(work.slugs) : undefined,
-      });
+      const result = runWork(work, job.type);
       job.updated.push(...result.updated);
-      for (const e of [...(result.siteError ? [result.siteError] : []), ...result.errors]) {
-        job.errors.push({ site_id: e.site_id, code: e.code, message: e.message });
-      }
+      if (result.synced) job.synced = (job.synced ?? 0) + 1;
+      job.errors.push(...result.errors);
     }
     job.processed += chunk.length;
     job.nextChunkAt = at + JOB_TIMING.chunkInterval;

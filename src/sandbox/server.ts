@@ -14,6 +14,7 @@ import {
   type SandboxRequest,
 } from './http-util.js';
 import { handleIntrospection } from './introspect.js';
+import { advanceJobs } from './job-runner.js';
 import type { StateWriter } from './persist.js';
 import { type RequestLimits, refuseOversized } from './request-limits.js';
 import { matchRest, type Route } from './rest/router.js';
@@ -79,7 +80,7 @@ async function handle(parts: ServerParts, req: IncomingMessage, res: ServerRespo
     return;
   }
   // WordPress cron runs on ordinary traffic: due job chunks are processed before the request.
-  ctx.jobs.advance(ctx);
+  advanceJobs(ctx);
   const { route, ability, dispatch } = classify(parts, sreq);
   ctx.stats.countRequest(route);
   const faults = ctx.faults.decide({ method, path: url.pathname, ability });

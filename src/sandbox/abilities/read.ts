@@ -2,6 +2,7 @@ import { canAccess, nsCode, type SandboxContext } from '../context.js';
 import { ignoredEntries, summarize, type UpdateEntry, type UpdateSummary } from '../entries.js';
 import type { FleetSite } from '../fleet-types.js';
 import { errorReply, ok, type Reply } from '../http-util.js';
+import { advanceJobs } from '../job-runner.js';
 import { JOB_PREFIXES, jobStatusBody } from '../jobs.js';
 import { type AbilityCall, kindsFrom, pageOf, resolveSites, type SiteCall } from './call.js';
 
@@ -152,6 +153,6 @@ export function jobStatus(ctx: SandboxContext, { input }: AbilityCall): Reply {
   const job = ctx.jobs.find(id);
   if (!job) return errorReply(404, nsCode(ctx, 'job_not_found'), 'Job not found.');
   ctx.jobs.stepFast(job);
-  ctx.jobs.advance(ctx);
+  advanceJobs(ctx);
   return ok(jobStatusBody(job));
 }

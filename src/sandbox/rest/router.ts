@@ -1,6 +1,7 @@
 import { restAuthError } from '../auth.js';
 import type { SandboxContext } from '../context.js';
 import { errorReply, ok, type Reply, type SandboxRequest } from '../http-util.js';
+import { advanceJobs } from '../job-runner.js';
 import { jobStatusBody } from '../jobs.js';
 import { controllerBatch, globalBatch } from './batch.js';
 import { ignoreItems, ignoreWp } from './ignore.js';
@@ -116,7 +117,7 @@ function restJobStatus(ctx: SandboxContext, id: string): Reply {
   const job = ctx.jobs.find(id);
   if (!job) return errorReply(404, `${ctx.ns}_job_not_found`, 'Job not found.');
   ctx.jobs.stepFast(job);
-  ctx.jobs.advance(ctx);
+  advanceJobs(ctx);
   return ok(jobStatusBody(job));
 }
 
