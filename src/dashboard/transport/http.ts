@@ -12,10 +12,13 @@ import {
   timeoutFailure,
 } from './failures.js';
 import { DataBudget, interrupted, RateLimiter, Semaphore, sleep } from './limits.js';
+import type { HttpRequest, HttpResponse } from './messages.js';
 import { PaceController } from './pacing.js';
 import { MAX_REQUEST_LINE_BYTES, requestLineBytes, requestLineTooLong } from './request-line.js';
 import { MAX_RETRY_AFTER_MS, parseRetryAfter, RETRY_BUDGET_MS } from './retry.js';
 import { isRetryableFailure, sendWithRetries } from './retrying.js';
+
+export type { HttpRequest, HttpResponse } from './messages.js';
 
 export interface TransportConfig {
   /** Dashboard base URL without trailing slash. */
@@ -42,35 +45,6 @@ export interface TransportConfig {
   random?: () => number;
   /** Milliseconds clock for pacing; injectable for tests. */
   now?: () => number;
-}
-
-export interface HttpRequest {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Path below the base URL, starting with `/`, without query. */
-  path: string;
-  /** Encoded query string without `?`, or ''. */
-  query?: string;
-  body?: unknown;
-  /** Authorization and other headers; never logged. */
-  headers?: Record<string, string>;
-  /**
-   * Reads and idempotent writes only: repeat on 5xx, 429, timeouts, dropped connections and 2xx
-   * bodies that are cut off or not JSON (see retry.ts).
-   */
-  retry: boolean;
-  signal?: AbortSignal | undefined;
-}
-
-export interface HttpResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  /** Parsed JSON body, undefined when the body was empty or (a non-2xx reply only) not JSON. */
-  body: Json | undefined;
-  /**
-   * Set when a non-2xx reply's body is not JSON, saying what it is without quoting it: `the
-   * reply is an HTML page (text/html), not JSON`. (A 2xx reply that is not JSON is an error.)
-   */
-  notJson?: string;
 }
 
 export interface TransportStats {

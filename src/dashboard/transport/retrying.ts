@@ -1,7 +1,7 @@
 import { SvcError } from '../../errors.js';
 import { isRetryableNetworkCode } from './failures.js';
-import type { HttpRequest, HttpResponse } from './http.js';
 import { sleep } from './limits.js';
+import type { HttpRequest, HttpResponse } from './messages.js';
 import { nextDelay, type RetryPolicy } from './retry.js';
 
 export interface RetryClock {

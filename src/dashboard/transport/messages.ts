@@ -1,0 +1,33 @@
+import type { Json } from '../wire/json.js';
+
+// One request to the dashboard and its reply, shared by the transport (http.ts) and its retry
+// loop (retrying.ts), which http.ts calls.
+
+export interface HttpRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path below the base URL, starting with `/`, without query. */
+  path: string;
+  /** Encoded query string without `?`, or ''. */
+  query?: string;
+  body?: unknown;
+  /** Authorization and other headers; never logged. */
+  headers?: Record<string, string>;
+  /**
+   * Reads and idempotent writes only: repeat on 5xx, 429, timeouts, dropped connections and 2xx
+   * bodies that are cut off or not JSON (see retry.ts).
+   */
+  retry: boolean;
+  signal?: AbortSignal | undefined;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON body, undefined when the body was empty or (a non-2xx reply only) not JSON. */
+  body: Json | undefined;
+  /**
+   * Set when a non-2xx reply's body is not JSON, saying what it is without quoting it: `the
+   * reply is an HTML page (text/html), not JSON`. (A 2xx reply that is not JSON is an error.)
+   */
+  notJson?: string;
+}
