@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { AbilityInfo } from './abilities/catalogue.js';
+import type { AbilityInfo } from './abilities/ability-info.js';
 import type { Reply } from './http-util.js';
 
 /** One place where an answer does not match the output schema its profile published. */

@@ -1,28 +1,10 @@
 import type { SandboxContext } from '../context.js';
+import type { AbilityInfo, Annotations } from './ability-info.js';
 import { nextReleaseAbility, unignoreAbility } from './next-release.js';
 import { SHIPPED_CATALOGUE, type ShippedAbility } from './shipped-catalogue.js';
 import { SPEC_INPUTS, SPEC_OUTPUTS } from './spec-schemas.js';
-import type { Schema } from './validate.js';
 
-export interface Annotations {
-  readonly: boolean;
-  destructive: boolean;
-  idempotent: boolean;
-  instructions: string;
-}
-
-/** Catalogue data of one ability; `name` is without the namespace. */
-export interface AbilityInfo {
-  name: string;
-  label: string;
-  description: string;
-  category: string;
-  input: Schema;
-  output: Schema;
-  annotations: Annotations;
-  /** Single-site abilities resolve `site_id_or_domain` inside the permission check. */
-  singleSite: boolean;
-}
+export type { AbilityInfo, Annotations } from './ability-info.js';
 
 /** Texts of one ability, written for the sandbox (the shipped catalogue's texts are not copied). */
 interface AbilityTexts {

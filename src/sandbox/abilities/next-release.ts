@@ -1,5 +1,5 @@
 import type { SandboxContext } from '../context.js';
-import type { AbilityInfo } from './catalogue.js';
+import type { AbilityInfo } from './ability-info.js';
 import type { Schema } from './validate.js';
 
 /**
