@@ -72,6 +72,8 @@ export function benchSettings(
     retryBaseDelay: 0,
     retryMaxDelay: 0,
     concurrency: 4,
+    allowedTools: '',
+    blockedTools: '',
     namespace: served.env.SVC_NAMESPACE ?? 'svc',
     planLifetimeMinutes: 60,
     jobPollInterval: 0,

@@ -1,4 +1,5 @@
 import type * as nodeFs from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
 
 /**
  * Everything a command touches outside its arguments, injected so tests run commands in-process
@@ -22,6 +23,11 @@ export interface CliContext {
    * `runCli`, which masks the SVC_* credential variables from the start.
    */
   addSecrets?: (values: ReadonlyArray<string | undefined>) => void;
+  /**
+   * The raw process streams, for `mcp` over stdio: its protocol owns stdin and stdout (every
+   * message of its own goes to stderr). Absent in-process.
+   */
+  stdio?: { input: Readable; output: Writable };
   /** The same mask for text that leaves by another way than stdout/stderr (a PR comment). */
   redact?: (text: string) => string;
 }

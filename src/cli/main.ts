@@ -30,6 +30,7 @@ const ctx: CliContext = {
   fs,
   signal: controller.signal,
   now: () => new Date(),
+  stdio: { input: process.stdin, output: process.stdout },
 };
 if (process.stdin.isTTY && process.stderr.isTTY) {
   // Ctrl-C at the prompt (a key in raw mode, not a signal) counts as SIGINT.

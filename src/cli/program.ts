@@ -3,6 +3,7 @@ import { registerApply } from './commands/apply.js';
 import { registerComment } from './commands/comment.js';
 import { registerDrift } from './commands/drift.js';
 import { registerImport } from './commands/import.js';
+import { registerMcp } from './commands/mcp.js';
 import { registerPlan } from './commands/plan.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerShow } from './commands/show.js';
@@ -35,6 +36,7 @@ export function createProgram(ctx: CliContext, setExit: (code: number) => void):
   registerImport(program, ctx, setExit);
   registerApply(program, ctx, setExit);
   registerShow(program, ctx, setExit);
+  registerMcp(program, ctx, setExit);
   // command registrations (one line each; keep this marker)
   return program;
 }

@@ -30,6 +30,19 @@ export interface DashboardClient {
    */
   runUpdates(request: RunUpdatesRequest, options?: CallOptions): Promise<RunUpdatesResult>;
 
+  /**
+   * The abilities of the interface namespace as the catalogue describes them (read once, shared
+   * with every other call). Throws UNSUPPORTED when the dashboard has no abilities API.
+   */
+  abilities(options?: CallOptions): Promise<AbilityDescription[]>;
+
+  /**
+   * Runs one ability by its name without the namespace (`list-updates-v1`), with the method and
+   * input encoding its catalogue entry imposes, and returns its answer as the dashboard sent it.
+   * A key the ability does not declare is refused before any request.
+   */
+  runAbility(shortName: string, input: Record<string, unknown>, options?: CallOptions): Promise<unknown>;
+
   /** Requests issued and response bytes read so far (for progress, budgets and benchmarks). */
   stats(): ClientStats;
 
@@ -109,4 +122,18 @@ export interface ClientStats {
   requests: number;
   responseBytes: number;
   retries: number;
+}
+
+/** One ability as the catalogue describes it (wire names kept: front ends show them as they are). */
+export interface AbilityDescription {
+  /** `<namespace>/<name>-v1` */
+  name: string;
+  /** Without the namespace: `list-updates-v1`. */
+  shortName: string;
+  label: string;
+  description: string;
+  method: 'GET' | 'POST' | 'DELETE';
+  /** `destructive` is undefined when the catalogue did not say. */
+  annotations: { readonly: boolean; destructive: boolean | undefined; idempotent: boolean };
+  inputSchema: unknown;
 }

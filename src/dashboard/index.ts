@@ -90,6 +90,22 @@ export function createDashboardClient(
         callOptions.signal,
       );
     },
+    async abilities(callOptions = {}) {
+      const caller = await abilities('the abilities catalogue', callOptions.signal);
+      return caller.all().map((info) => ({
+        name: info.name,
+        shortName: info.name.slice(conn.namespace.length + 1),
+        label: info.label,
+        description: info.description,
+        method: info.method,
+        annotations: { ...info.annotations },
+        inputSchema: info.inputSchema,
+      }));
+    },
+    async runAbility(shortName, input, callOptions = {}) {
+      const caller = await abilities(`the ability ${shortName}`, callOptions.signal);
+      return caller.call(shortName, input, callOptions.signal);
+    },
     stats: () => conn.transport.stats(),
     close: () => conn.transport.close(),
   };

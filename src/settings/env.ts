@@ -1,7 +1,7 @@
 import { closest } from '../config/did-you-mean.js';
 import { SvcError } from '../errors.js';
 import type { SettingsValidator } from './schema.js';
-import { SETTING_ENV, type SettingKey } from './types.js';
+import { SETTING_ENV, type SettingKey, settingVariable } from './types.js';
 
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
 const FALSE_WORDS = new Set(['false', '0', 'no', 'off']);
@@ -25,17 +25,21 @@ const OTHER_VARIABLES = ['SVC_GITOPS_DEBUG', 'SVC_GITOPS_STATE_DIR'];
 export function readEnvSettings(
   env: Record<string, string | undefined>,
   validator: SettingsValidator,
+  product = 'svc',
 ): EnvSettings {
   const values: Partial<Record<SettingKey, unknown>> = {};
   const used: string[] = [];
-  for (const [key, variable] of Object.entries(SETTING_ENV) as Array<[SettingKey, string]>) {
+  for (const key of Object.keys(SETTING_ENV) as SettingKey[]) {
+    const variable = settingVariable(key, product);
     const raw = env[variable];
     if (raw === undefined || raw.trim() === '') continue;
     values[key] = convert(raw.trim(), validator.typeOf(key), variable);
     used.push(variable);
   }
-  validator.check(values, 'environment', (key) => SETTING_ENV[key as SettingKey] ?? key);
-  return { values, used, misspelt: misspeltVariables(env) };
+  validator.check(values, 'environment', (key) =>
+    key in SETTING_ENV ? settingVariable(key as SettingKey, product) : key,
+  );
+  return { values, used, misspelt: misspeltVariables(env, product) };
 }
 
 /**
@@ -43,11 +47,15 @@ export function readEnvSettings(
  * default (a password that "is not set"). Only names one typo or so from a known one are named,
  * never values: any other SVC_* variable may belong to something else.
  */
-function misspeltVariables(env: Record<string, string | undefined>): string[] {
-  const known = [...Object.values(SETTING_ENV), ...OTHER_VARIABLES];
+function misspeltVariables(env: Record<string, string | undefined>, product: string): string[] {
+  const prefix = settingVariable('dashboardUrl', product).slice(0, -'URL'.length);
+  const known = [
+    ...(Object.keys(SETTING_ENV) as SettingKey[]).map((key) => settingVariable(key, product)),
+    ...OTHER_VARIABLES,
+  ];
   const warnings: string[] = [];
   for (const name of Object.keys(env).sort()) {
-    if (!name.startsWith('SVC_') || known.includes(name) || !env[name]?.trim()) continue;
+    if (!name.startsWith(prefix) || known.includes(name) || !env[name]?.trim()) continue;
     const meant = closest(name, known);
     if (meant) warnings.push(`${name} is not a setting and is ignored: did you mean ${meant}?`);
   }

@@ -11,8 +11,13 @@ export interface SettingsFile {
 }
 
 /** The search order: the working directory first, then the per-user file. */
-export function settingsFileCandidates(cwd: string, homeDir: string): string[] {
-  return [path.join(cwd, 'settings.json'), path.join(homeDir, '.config', 'svc-mcp', 'settings.json')];
+export function settingsFileCandidates(cwd: string, homeDir: string, product = 'svc'): string[] {
+  return [path.join(cwd, 'settings.json'), userSettingsFile(homeDir, product)];
+}
+
+/** The per-user settings file: `~/.config/<product>-mcp/settings.json`. */
+export function userSettingsFile(homeDir: string, product = 'svc'): string {
+  return path.join(homeDir, '.config', `${product}-mcp`, 'settings.json');
 }
 
 /**
@@ -24,8 +29,9 @@ export function findSettingsFile(
   cwd: string,
   homeDir: string,
   validator: SettingsValidator,
+  product = 'svc',
 ): SettingsFile | undefined {
-  const candidates = settingsFileCandidates(cwd, homeDir);
+  const candidates = settingsFileCandidates(cwd, homeDir, product);
   for (const [index, file] of candidates.entries()) {
     if (!fs.existsSync(file)) continue;
     let text: string;

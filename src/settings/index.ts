@@ -5,8 +5,9 @@ import { findSettingsFile } from './file.js';
 import { createSettingsValidator } from './schema.js';
 import type { Settings } from './types.js';
 
-export { settingsFileCandidates } from './file.js';
-export { SECRET_KEYS, SETTING_ENV, type SettingKey, type Settings } from './types.js';
+export { settingsFileCandidates, userSettingsFile } from './file.js';
+export { createSettingsValidator } from './schema.js';
+export { SECRET_KEYS, SETTING_ENV, type SettingKey, type Settings, settingVariable } from './types.js';
 
 export interface LoadSettingsOptions {
   env: Record<string, string | undefined>;
@@ -15,6 +16,11 @@ export interface LoadSettingsOptions {
   homeDir: string;
   /** Highest precedence (command-line flags). */
   overrides?: Partial<Settings>;
+  /**
+   * The product name in variable and file names (`svc`: SVC_URL, ~/.config/svc-mcp/); the tool
+   * server's `--namespace` changes it.
+   */
+  product?: string;
 }
 
 export interface LoadedSettings {
@@ -34,7 +40,8 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   const validator = createSettingsValidator();
   const warnings: string[] = [];
   const source = ['defaults'];
-  const file = findSettingsFile(options.fs, options.cwd, options.homeDir, validator);
+  const product = options.product ?? 'svc';
+  const file = findSettingsFile(options.fs, options.cwd, options.homeDir, validator, product);
   let fileValues: Record<string, unknown> = {};
   if (file) {
     // fromEntries defines properties, so even a `__proto__` key could not reach a prototype.
@@ -46,7 +53,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
       );
     }
   }
-  const fromEnv = readEnvSettings(options.env, validator);
+  const fromEnv = readEnvSettings(options.env, validator, product);
   for (const variable of fromEnv.used) source.push(`env:${variable}`);
   warnings.push(...fromEnv.misspelt);
   const overrides = withoutUndefined(options.overrides ?? {});

@@ -30,6 +30,12 @@ export interface Settings {
   planLifetimeMinutes: number;
   jobPollInterval: number;
   jobTimeout: number;
+  /** Tool server: comma-separated names; '' = every tool. */
+  allowedTools: string;
+  /** Tool server: comma-separated names hidden from the list and refused. */
+  blockedTools: string;
+  /** Tool server over HTTP: the bearer token every request must carry. */
+  httpToken?: string;
 }
 
 export type SettingKey = keyof Settings;
@@ -56,7 +62,18 @@ export const SETTING_ENV: Readonly<Record<SettingKey, string>> = {
   planLifetimeMinutes: 'SVC_PLAN_LIFETIME_MINUTES',
   jobPollInterval: 'SVC_JOB_POLL_INTERVAL',
   jobTimeout: 'SVC_JOB_TIMEOUT',
+  allowedTools: 'SVC_ALLOWED_TOOLS',
+  blockedTools: 'SVC_BLOCKED_TOOLS',
+  httpToken: 'SVC_HTTP_TOKEN',
 };
 
+/**
+ * The variable of a setting under another product name (`--namespace acme` reads ACME_URL):
+ * the tool server can stand in for a vendor's own, whose variables carry its name.
+ */
+export function settingVariable(key: SettingKey, product = 'svc'): string {
+  return `${product.toUpperCase().replace(/-/g, '_')}_${SETTING_ENV[key].slice('SVC_'.length)}`;
+}
+
 /** Settings that hold a credential: never printed, logged or put into an error. */
-export const SECRET_KEYS: readonly SettingKey[] = ['applicationPassword', 'token'];
+export const SECRET_KEYS: readonly SettingKey[] = ['applicationPassword', 'token', 'httpToken'];

@@ -244,6 +244,7 @@ describe('loadSettings', () => {
         SVC_TOKEN: 't',
         SVC_RATE_LIMIT: '60',
         SVC_MAX_SESSION_DATA: '1000',
+        SVC_HTTP_TOKEN: 'h'.repeat(16),
       },
     );
     expect(Object.keys(settings).sort()).toEqual(schemaKeys);

@@ -10,6 +10,8 @@ import { bracketQuery } from './query.js';
 export interface AbilityCaller {
   /** The catalogue entry of `<ns>/<shortName>`, or undefined when the dashboard lacks it. */
   info(shortName: string): AbilityInfo | undefined;
+  /** Every ability of this namespace the catalogue lists, in catalogue order. */
+  all(): AbilityInfo[];
   /** True when the ability declares the input key (so sending it is allowed). */
   declares(shortName: string, key: string): boolean;
   call(shortName: string, input: Record<string, unknown>, signal?: AbortSignal): Promise<Json | undefined>;
@@ -58,6 +60,7 @@ export function createAbilityCaller(conn: Connection, catalogue: Catalogue): Abi
       pieces.push(piece);
       return pieces;
     },
+    all: () => [...catalogue.values()],
     declares: (shortName, key) => info(shortName)?.properties.has(key) ?? false,
     async call(shortName, input, signal) {
       const ability = info(shortName);

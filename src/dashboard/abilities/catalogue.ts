@@ -10,7 +10,13 @@ export interface InputProperty {
 
 export interface AbilityInfo {
   name: string;
+  label: string;
+  description: string;
   method: 'GET' | 'POST' | 'DELETE';
+  /** The annotations as the catalogue sent them; `destructive` undefined when it sent none. */
+  annotations: { readonly: boolean; destructive: boolean | undefined; idempotent: boolean };
+  /** The ability's input schema as the catalogue sent it (for front ends that describe it). */
+  inputSchema: Json | undefined;
   /** Safe to repeat: read-only or annotated idempotent. */
   idempotent: boolean;
   /** Declared input keys; an ability declaring none accepts no input keys. */
@@ -137,9 +143,16 @@ function parseAbility(item: Json, namespace: string): AbilityInfo | undefined {
   const destructive = flag('destructive');
   const idempotent = flag('idempotent');
   const method = readonly ? 'GET' : destructive && idempotent ? 'DELETE' : 'POST';
+  const declared = isObject(annotations) ? own(annotations, 'destructive') : undefined;
+  const label = own(item, 'label');
+  const description = own(item, 'description');
   return {
     name,
+    label: typeof label === 'string' ? label : '',
+    description: typeof description === 'string' ? description : '',
     method,
+    annotations: { readonly, destructive: declared === undefined ? undefined : destructive, idempotent },
+    inputSchema: own(item, 'input_schema'),
     idempotent: readonly || idempotent,
     properties: parseProperties(own(item, 'input_schema')),
   };

@@ -72,6 +72,8 @@ export function testSettings(url: string, overrides: Partial<Settings> = {}): Se
     retryBaseDelay: 1,
     retryMaxDelay: 5,
     concurrency: 4,
+    allowedTools: '',
+    blockedTools: '',
     namespace: 'svc',
     planLifetimeMinutes: 60,
     jobPollInterval: 0,

@@ -1,0 +1,101 @@
+import { homedir } from 'node:os';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Command } from 'commander';
+import { EXIT, SvcError } from '../../errors.js';
+import { createToolServer, serveHttp, type ToolServer } from '../../mcp/index.js';
+import { terminalText } from '../../render/safe-text.js';
+import type { CliContext } from '../context.js';
+
+interface McpFlags {
+  http?: string;
+  namespace?: string;
+}
+
+const NAMESPACE = /^[a-z][a-z0-9_-]{0,39}$/;
+
+/**
+ * `svc-gitops mcp [--http PORT] [--namespace NAME]`: the tool server for AI clients, over stdio
+ * (the client starts it) or Streamable HTTP on loopback with a bearer token. It runs until the
+ * client closes stdin, or until SIGINT/SIGTERM. Logs go to stderr only, masked like all output.
+ */
+export function registerMcp(program: Command, ctx: CliContext, setExit: (code: number) => void): void {
+  program
+    .command('mcp')
+    .description('run the tool server for AI clients (MCP over stdio, or --http on loopback)')
+    .option('--http <port>', 'serve Streamable HTTP on 127.0.0.1:PORT (needs httpToken / SVC_HTTP_TOKEN)')
+    .option(
+      '--namespace <name>',
+      'product name for tool prefixes, NAME_* variables, ~/.config/NAME-mcp/ and the interface',
+    )
+    .action(async (flags: McpFlags) => setExit(await runMcp(ctx, flags)));
+}
+
+export async function runMcp(ctx: CliContext, flags: McpFlags): Promise<number> {
+  if (flags.namespace !== undefined && !NAMESPACE.test(flags.namespace)) {
+    throw new SvcError('USAGE', `--namespace ${flags.namespace} is not a valid name`, {
+      hint: 'lower-case letters, digits, - and _, starting with a letter (at most 40)',
+    });
+  }
+  const port = flags.http === undefined ? undefined : parsePort(flags.http);
+  const log = (line: string) => ctx.stderr.write(`svc-gitops mcp: ${terminalText(line)}\n`);
+  const make = (): ToolServer => {
+    const server = createToolServer({
+      env: ctx.env,
+      cwd: ctx.cwd,
+      fs: ctx.fs,
+      homeDir: ctx.env.HOME || homedir(),
+      now: ctx.now,
+      log,
+      ...(flags.namespace === undefined ? {} : { namespace: flags.namespace }),
+    });
+    const settings = server.settings();
+    ctx.addSecrets?.([settings.applicationPassword, settings.token, settings.httpToken]);
+    return server;
+  };
+  const first = make();
+  if (port !== undefined) {
+    const token = first.settings().httpToken;
+    await first.close();
+    if (!token) {
+      throw new SvcError('SETTINGS_INVALID', '--http needs a bearer token', {
+        hint: 'set httpToken in the settings file or SVC_HTTP_TOKEN (at least 16 characters); clients send it as Authorization: Bearer <token>',
+      });
+    }
+    const running = await serveHttp({ port, token, newServer: make, log });
+    log(`listening on ${running.url} (loopback only, bearer token required)`);
+    await untilAborted(ctx.signal);
+    await running.close();
+    return EXIT.ok;
+  }
+  if (!ctx.stdio) throw new SvcError('USAGE', 'mcp over stdio needs the process streams');
+  const { input, output } = ctx.stdio;
+  const transport = new StdioServerTransport(input, output);
+  const closed = new Promise<void>((resolve) => {
+    first.server.onclose = resolve;
+  });
+  const endOfInput = () => void transport.close();
+  input.once('end', endOfInput);
+  ctx.signal.addEventListener('abort', endOfInput, { once: true });
+  await first.server.connect(transport);
+  log('ready on stdio');
+  await closed;
+  await first.close();
+  return EXIT.ok;
+}
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) {
+    throw new SvcError('USAGE', `--http ${text} is not a port number`, {
+      hint: 'give a port such as 8765 (0 picks a free one)',
+    });
+  }
+  return port;
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}

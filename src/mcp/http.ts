@@ -1,0 +1,125 @@
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { SvcError } from '../errors.js';
+import type { ToolServer } from './server.js';
+
+export interface HttpOptions {
+  /** 0 picks a free port (tests). */
+  port: number;
+  /** The bearer token every request must carry. */
+  token: string;
+  /** One tool server per MCP session (its own tokens, plans and limits). */
+  newServer: () => ToolServer;
+  log: (line: string) => void;
+}
+
+export interface RunningHttp {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Largest request body accepted: tool arguments, a desired-state YAML among them. */
+const MAX_BODY = 5 * 1024 * 1024;
+
+/** At least this long: a token an operator chose to keep other local users out. */
+export const MIN_TOKEN_LENGTH = 16;
+
+/**
+ * Streamable HTTP on loopback only (127.0.0.1), for clients that cannot start a process. Every
+ * request must carry `Authorization: Bearer <token>` (compared in constant time) and a loopback
+ * Host header (DNS rebinding); anything else is refused before the MCP layer sees it.
+ */
+export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
+  if (options.token.length < MIN_TOKEN_LENGTH) {
+    throw new SvcError(
+      'SETTINGS_INVALID',
+      `the HTTP bearer token must be at least ${MIN_TOKEN_LENGTH} characters`,
+      {
+        hint: 'set httpToken (SVC_HTTP_TOKEN) to a long random value, e.g. `openssl rand -hex 32`',
+      },
+    );
+  }
+  const expected = Buffer.from(`Bearer ${options.token}`);
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; tool: ToolServer }>();
+  let allowedHosts: string[] = [];
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const given = Buffer.from(req.headers.authorization ?? '');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      return refuse(res, 401, 'a bearer token is required (Authorization: Bearer <httpToken>)');
+    }
+    if (!allowedHosts.includes(req.headers.host ?? ''))
+      return refuse(res, 403, 'Host must be a loopback address');
+    const body = req.method === 'POST' ? await readBody(req) : undefined;
+    if (body instanceof Error) return refuse(res, 400, body.message);
+    const sessionId = req.headers['mcp-session-id'];
+    const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (existing) return existing.transport.handleRequest(req, res, body);
+    if (sessionId !== undefined) return refuse(res, 404, 'unknown session');
+    if (!isInitializeRequest(body))
+      return refuse(res, 400, 'the first request of a session must be initialize');
+    const tool = options.newServer();
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, tool });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+      void tool.close();
+    };
+    await tool.server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      options.log(`error: HTTP request failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) refuse(res, 500, 'internal error');
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  const { port } = http.address() as AddressInfo;
+  allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+  const url = `http://127.0.0.1:${port}/mcp`;
+  return {
+    url,
+    async close() {
+      for (const { transport, tool } of sessions.values()) {
+        await transport.close();
+        await tool.close();
+      }
+      sessions.clear();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+function refuse(res: ServerResponse, status: number, message: string): void {
+  const text = JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) return new Error(`the request body exceeds ${MAX_BODY} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return new Error('the request body is not JSON');
+  }
+}

@@ -1,0 +1,402 @@
+import type * as nodeFs from 'node:fs';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { createDashboardClient, type DashboardClient } from '../dashboard/index.js';
+import { secretForms } from '../dashboard/transport/failures.js';
+import { isSvcError } from '../errors.js';
+import { loadSettings, type Settings } from '../settings/index.js';
+import { abilityTools } from './ability-tools.js';
+import { argumentChecker } from './arguments.js';
+import { createEngine, type GitopsEngine } from './gitops/engine.js';
+import { PlanStore } from './gitops/plan-store.js';
+import { gitopsTools } from './gitops/tools.js';
+import { CallRate, SessionBudget } from './limits.js';
+import { promptList, promptText, readResource, resourceList } from './resources.js';
+import { type Login, type SetupState, setupTools } from './setup.js';
+import { ConfirmationTokens } from './tokens.js';
+import { callToolResult, type ToolDef, type ToolOutcome, toolError } from './tool-result.js';
+
+export const SERVER_VERSION = '0.1.0';
+
+export interface ToolServerOptions {
+  env: Record<string, string | undefined>;
+  cwd: string;
+  fs: typeof nodeFs;
+  homeDir: string;
+  /** `--namespace`: the product name in tool prefixes, variables, file names and the interface. */
+  namespace?: string;
+  /** Wall clock (tokens, rate limit, plans); injected in tests. */
+  now?: () => Date;
+  /** One line for the operator (stderr); never the protocol channel. */
+  log: (line: string) => void;
+  newToken?: () => string;
+  /** Jitter source for the client's retry backoff (tests). */
+  random?: () => number;
+}
+
+export interface ToolServer {
+  server: Server;
+  /** The settings in effect (after a successful configure, the new ones). */
+  settings(): Settings;
+  close(): Promise<void>;
+}
+
+/**
+ * The tool server (spec §4.3, §5, §7, §8): the dashboard's abilities as tools, and the GitOps
+ * tools on the engine, behind one call path that applies, in order: allowed/blocked tools
+ * (a hidden tool is an unknown tool), the session data budget, the call rate, the tool's own
+ * argument schema, safe mode, then the tool (whose confirmation flow is its own), then the
+ * response size limit and the session budget on what it answers. Settings are loaded once, as
+ * the CLI loads them (environment over file over defaults); invalid settings throw.
+ */
+export function createToolServer(options: ToolServerOptions): ToolServer {
+  const product = options.namespace ?? 'svc';
+  const now = options.now ?? (() => new Date());
+  const clock = () => now().getTime();
+  const load = () =>
+    loadSettings({
+      env: options.env,
+      cwd: options.cwd,
+      fs: options.fs,
+      homeDir: options.homeDir,
+      product,
+      ...(options.namespace ? { overrides: { namespace: options.namespace } } : {}),
+    });
+  let loaded = load();
+  for (const warning of loaded.warnings) options.log(`warning: ${warning}`);
+  let settings = loaded.settings;
+  const tokens = new ConfirmationTokens(clock, options.newToken);
+  const plans = new PlanStore();
+  const rate = new CallRate(settings.rateLimit, clock);
+  const budget = new SessionBudget(settings.maxSessionData);
+  let secrets = secretForms(currentSecrets(settings));
+
+  let client: DashboardClient | undefined;
+  let engine: GitopsEngine | undefined;
+  let state: SetupState = initialState(settings);
+  /** Tools of the connected dashboard, built once per connection. */
+  let connectedTools: ToolDef[] | undefined;
+
+  const server = new Server(
+    { name: `${product}-gitops`, version: SERVER_VERSION },
+    { capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} } },
+  );
+
+  const openClient = (from: Settings): DashboardClient =>
+    createDashboardClient(from, {
+      onWarning: (message) => options.log(`warning: ${message}`),
+      ...(options.random ? { random: options.random } : {}),
+    });
+
+  /** Connects with the loaded settings: reads the catalogue and builds every tool. */
+  const connect = async (signal?: AbortSignal): Promise<SetupState> => {
+    if (state.state === 'unconfigured') return state;
+    await client?.close();
+    client = openClient(settings);
+    const live = client;
+    engine = createEngine({
+      client: live,
+      settings,
+      fs: options.fs,
+      cwd: options.cwd,
+      now,
+      stateDir: options.env.SVC_GITOPS_STATE_DIR || '.svc-gitops',
+      onWarning: (message) => options.log(`warning: ${message}`),
+    });
+    const host = new URL(settings.dashboardUrl).host;
+    try {
+      const capabilities = await live.capabilities();
+      const abilities =
+        capabilities.surface === 'abilities' ? await live.abilities(signal ? { signal } : {}) : [];
+      connectedTools = [
+        ...gitopsTools({
+          prefix: product,
+          engine: () => requireEngine(),
+          tokens,
+          plans,
+          safeMode: settings.safeMode,
+        }),
+        ...abilityTools(abilities, {
+          client: live,
+          tokens,
+          requireUserConfirmation: settings.requireUserConfirmation,
+        }),
+      ];
+      const note =
+        capabilities.surface === 'abilities'
+          ? undefined
+          : `the dashboard has no abilities API: only the ${product}_* GitOps tools are offered (reads go through the REST API v2)`;
+      if (note) options.log(`note: ${note}`);
+      state = {
+        state: 'ready',
+        dashboardHost: host,
+        abilitiesCount: abilities.length,
+        surface: capabilities.surface,
+        ...(note ? { note } : {}),
+      };
+    } catch (error) {
+      connectedTools = undefined;
+      const problem = mask(isSvcError(error) ? `${error.code}: ${error.message}` : String(error));
+      options.log(`warning: the dashboard at ${host} is not usable yet: ${problem}`);
+      state = { state: 'degraded', dashboardHost: host, problem };
+    }
+    return state;
+  };
+  const requireEngine = (): GitopsEngine => {
+    if (!engine) throw new McpError(ErrorCode.InternalError, 'the tool server is not connected');
+    return engine;
+  };
+
+  const setup = setupTools({
+    prefix: product,
+    env: options.env,
+    fs: options.fs,
+    cwd: options.cwd,
+    homeDir: options.homeDir,
+    allowHttp: settings.allowHttp,
+    state: () => state,
+    recheck: async (signal) => {
+      const before = state.state;
+      const after = await connect(signal);
+      if (before !== 'ready' && after.state === 'ready') await server.sendToolListChanged();
+      return after;
+    },
+    probe: async (login: Login, signal) => {
+      const probing = openClient({ ...settings, ...login });
+      try {
+        return (await probing.abilities({ signal })).length;
+      } finally {
+        await probing.close();
+      }
+    },
+    reload: async (signal) => {
+      loaded = load();
+      settings = loaded.settings;
+      secrets = secretForms(currentSecrets(settings));
+      state = initialState(settings);
+      const after = await connect(signal);
+      if (after.state === 'ready') await server.sendToolListChanged();
+      return after;
+    },
+  });
+  const checkers = new Map(
+    [...setup, ...gitopsTools({ prefix: product, engine: requireEngine, tokens, plans, safeMode: true })].map(
+      (tool) => [tool.name, argumentChecker(tool.inputSchema)],
+    ),
+  );
+  const gitopsNames = new Set(
+    gitopsTools({ prefix: product, engine: requireEngine, tokens, plans, safeMode: true }).map(
+      (tool) => tool.name,
+    ),
+  );
+
+  /** Every tool of the current state before the allow/block lists. */
+  const allTools = async (signal?: AbortSignal): Promise<ToolDef[]> => {
+    // A server that is not connected yet (or could not connect) tries again on each list or call.
+    if (state.state !== 'unconfigured' && !connectedTools) await connect(signal);
+    return state.state === 'ready' && connectedTools ? [...connectedTools, ...setup] : setup;
+  };
+  const visible = (name: string): boolean => {
+    const allowed = toolNames(settings.allowedTools);
+    return (allowed.size === 0 || allowed.has(name)) && !toolNames(settings.blockedTools).has(name);
+  };
+
+  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => ({
+    tools: (await allTools(extra.signal))
+      .filter((tool) => visible(tool.name))
+      .map((tool) => ({
+        name: tool.name,
+        ...(tool.title ? { title: tool.title } : {}),
+        description: tool.description,
+        inputSchema: tool.inputSchema as { type: 'object' },
+        annotations: tool.annotations,
+      })),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const name = request.params.name;
+    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+    if (!visible(name)) throw unknownTool(name);
+    const tool = (await allTools(extra.signal)).find((candidate) => candidate.name === name);
+    if (!tool) {
+      if (state.state !== 'ready' && (gitopsNames.has(name) || state.state === 'degraded')) {
+        return callToolResult(notConfigured(product, state));
+      }
+      throw unknownTool(name);
+    }
+    return callToolResult(await guarded(tool, args, extra.signal));
+  });
+
+  const guarded = async (
+    tool: ToolDef,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<ToolOutcome> => {
+    if (budget.isExhausted) return exhausted(tool.name);
+    if (!rate.admit()) {
+      return toolError(
+        'RATE_LIMITED',
+        `Rate limit exceeded: more than ${settings.rateLimit} tool calls in one minute`,
+        {
+          tool: tool.name,
+          reason: `rateLimit is ${settings.rateLimit} calls per minute`,
+          resolution: 'wait a minute before calling again',
+        },
+      );
+    }
+    const problem = checkers.get(tool.name)?.(args);
+    if (problem) return toolError('INVALID_PARAMETER', problem, { tool: tool.name });
+    if (tool.destructive && settings.safeMode) {
+      return toolError('SAFE_MODE_BLOCKED', `${tool.name} is destructive and safe mode is on`, {
+        tool: tool.name,
+        reason: 'safe mode refuses destructive operations before any call to the dashboard',
+        resolution: `an operator can set safeMode false (${envName(product, 'SAFE_MODE')}=false); the GitOps plan/apply tools stay available`,
+      });
+    }
+    let outcome: ToolOutcome;
+    try {
+      outcome = await tool.run(args, signal);
+    } catch (error) {
+      if (error instanceof McpError) throw error;
+      outcome = isSvcError(error)
+        ? toolError(error.code, rename(product, error.message), {
+            tool: tool.name,
+            ...(error.hint ? { resolution: rename(product, error.hint) } : {}),
+          })
+        : toolError('INTERNAL', error instanceof Error ? error.message : String(error), { tool: tool.name });
+    }
+    return limited(tool.name, outcome);
+  };
+
+  /** Masks credentials, then enforces maxResponseSize and maxSessionData on what is answered. */
+  const limited = (tool: string, outcome: ToolOutcome): ToolOutcome => {
+    const wire = callToolResult(outcome);
+    let json = JSON.stringify(wire);
+    if (secrets.some((form) => json.includes(form))) {
+      json = mask(json);
+      const masked = JSON.parse(json) as ReturnType<typeof callToolResult>;
+      outcome = {
+        structured: masked.structuredContent,
+        text: masked.content[0]?.text ?? '',
+        ...(masked.isError ? { isError: true } : {}),
+      };
+    }
+    const bytes = Buffer.byteLength(json);
+    if (bytes > settings.maxResponseSize) {
+      return toolError(
+        'RESPONSE_TOO_LARGE',
+        `Response too large: ${bytes} bytes exceeds the maximum allowed ${settings.maxResponseSize} bytes`,
+        { tool, resolution: 'ask for less (a page, fewer sites or types), or raise maxResponseSize' },
+      );
+    }
+    if (!budget.take(bytes)) return exhausted(tool);
+    return outcome;
+  };
+  const exhausted = (tool: string): ToolOutcome =>
+    toolError(
+      'RESOURCE_EXHAUSTED',
+      `Session data limit reached (${budget.usedBytes} of ${budget.limit} bytes). Start a new session to continue.`,
+      {
+        tool,
+        reason: 'maxSessionData counts every result of this server session',
+        resolution: 'restart the tool server (a new session resets the count)',
+      },
+    );
+  const mask = (text: string): string => {
+    let out = text;
+    for (const form of secrets) if (out.includes(form)) out = out.split(form).join('***');
+    return out;
+  };
+
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: resourceList(product) }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const text = readResource(product, request.params.uri, plans);
+    if (text === undefined)
+      throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${request.params.uri}`);
+    const entry = resourceList(product).find((resource) => resource.uri === request.params.uri);
+    return { contents: [{ uri: request.params.uri, mimeType: entry?.mimeType ?? 'text/plain', text }] };
+  });
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: promptList() }));
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    const text = promptText(product, request.params.name, request.params.arguments?.config);
+    if (text === undefined)
+      throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}`);
+    return { messages: [{ role: 'user', content: { type: 'text', text } }] };
+  });
+
+  return {
+    server,
+    settings: () => settings,
+    async close() {
+      await server.close();
+      await client?.close();
+    },
+  };
+}
+
+function initialState(settings: Settings): SetupState {
+  if (!settings.dashboardUrl) return { state: 'unconfigured', missing: 'url' };
+  const login = Boolean(settings.username && settings.applicationPassword) || Boolean(settings.token);
+  if (!login) return { state: 'unconfigured', missing: 'credentials' };
+  // Not connected yet: the first list or call reads the catalogue.
+  return {
+    state: 'degraded',
+    dashboardHost: new URL(settings.dashboardUrl).host,
+    problem: 'not connected yet',
+  };
+}
+
+function currentSecrets(settings: Settings): string[] {
+  return [settings.applicationPassword, settings.token, settings.httpToken].filter((value): value is string =>
+    Boolean(value),
+  );
+}
+
+function toolNames(list: string): Set<string> {
+  return new Set(
+    list
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
+  );
+}
+
+function unknownTool(name: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, `Tool not found: ${name}`);
+}
+
+function notConfigured(product: string, state: SetupState): ToolOutcome {
+  const message =
+    state.state === 'degraded'
+      ? `the tool server cannot use the dashboard at ${state.dashboardHost}: ${state.problem}`
+      : 'the tool server has no dashboard configured';
+  return {
+    structured: {
+      status: 'not_configured',
+      state: state.state,
+      message,
+      guidance: `call ${product}_get_setup_status or ${product}_configure`,
+    },
+    text: `NOT_CONFIGURED: ${message}; call ${product}_get_setup_status or ${product}_configure`,
+    isError: true,
+  };
+}
+
+function envName(product: string, suffix: string): string {
+  return `${product.toUpperCase().replace(/-/g, '_')}_${suffix}`;
+}
+
+/** Texts of the shared code name SVC_* variables and svc-mcp: under another namespace, its own. */
+function rename(product: string, text: string): string {
+  if (product === 'svc') return text;
+  return text.replace(/\bSVC_/g, envName(product, '')).replace(/\bsvc-mcp\b/g, `${product}-mcp`);
+}

@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+
+/** How long a preview's confirmation token stays valid (interface spec §8). */
+export const TOKEN_LIFETIME_MS = 5 * 60_000;
+
+/** Pending previews kept at once; the oldest is dropped first. Held in memory only. */
+const MAX_PENDING = 100;
+
+interface Pending {
+  tool: string;
+  binding: string;
+  issuedAt: number;
+  /** What the preview handed over for the confirming call (a dashboard preview token, a plan id). */
+  carried: unknown;
+}
+
+export type Redeemed =
+  | { ok: true; carried: unknown }
+  | { ok: false; code: 'PREVIEW_REQUIRED' | 'PREVIEW_EXPIRED'; reason: string };
+
+/**
+ * Confirmation tokens of the two-step flow (spec §3 and §7): issued by a preview, valid for five
+ * minutes (expired strictly after), single use, bound to the tool and a binding (the canonical
+ * arguments and dashboard, or the plan id). A token presented for another tool or binding is
+ * deleted, so it cannot be tried again against the right one. Previewing the same tool and
+ * binding again replaces the earlier token. The clock is injected: tests never sleep.
+ */
+export class ConfirmationTokens {
+  private readonly pending = new Map<string, Pending>();
+
+  constructor(
+    private readonly now: () => number,
+    private readonly newToken: () => string = randomUUID,
+  ) {}
+
+  issue(tool: string, binding: string, carried?: unknown): { token: string; expiresAt: Date } {
+    for (const [token, entry] of this.pending) {
+      if (entry.tool === tool && entry.binding === binding) this.pending.delete(token);
+    }
+    while (this.pending.size >= MAX_PENDING) {
+      const oldest = this.pending.keys().next().value;
+      if (oldest === undefined) break;
+      this.pending.delete(oldest);
+    }
+    const token = this.newToken();
+    const issuedAt = this.now();
+    this.pending.set(token, { tool, binding, issuedAt, carried });
+    return { token, expiresAt: new Date(issuedAt + TOKEN_LIFETIME_MS) };
+  }
+
+  redeem(token: string, tool: string, binding: string): Redeemed {
+    const entry = this.pending.get(token);
+    if (!entry) {
+      return {
+        ok: false,
+        code: 'PREVIEW_REQUIRED',
+        reason: 'the confirmation token is unknown or was already used (each token works once)',
+      };
+    }
+    this.pending.delete(token);
+    if (this.now() - entry.issuedAt > TOKEN_LIFETIME_MS) {
+      return { ok: false, code: 'PREVIEW_EXPIRED', reason: 'more than 5 minutes passed since the preview' };
+    }
+    if (entry.tool !== tool || entry.binding !== binding) {
+      return {
+        ok: false,
+        code: 'PREVIEW_REQUIRED',
+        reason:
+          entry.tool !== tool
+            ? `the confirmation token was issued for ${entry.tool}, not ${tool}`
+            : 'the confirmation token was issued for other arguments',
+      };
+    }
+    return { ok: true, carried: entry.carried };
+  }
+
+  /** What a valid token carries, without using it up (for a dry run of the confirmed call). */
+  peek(token: string, tool: string): unknown {
+    const entry = this.pending.get(token);
+    if (!entry || entry.tool !== tool || this.now() - entry.issuedAt > TOKEN_LIFETIME_MS) return undefined;
+    return entry.carried;
+  }
+
+  get size(): number {
+    return this.pending.size;
+  }
+}

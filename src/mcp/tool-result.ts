@@ -1,0 +1,69 @@
+import type { ErrorCode } from '../errors.js';
+
+/**
+ * Codes of the tool server's refusals: the interface's confirmation vocabulary (spec §7), the
+ * settings' limits, and svc-gitops's own error codes passed through from the engine.
+ */
+export type ToolErrorCode = ErrorCode | 'CONFIRMATION_UNSUPPORTED' | 'INVALID_PARAMETER' | 'NOT_CONFIGURED';
+
+/** What a tool hands back: structured content, the text shown to the model, error or not. */
+export interface ToolOutcome {
+  structured: Record<string, unknown>;
+  /** Defaults to the structured content as indented JSON. */
+  text?: string;
+  isError?: boolean;
+}
+
+export interface ToolErrorDetails {
+  tool: string;
+  ability?: string;
+  reason?: string;
+  resolution?: string;
+}
+
+/**
+ * A refusal: `{error, message, details}` as an error result, with the code also leading the
+ * text, so a client that shows only text still sees it.
+ */
+export function toolError(code: ToolErrorCode, message: string, details: ToolErrorDetails): ToolOutcome {
+  const structured = { error: code, message, details: withoutUndefined(details) };
+  return {
+    structured,
+    text: `${code}: ${message}${details.resolution ? `\n${details.resolution}` : ''}`,
+    isError: true,
+  };
+}
+
+export function toolOk(structured: Record<string, unknown>, text?: string): ToolOutcome {
+  return text === undefined ? { structured } : { structured, text };
+}
+
+/** The wire form of an outcome (MCP CallToolResult). */
+export function callToolResult(outcome: ToolOutcome): {
+  content: Array<{ type: 'text'; text: string }>;
+  structuredContent: Record<string, unknown>;
+  isError?: boolean;
+} {
+  const text = outcome.text ?? JSON.stringify(outcome.structured);
+  return {
+    content: [{ type: 'text', text }],
+    structuredContent: outcome.structured,
+    ...(outcome.isError ? { isError: true } : {}),
+  };
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** One tool as the server lists and runs it. */
+export interface ToolDef {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean };
+  /** Safe mode refuses the tool before it runs (SAFE_MODE_BLOCKED). */
+  destructive: boolean;
+  run(args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome>;
+}
