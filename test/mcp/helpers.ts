@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createToolServer, type ToolServer } from '../../src/mcp/index.js';
-import { parseFleet, type RunningSandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
+import {
+  parseFleet,
+  type RunningSandbox,
+  type SandboxOptions,
+  startSandbox,
+} from '../../src/sandbox/index.js';
 import { tempDirForFile } from '../helpers/temp-dir.js';
 
 /**
@@ -77,7 +82,10 @@ export interface Connected {
   home: string;
   log: string[];
   /** Calls a tool; returns the structured content and the error flag. */
-  call(name: string, args?: Record<string, unknown>): Promise<{ result: Record<string, unknown>; isError: boolean; text: string }>;
+  call(
+    name: string,
+    args?: Record<string, unknown>,
+  ): Promise<{ result: Record<string, unknown>; isError: boolean; text: string }>;
   close(): Promise<void>;
 }
 
@@ -139,7 +147,10 @@ export async function connect(options: ConnectOptions = {}): Promise<Connected> 
 }
 
 /** The sandbox's login with the client's throttles off (tool-server limits are set per test). */
-export function sandboxLogin(sandbox: RunningSandbox, extra: Record<string, string> = {}): Record<string, string> {
+export function sandboxLogin(
+  sandbox: RunningSandbox,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return {
     ...sandbox.env(),
     SVC_RATE_LIMIT: '0',
