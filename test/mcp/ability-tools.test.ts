@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { PROFILES, resetStats, sandboxStats } from '../e2e/helpers.js';
+import { type Connected, connect, sandboxLogin, startSmallSandbox } from './helpers.js';
+
+interface CatalogueItem {
+  name: string;
+  input_schema: { properties: Record<string, unknown> };
+  meta: { annotations: { readonly: boolean; destructive: boolean; idempotent: boolean } };
+}
+
+/** The catalogue as the dashboard sends it, read directly (not through our client). */
+async function catalogue(sandbox: RunningSandbox): Promise<CatalogueItem[]> {
+  const { username, applicationPassword } = sandbox.credentials;
+  const response = await fetch(`${sandbox.url}/wp-json/wp-abilities/v1/abilities?per_page=100`, {
+    headers: {
+      authorization: `Basic ${Buffer.from(`${username}:${applicationPassword}`).toString('base64')}`,
+    },
+  });
+  return (await response.json()) as CatalogueItem[];
+}
+
+const GITOPS = ['svc_validate', 'svc_plan', 'svc_apply', 'svc_show_plan', 'svc_drift', 'svc_explain'];
+const SETUP = ['svc_get_setup_status', 'svc_configure'];
+
+describe.each(PROFILES)('dashboard tools from the %s sandbox catalogue', (profile) => {
+  let sandbox: RunningSandbox;
+  const open: Connected[] = [];
+  const start = async (env: Record<string, string> = {}) => {
+    const connected = await connect({ env: sandboxLogin(sandbox, env) });
+    open.push(connected);
+    return connected;
+  };
+  beforeAll(async () => {
+    sandbox = await startSmallSandbox(profile);
+  });
+  afterAll(async () => {
+    for (const connected of open) await connected.close();
+    await sandbox.close();
+  });
+
+  it('lists one <verb>_<noun>_v1 tool per ability with its schema and annotations as hints', async () => {
+    const agent = await start();
+    const { tools } = await agent.client.listTools();
+    const items = await catalogue(sandbox);
+    expect(items.length).toBe(15);
+    const names = tools.map((tool) => tool.name);
+    expect(names).toEqual([
+      ...GITOPS,
+      ...items.map((item) => item.name.replace('svc/', '').replaceAll('-', '_')),
+      ...SETUP,
+    ]);
+    for (const item of items) {
+      const tool = tools.find(
+        (candidate) => candidate.name === item.name.replace('svc/', '').replaceAll('-', '_'),
+      );
+      const { readonly, destructive, idempotent } = item.meta.annotations;
+      expect(tool?.annotations, item.name).toEqual({
+        readOnlyHint: readonly,
+        destructiveHint: destructive,
+        idempotentHint: idempotent,
+      });
+      const extra = destructive ? ['user_confirmed', 'confirmation_token'] : [];
+      expect(Object.keys(tool?.inputSchema.properties ?? {}), item.name).toEqual([
+        ...Object.keys(item.input_schema.properties),
+        ...extra,
+      ]);
+    }
+    // update-all is destructive in the spec (note 1), not in the shipped 6.1 catalogue.
+    const updateAll = tools.find((tool) => tool.name === 'update_all_v1');
+    expect(updateAll?.annotations?.destructiveHint).toBe(profile === 'spec');
+  });
+
+  it('passes an ability answer through as the dashboard sent it, using the method the catalogue says', async () => {
+    const agent = await start();
+    await agent.client.listTools();
+    await resetStats(sandbox);
+    const viaTool = await agent.call('list_updates_v1', { per_page: 2, page: 2 });
+    const { username, applicationPassword } = sandbox.credentials;
+    const direct = await fetch(
+      `${sandbox.url}/wp-json/wp-abilities/v1/abilities/svc/list-updates-v1/run?input[per_page]=2&input[page]=2`,
+      {
+        headers: {
+          authorization: `Basic ${Buffer.from(`${username}:${applicationPassword}`).toString('base64')}`,
+        },
+      },
+    );
+    expect(viaTool.isError).toBe(false);
+    expect(viaTool.result).toEqual(await direct.json());
+    const stats = await sandboxStats(sandbox);
+    expect(stats.abilities['svc/list-updates-v1']).toBe(2);
+  });
+
+  it('a dashboard refusal is a tool error with its code; an empty array for a GET ability is refused first', async () => {
+    const agent = await start();
+    const invalid = await agent.call('list_updates_v1', { per_page: 500 });
+    expect(invalid).toMatchObject({ isError: true, result: { error: 'HTTP_ERROR' } });
+    expect(invalid.text).toMatch(/ability_invalid_input/);
+    const unknownSite = await agent.call('update_site_core_v1', { site_id_or_domain: 999 });
+    // 404 in the spec, 403 in 6.1: either way the tolerant reader's not-found.
+    expect(unknownSite).toMatchObject({ isError: true, result: { error: 'NOT_FOUND' } });
+    expect(unknownSite.text).toMatch(/svc_site_not_found/);
+    await resetStats(sandbox);
+    const empty = await agent.call('list_updates_v1', { types: [] });
+    expect(empty).toMatchObject({ isError: true, result: { error: 'INVALID_PARAMETER' } });
+    expect(empty.text).toMatch(/leave types out/);
+    expect((await sandboxStats(sandbox)).requests_total).toBe(0);
+  });
+
+  it('safe mode blocks a destructive ability before any call; off, one without confirm is refused (fail closed)', async () => {
+    const guarded = await start();
+    await guarded.client.listTools();
+    await resetStats(sandbox);
+    const blocked = await guarded.call('update_all_v1', {});
+    const unguarded = await start({ SVC_SAFE_MODE: 'false' });
+    const unsupported = await unguarded.call('update_all_v1', {
+      user_confirmed: true,
+      confirmation_token: 'x',
+    });
+    const runs = (await sandboxStats(sandbox)).abilities['svc/update-all-v1'] ?? 0;
+    if (profile === 'spec') {
+      expect(blocked).toMatchObject({
+        isError: true,
+        result: { error: 'SAFE_MODE_BLOCKED', details: { tool: 'update_all_v1' } },
+      });
+      expect(unsupported).toMatchObject({ isError: true, result: { error: 'CONFIRMATION_UNSUPPORTED' } });
+      expect(runs).toBe(0);
+    } else {
+      // Not destructive in 6.1: safe mode lets it through, and the unknown keys reach the dashboard.
+      expect(blocked.isError).toBe(false);
+      expect(unsupported).toMatchObject({ isError: true, result: { error: 'UNSUPPORTED' } });
+      expect(runs).toBe(1);
+    }
+  });
+});
+
+describe('requireUserConfirmation: false', () => {
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await startSmallSandbox('spec');
+  });
+  afterAll(() => sandbox.close());
+
+  it('skips the two steps: a destructive ability runs as called (safe mode off)', async () => {
+    const agent = await connect({
+      env: sandboxLogin(sandbox, { SVC_SAFE_MODE: 'false', SVC_REQUIRE_USER_CONFIRMATION: 'false' }),
+    });
+    try {
+      const { tools } = await agent.client.listTools();
+      const updateAll = tools.find((tool) => tool.name === 'update_all_v1');
+      expect(Object.keys(updateAll?.inputSchema.properties ?? {})).toEqual(['site_ids_or_domains']);
+      const ran = await agent.call('update_all_v1', { site_ids_or_domains: [1] });
+      expect(ran.isError, ran.text).toBe(false);
+      expect(ran.result).toHaveProperty('summary');
+      const left = await agent.call('get_site_updates_v1', { site_id_or_domain: 1 });
+      expect(left.result).toMatchObject({ updates: [] });
+    } finally {
+      await agent.close();
+    }
+  });
+});

@@ -1,0 +1,151 @@
+import * as fs from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { PROFILES } from '../e2e/helpers.js';
+import { connect, sandboxLogin, startSmallSandbox, testClock } from './helpers.js';
+
+describe.each(PROFILES)('allowedTools and blockedTools against the %s sandbox', (profile) => {
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await startSmallSandbox(profile);
+  });
+  afterAll(() => sandbox.close());
+
+  it('a hidden or misspelt tool is not listed and calling it is tool-not-found', async () => {
+    const allowed = await connect({
+      env: sandboxLogin(sandbox, { SVC_ALLOWED_TOOLS: 'svc_plan, list_updates_v1,svc_get_setup_status' }),
+    });
+    const blocked = await connect({
+      env: sandboxLogin(sandbox, { SVC_BLOCKED_TOOLS: 'list_updates_v1,svc_apply' }),
+    });
+    try {
+      expect((await allowed.client.listTools()).tools.map((tool) => tool.name)).toEqual([
+        'svc_plan',
+        'list_updates_v1',
+        'svc_get_setup_status',
+      ]);
+      await expect(allowed.call('svc_validate')).rejects.toThrow(/Tool not found: svc_validate/);
+      expect((await allowed.call('list_updates_v1', { per_page: 1 })).isError).toBe(false);
+      const names = (await blocked.client.listTools()).tools.map((tool) => tool.name);
+      expect(names).not.toContain('list_updates_v1');
+      expect(names).not.toContain('svc_apply');
+      expect(names).toContain('list_sites_v1');
+      await expect(blocked.call('list_updates_v1')).rejects.toThrow(/Tool not found: list_updates_v1/);
+      await expect(blocked.call('svc_apply', { user_confirmed: true })).rejects.toThrow(/Tool not found/);
+      await expect(blocked.call('list_update_v1')).rejects.toThrow(/Tool not found: list_update_v1/);
+    } finally {
+      await allowed.close();
+      await blocked.close();
+    }
+  });
+});
+
+/** These limits concern the tool server itself: a server in setup mode (no dashboard) shows them. */
+describe('the tool server limits', () => {
+  it('rateLimit: one call more than the limit in a minute is refused, a minute later it is fine', async () => {
+    const clock = testClock();
+    const agent = await connect({ env: { SVC_RATE_LIMIT: '2' }, clock });
+    try {
+      expect((await agent.call('svc_get_setup_status')).isError).toBe(false);
+      expect((await agent.call('svc_get_setup_status')).isError).toBe(false);
+      const third = await agent.call('svc_get_setup_status');
+      expect(third).toMatchObject({ isError: true, result: { error: 'RATE_LIMITED' } });
+      expect(third.text).toMatch(/Rate limit exceeded: more than 2 tool calls in one minute/);
+      clock.advance(60_000);
+      expect((await agent.call('svc_get_setup_status')).isError).toBe(false);
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('maxResponseSize refuses one large answer; maxSessionData refuses every call once crossed', async () => {
+    const small = await connect({ env: { SVC_MAX_RESPONSE_SIZE: '200' } });
+    const session = await connect({ env: { SVC_MAX_SESSION_DATA: '1500' } });
+    try {
+      const tooLarge = await small.call('svc_get_setup_status');
+      expect(tooLarge).toMatchObject({ isError: true, result: { error: 'RESPONSE_TOO_LARGE' } });
+      expect(tooLarge.text).toMatch(/Response too large: \d+ bytes exceeds the maximum allowed 200 bytes/);
+      const answers = [];
+      for (let i = 0; i < 4; i++) answers.push(await session.call('svc_get_setup_status'));
+      const first = answers.findIndex((answer) => answer.isError);
+      expect(first).toBeGreaterThan(0);
+      for (const answer of answers.slice(first)) {
+        expect(answer.result).toMatchObject({ error: 'RESOURCE_EXHAUSTED' });
+        expect(answer.text).toMatch(
+          /Session data limit reached \(\d+ of 1500 bytes\)\. Start a new session to continue\./,
+        );
+      }
+    } finally {
+      await small.close();
+      await session.close();
+    }
+  });
+
+  it('invalid settings stop the server before it starts, naming the variable', async () => {
+    await expect(connect({ env: { SVC_SAFE_MODE: 'maybe' } })).rejects.toThrow(
+      /SVC_SAFE_MODE must be a boolean/,
+    );
+    await expect(
+      connect({ env: { SVC_URL: 'http://dashboard.example.com', SVC_USER: 'u', SVC_APP_PASSWORD: 'p' } }),
+    ).rejects.toThrow(/uses HTTP which transmits credentials in plain text/);
+  });
+});
+
+describe('--namespace', () => {
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await startSmallSandbox('spec', { namespace: 'acme' });
+  });
+  afterAll(() => sandbox.close());
+
+  it('renames tool prefixes, the variables, the settings file and the interface namespace', async () => {
+    const svcLogin = sandboxLogin(sandbox);
+    const acme = Object.fromEntries(
+      Object.entries(svcLogin).map(([key, value]) => [key.replace(/^SVC_/, 'ACME_'), value]),
+    );
+    const agent = await connect({ namespace: 'acme', env: { ...acme, SVC_URL: 'not a url' } });
+    const unconfigured = await connect({ namespace: 'acme', env: { SVC_URL: sandbox.url } });
+    const home = join(agent.home, 'from-file');
+    fs.mkdirSync(join(home, '.config', 'acme-mcp'), { recursive: true });
+    fs.writeFileSync(
+      join(home, '.config', 'acme-mcp', 'settings.json'),
+      JSON.stringify({
+        dashboardUrl: sandbox.url,
+        username: 'admin',
+        applicationPassword: sandbox.credentials.applicationPassword,
+        allowHttp: true,
+        rateLimit: 0,
+      }),
+    );
+    const fromFile = await connect({ namespace: 'acme', env: {}, home });
+    try {
+      const names = (await agent.client.listTools()).tools.map((tool) => tool.name);
+      expect(names.filter((name) => name.startsWith('acme_'))).toEqual([
+        'acme_validate',
+        'acme_plan',
+        'acme_apply',
+        'acme_show_plan',
+        'acme_drift',
+        'acme_explain',
+        'acme_get_setup_status',
+        'acme_configure',
+      ]);
+      expect(names).toContain('list_updates_v1');
+      expect(names.some((name) => name.startsWith('svc_'))).toBe(false);
+      const updates = await agent.call('list_updates_v1', {});
+      expect(updates.result).toMatchObject({ total: 6 });
+      const status = await unconfigured.call('acme_get_setup_status');
+      expect(status.result).toMatchObject({ state: 'unconfigured', missing: 'url' });
+      expect(status.result.guidance).toMatch(/ACME_URL, ACME_USER and ACME_APP_PASSWORD/);
+      expect((await fromFile.call('acme_get_setup_status')).result).toMatchObject({
+        state: 'ready',
+        abilitiesCount: 15,
+      });
+    } finally {
+      await agent.close();
+      await unconfigured.close();
+      await fromFile.close();
+    }
+  });
+});
