@@ -1,0 +1,111 @@
+import * as fs from 'node:fs';
+import { request } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createToolServer, type RunningHttp, serveHttp } from '../../src/mcp/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { cli } from '../helpers/cli.js';
+import { tempDirForFile } from '../helpers/temp-dir.js';
+import { sandboxLogin, startSmallSandbox } from './helpers.js';
+
+const TOKEN = 'a-long-operator-token-0123456789';
+
+describe('svc-gitops mcp --http', () => {
+  let sandbox: RunningSandbox;
+  let http: RunningHttp;
+  beforeAll(async () => {
+    sandbox = await startSmallSandbox('spec');
+    const home = tempDirForFile('svc-gitops-mcp-http-');
+    http = await serveHttp({
+      port: 0,
+      token: TOKEN,
+      log: () => {},
+      newServer: () =>
+        createToolServer({
+          env: { ...sandboxLogin(sandbox), HOME: home },
+          cwd: home,
+          fs,
+          homeDir: home,
+          log: () => {},
+        }),
+    });
+  });
+  afterAll(async () => {
+    await http.close();
+    await sandbox.close();
+  });
+
+  it('listens on loopback only and serves a client that sends the bearer token', async () => {
+    expect(http.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const client = new Client({ name: 'http-agent', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(http.url), {
+        requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+      }),
+    );
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain('list_updates_v1');
+      const result = await client.callTool({ name: 'list_updates_v1', arguments: { per_page: 1 } });
+      expect(result.structuredContent).toMatchObject({ per_page: 1, total: 6 });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('refuses requests without the token, with a wrong one, or for another Host', async () => {
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const none = await fetch(http.url, { method: 'POST', headers, body: initialize });
+    expect(none.status).toBe(401);
+    const wrong = await fetch(http.url, {
+      method: 'POST',
+      headers: { ...headers, authorization: `Bearer ${TOKEN}x` },
+      body: initialize,
+    });
+    expect(wrong.status).toBe(401);
+    const client = new Client({ name: 'x', version: '1' });
+    await expect(
+      client.connect(
+        new StreamableHTTPClientTransport(new URL(http.url.replace('127.0.0.1', 'localhost')), {}),
+      ),
+    ).rejects.toThrow();
+  });
+
+  it('a short token is refused at start', async () => {
+    await expect(
+      serveHttp({
+        port: 0,
+        token: 'short',
+        log: () => {},
+        newServer: () => {
+          throw new Error('not reached');
+        },
+      }),
+    ).rejects.toThrow(/at least 16 characters/);
+  });
+});
+
+describe('svc-gitops mcp: command-line refusals', () => {
+  it('--http without a token, a bad --namespace or port, each with exit 1 and what to do', async () => {
+    const home = tempDirForFile('svc-gitops-mcp-cli-');
+    const noToken = await cli(['mcp', '--http', '0'], { env: { HOME: home }, cwd: home });
+    expect(noToken.code).toBe(1);
+    expect(noToken.stderr).toMatch(
+      /error \[SETTINGS_INVALID\]: --http needs a bearer token\n {2}hint: set httpToken/,
+    );
+    const badName = await cli(['mcp', '--namespace', 'Acme!'], { env: { HOME: home }, cwd: home });
+    expect(badName.stderr).toMatch(/error \[USAGE\]: --namespace Acme! is not a valid name/);
+    const badPort = await cli(['mcp', '--http', 'eighty'], { env: { HOME: home }, cwd: home });
+    expect(badPort.stderr).toMatch(/error \[USAGE\]: --http eighty is not a port number/);
+    const badSettings = await cli(['mcp'], { env: { HOME: home, SVC_RATE_LIMIT: 'fast' }, cwd: home });
+    expect(badSettings.stderr).toMatch(/SVC_RATE_LIMIT must be a whole number/);
+    expect(badSettings.stdout).toBe('');
+  });
+});
