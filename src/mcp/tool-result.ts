@@ -38,13 +38,16 @@ export function toolOk(structured: Record<string, unknown>, text?: string): Tool
   return text === undefined ? { structured } : { structured, text };
 }
 
-/** The wire form of an outcome (MCP CallToolResult). */
-export function callToolResult(outcome: ToolOutcome): {
+export interface CallToolResult {
+  [key: string]: unknown;
   content: Array<{ type: 'text'; text: string }>;
   structuredContent: Record<string, unknown>;
   isError?: boolean;
-} {
-  const text = outcome.text ?? JSON.stringify(outcome.structured);
+}
+
+/** The wire form of an outcome (MCP CallToolResult); `json` is the structured content serialised, when known. */
+export function callToolResult(outcome: ToolOutcome, json?: string): CallToolResult {
+  const text = outcome.text ?? json ?? JSON.stringify(outcome.structured);
   return {
     content: [{ type: 'text', text }],
     structuredContent: outcome.structured,

@@ -7,6 +7,7 @@ import {
   parseFleet,
   type RunningSandbox,
   type SandboxOptions,
+  type SandboxProfile,
   startSandbox,
 } from '../../src/sandbox/index.js';
 import { tempDirForFile } from '../helpers/temp-dir.js';
@@ -58,7 +59,7 @@ export const CORE_CONFIG = `${SMALL_CONFIG}  - name: core
 `;
 
 export async function startSmallSandbox(
-  profile: SandboxOptions['profile'],
+  profile: SandboxProfile,
   options: Partial<SandboxOptions> = {},
 ): Promise<RunningSandbox> {
   return startSandbox({ fleet: parseFleet(SMALL_FLEET, 'small-fleet.yaml'), profile, ...options });

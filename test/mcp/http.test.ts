@@ -70,12 +70,25 @@ describe('svc-gitops mcp --http', () => {
       body: initialize,
     });
     expect(wrong.status).toBe(401);
-    const client = new Client({ name: 'x', version: '1' });
-    await expect(
-      client.connect(
-        new StreamableHTTPClientTransport(new URL(http.url.replace('127.0.0.1', 'localhost')), {}),
-      ),
-    ).rejects.toThrow();
+    // A page a browser loaded from another site, aimed at this port through DNS rebinding.
+    const rebound = await new Promise<number>((resolve, reject) => {
+      const url = new URL(http.url);
+      const headersWithHost = {
+        ...headers,
+        authorization: `Bearer ${TOKEN}`,
+        host: `evil.example:${url.port}`,
+      };
+      const req = request(
+        { host: '127.0.0.1', port: url.port, path: url.pathname, method: 'POST', headers: headersWithHost },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end(initialize);
+    });
+    expect(rebound).toBe(403);
   });
 
   it('a short token is refused at start', async () => {
