@@ -298,7 +298,8 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   const limited = (tool: string, outcome: ToolOutcome): CallToolResult => {
     let json = JSON.stringify(outcome.structured);
     let text = outcome.text ?? json;
-    if (secrets.some((form) => json.includes(form) || text.includes(form))) {
+    const leaks = (value: string) => secrets.some((form) => value.includes(form));
+    if (leaks(json) || (text !== json && leaks(text))) {
       json = mask(json);
       text = mask(text);
       outcome = {
@@ -307,8 +308,8 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
         ...(outcome.isError ? { isError: true } : {}),
       };
     }
-    const bytes =
-      Buffer.byteLength(json) + (text === json ? Buffer.byteLength(json) : Buffer.byteLength(text));
+    const jsonBytes = Buffer.byteLength(json);
+    const bytes = jsonBytes + (text === json ? jsonBytes : Buffer.byteLength(text));
     if (bytes > settings.maxResponseSize) {
       return callToolResult(
         toolError(
