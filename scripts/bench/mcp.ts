@@ -5,7 +5,7 @@
  *    the library (`DashboardClient.runAbility`), both at the same concurrency; once with the
  *    server in-process over the SDK's in-memory transport (the server's own work), once with
  *    `svc-gitops mcp` as a child process over stdio (what a client pays: JSON both ways). Target
- *    ≤ 1.15.
+ *    ≤ 1.15. The in-memory pair is measured again with 20 ms added to every dashboard request.
  *  - the peak RSS (VmHWM) of the `svc-gitops mcp` process after 1,000 tool calls (990 pages of
  *    list_updates_v1, 10 svc_plan of the whole fleet).
  * Usage: npx tsx scripts/bench/mcp.ts [--sites N] [--rounds N] [--concurrency N] [--calls N]
@@ -48,6 +48,7 @@ const rounds = Number(values.rounds);
 const concurrency = Number(values.concurrency);
 const calls = Number(values.calls);
 const PER_PAGE = 200;
+const LATENCY_MS = 20;
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 if (values.serve) {
@@ -112,6 +113,15 @@ async function measure(): Promise<void> {
     memory.a.map((r) => r.ms),
     memory.b.map((r) => r.ms),
   );
+  // The same with LATENCY_MS per request: a dashboard nearby instead of a loopback sandbox's cache.
+  await setLatency(sandbox.url, LATENCY_MS);
+  const slow = await alternate(Math.min(rounds, 3), viaClient(inMemory), viaLibrary);
+  report(
+    `in-memory transport, ${LATENCY_MS} ms per dashboard request`,
+    slow.a.map((r) => r.ms),
+    slow.b.map((r) => r.ms),
+  );
+  await setLatency(sandbox.url, 0);
   await inMemory.close();
   await tool.close();
 
@@ -157,6 +167,16 @@ async function measure(): Promise<void> {
   await library.close();
   rmSync(cwd, { recursive: true, force: true });
   stop();
+}
+
+async function setLatency(url: string, delayMs: number): Promise<void> {
+  const rules = delayMs > 0 ? [{ kind: 'latency', delayMs }] : [];
+  const response = await fetch(`${url}/__sandbox/faults`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ rules }),
+  });
+  if (!response.ok) throw new Error(`sandbox faults: ${response.status}`);
 }
 
 function report(label: string, server: number[], lib: number[]): void {
