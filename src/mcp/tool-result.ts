@@ -29,7 +29,7 @@ export function toolError(code: ToolErrorCode, message: string, details: ToolErr
   const structured = { error: code, message, details: withoutUndefined(details) };
   return {
     structured,
-    text: `${code}: ${message}${details.resolution ? `\n${details.resolution}` : ''}`,
+    text: `${code}: ${message}${details.reason ? ` (${details.reason})` : ''}${details.resolution ? `\n${details.resolution}` : ''}`,
     isError: true,
   };
 }

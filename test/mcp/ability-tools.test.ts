@@ -1,24 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { PROFILES, resetStats, sandboxStats } from '../e2e/helpers.js';
-import { type Connected, connect, sandboxLogin, startSmallSandbox } from './helpers.js';
-
-interface CatalogueItem {
-  name: string;
-  input_schema: { properties: Record<string, unknown> };
-  meta: { annotations: { readonly: boolean; destructive: boolean; idempotent: boolean } };
-}
-
-/** The catalogue as the dashboard sends it, read directly (not through our client). */
-async function catalogue(sandbox: RunningSandbox): Promise<CatalogueItem[]> {
-  const { username, applicationPassword } = sandbox.credentials;
-  const response = await fetch(`${sandbox.url}/wp-json/wp-abilities/v1/abilities?per_page=100`, {
-    headers: {
-      authorization: `Basic ${Buffer.from(`${username}:${applicationPassword}`).toString('base64')}`,
-    },
-  });
-  return (await response.json()) as CatalogueItem[];
-}
+import { type Connected, catalogue, connect, sandboxLogin, startSmallSandbox } from './helpers.js';
 
 const GITOPS = ['svc_validate', 'svc_plan', 'svc_apply', 'svc_show_plan', 'svc_drift', 'svc_explain'];
 const SETUP = ['svc_get_setup_status', 'svc_configure'];
@@ -43,7 +26,7 @@ describe.each(PROFILES)('dashboard tools from the %s sandbox catalogue', (profil
     const agent = await start();
     const { tools } = await agent.client.listTools();
     const items = await catalogue(sandbox);
-    expect(items.length).toBe(15);
+    expect(items.length).toBeGreaterThanOrEqual(15);
     const names = tools.map((tool) => tool.name);
     expect(names).toEqual([
       ...GITOPS,

@@ -160,3 +160,20 @@ export function sandboxLogin(
     ...extra,
   };
 }
+
+export interface CatalogueItem {
+  name: string;
+  input_schema: { properties: Record<string, unknown> };
+  meta: { annotations: { readonly: boolean; destructive: boolean; idempotent: boolean } };
+}
+
+/** The abilities catalogue as the dashboard sends it, read directly (not through our client). */
+export async function catalogue(sandbox: RunningSandbox): Promise<CatalogueItem[]> {
+  const { username, applicationPassword } = sandbox.credentials;
+  const response = await fetch(`${sandbox.url}/wp-json/wp-abilities/v1/abilities?per_page=100`, {
+    headers: {
+      authorization: `Basic ${Buffer.from(`${username}:${applicationPassword}`).toString('base64')}`,
+    },
+  });
+  return (await response.json()) as CatalogueItem[];
+}

@@ -4,7 +4,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { PROFILES } from '../e2e/helpers.js';
-import { type Connected, connect, sandboxLogin, startSmallSandbox } from './helpers.js';
+import { type Connected, catalogue, connect, sandboxLogin, startSmallSandbox } from './helpers.js';
 
 const SETUP = ['svc_get_setup_status', 'svc_configure'];
 
@@ -58,7 +58,7 @@ describe.each(PROFILES)('setup mode against the %s sandbox', (profile) => {
     const connected = await agent.call('svc_configure', login());
     expect(connected.result).toMatchObject({
       status: 'connected',
-      abilitiesCount: 15,
+      abilitiesCount: (await catalogue(sandbox)).length,
       savedTo: file,
       state: 'ready',
     });
@@ -75,7 +75,7 @@ describe.each(PROFILES)('setup mode against the %s sandbox', (profile) => {
     expect(names).toContain('list_updates_v1');
     expect((await agent.call('svc_get_setup_status')).result).toMatchObject({
       state: 'ready',
-      abilitiesCount: 15,
+      abilitiesCount: (await catalogue(sandbox)).length,
     });
     const again = await agent.call('svc_configure', login());
     expect(again.result).toMatchObject({ status: 'refused', code: 'ALREADY_CONFIGURED' });

@@ -1,0 +1,146 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { resetStats, sandboxStats } from '../e2e/helpers.js';
+import { type Connected, connect, sandboxLogin, startSmallSandbox, testClock } from './helpers.js';
+
+type Update = { site_id: number; type: string; slug: string };
+
+/**
+ * The two-step flow of spec §7 against the dashboard itself: the `next` sandbox profile's gated
+ * update abilities and unignore ability declare `dry_run` and `confirm` (dashboard-facts §9).
+ */
+describe('destructive abilities with confirm (the next-release sandbox)', () => {
+  let sandbox: RunningSandbox;
+  let open: Connected[] = [];
+  const start = async (env: Record<string, string>, clock = testClock()) => {
+    const connected = await connect({ env: sandboxLogin(sandbox, env), clock });
+    open.push(connected);
+    return connected;
+  };
+  const pending = async (agent: Connected, site: number) => {
+    const listed = await agent.call('list_updates_v1', { site_ids_or_domains: [site], per_page: 200 });
+    return (listed.result.updates as Update[]).map((update) => `${update.type}:${update.slug}`);
+  };
+  beforeEach(async () => {
+    sandbox = await startSmallSandbox('next');
+  });
+  afterEach(async () => {
+    for (const connected of open) await connected.close();
+    open = [];
+    await sandbox.close();
+  });
+
+  it('lists them as destructive with user_confirmed and confirmation_token; safe mode blocks them first', async () => {
+    const agent = await start({});
+    const { tools } = await agent.client.listTools();
+    const plugins = tools.find((tool) => tool.name === 'update_site_plugins_v1');
+    expect(plugins?.annotations).toMatchObject({ destructiveHint: true });
+    expect(Object.keys(plugins?.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['dry_run', 'confirm', 'preview_token', 'user_confirmed', 'confirmation_token']),
+    );
+    const unignore = tools.find((tool) => tool.name === 'unignore_site_updates_v1');
+    expect(unignore?.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
+    await resetStats(sandbox);
+    const blocked = await agent.call('update_site_plugins_v1', {
+      site_id_or_domain: 1,
+      user_confirmed: true,
+    });
+    expect(blocked).toMatchObject({ isError: true, result: { error: 'SAFE_MODE_BLOCKED' } });
+    expect((await sandboxStats(sandbox)).requests_total).toBe(0);
+  });
+
+  it('preview → token → confirm runs once; every wrong confirmation is refused with its code', async () => {
+    const clock = testClock();
+    const agent = await start({ SVC_SAFE_MODE: 'false' }, clock);
+    const before = await pending(agent, 1);
+    expect(before).toContain('plugin:akismet/akismet.php');
+
+    const preview = await agent.call('update_site_plugins_v1', { site_id_or_domain: 1 });
+    expect(preview).toMatchObject({
+      isError: false,
+      result: {
+        status: 'CONFIRMATION_REQUIRED',
+        next_action: 'show_preview_and_confirm',
+        preview: { dry_run: true, would_affect: expect.any(Object) },
+        confirmation_token: 'token-1',
+        expires_at: '2026-11-25T12:05:00.000Z',
+        metadata: {
+          tool: 'update_site_plugins_v1',
+          ability: 'svc/update-site-plugins-v1',
+          expiresIn: '5 minutes',
+        },
+      },
+    });
+    expect(await pending(agent, 1)).toEqual(before);
+
+    const none = await agent.call('update_site_plugins_v1', { site_id_or_domain: 1, user_confirmed: true });
+    expect(none).toMatchObject({ isError: true, result: { error: 'PREVIEW_REQUIRED' } });
+    const conflicting = await agent.call('update_site_plugins_v1', {
+      site_id_or_domain: 1,
+      user_confirmed: true,
+      dry_run: true,
+      confirmation_token: 'token-1',
+    });
+    expect(conflicting).toMatchObject({ isError: true, result: { error: 'CONFLICTING_PARAMETERS' } });
+    const otherArgs = await agent.call('update_site_plugins_v1', {
+      site_id_or_domain: 2,
+      user_confirmed: true,
+      confirmation_token: 'token-1',
+    });
+    expect(otherArgs).toMatchObject({ isError: true, result: { error: 'PREVIEW_REQUIRED' } });
+    expect(otherArgs.text).toMatch(/other arguments/);
+    const burnt = await agent.call('update_site_plugins_v1', {
+      site_id_or_domain: 1,
+      user_confirmed: true,
+      confirmation_token: 'token-1',
+    });
+    expect(burnt).toMatchObject({ isError: true, result: { error: 'PREVIEW_REQUIRED' } });
+
+    await agent.call('update_site_plugins_v1', { site_id_or_domain: 1, dry_run: true });
+    clock.advance(5 * 60_000 + 1);
+    const expired = await agent.call('update_site_plugins_v1', {
+      site_id_or_domain: 1,
+      user_confirmed: true,
+      confirmation_token: 'token-2',
+    });
+    expect(expired).toMatchObject({ isError: true, result: { error: 'PREVIEW_EXPIRED' } });
+    expect(await pending(agent, 1)).toEqual(before);
+
+    await agent.call('update_site_plugins_v1', { site_id_or_domain: 1 });
+    const ran = await agent.call('update_site_plugins_v1', {
+      site_id_or_domain: 1,
+      user_confirmed: true,
+      confirmation_token: 'token-3',
+    });
+    expect(ran.isError, ran.text).toBe(false);
+    expect(ran.result).toMatchObject({ dry_run: false });
+    expect((await pending(agent, 1)).filter((item) => item.startsWith('plugin:'))).toEqual([]);
+    const again = await agent.call('update_site_plugins_v1', {
+      site_id_or_domain: 1,
+      user_confirmed: true,
+      confirmation_token: 'token-3',
+    });
+    expect(again).toMatchObject({ isError: true, result: { error: 'PREVIEW_REQUIRED' } });
+  });
+
+  it('a destructive DELETE ability (unignore) previews through its query and confirms', async () => {
+    const agent = await start({ SVC_SAFE_MODE: 'false' });
+    const ignored = await agent.call('ignore_site_plugins_v1', {
+      site_id_or_domain: 1,
+      action: 'add',
+      slugs: ['akismet/akismet.php'],
+    });
+    expect(ignored.isError, ignored.text).toBe(false);
+    const args = { site_id_or_domain: 1, type: 'plugin', slugs: ['akismet/akismet.php'] };
+    const preview = await agent.call('unignore_site_updates_v1', args);
+    expect(preview.result).toMatchObject({ status: 'CONFIRMATION_REQUIRED', preview: { dry_run: true } });
+    const done = await agent.call('unignore_site_updates_v1', {
+      ...args,
+      user_confirmed: true,
+      confirmation_token: preview.result.confirmation_token,
+    });
+    expect(done.isError, done.text).toBe(false);
+    expect(done.result).toMatchObject({ dry_run: false, removed: expect.any(Array) });
+    expect(await pending(agent, 1)).toContain('plugin:akismet/akismet.php');
+  });
+});
