@@ -33,6 +33,14 @@ import {
 
 export const SERVER_VERSION = '0.1.0';
 
+/**
+ * The tool server's own limits when the settings leave them unset (the CLI then has none): the
+ * shipped tool server's defaults (dashboard-facts Appendix A). An agent in a loop is the case
+ * they are for; a person running the CLI is not.
+ */
+export const DEFAULT_CALLS_PER_MINUTE = 60;
+export const DEFAULT_SESSION_DATA = 50 * 1024 * 1024;
+
 export interface ToolServerOptions {
   env: Record<string, string | undefined>;
   cwd: string;
@@ -82,8 +90,9 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   let settings = loaded.settings;
   const tokens = new ConfirmationTokens(clock, options.newToken);
   const plans = new PlanStore();
-  const rate = new CallRate(settings.rateLimit, clock);
-  const budget = new SessionBudget(settings.maxSessionData);
+  const callsPerMinute = settings.rateLimit ?? DEFAULT_CALLS_PER_MINUTE;
+  const rate = new CallRate(callsPerMinute, clock);
+  const budget = new SessionBudget(settings.maxSessionData ?? DEFAULT_SESSION_DATA);
   let secrets = secretForms(currentSecrets(settings));
 
   let client: DashboardClient | undefined;
@@ -248,10 +257,10 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     if (!rate.admit()) {
       return toolError(
         'RATE_LIMITED',
-        `Rate limit exceeded: more than ${settings.rateLimit} tool calls in one minute`,
+        `Rate limit exceeded: more than ${callsPerMinute} tool calls in one minute`,
         {
           tool: tool.name,
-          reason: `rateLimit is ${settings.rateLimit} calls per minute`,
+          reason: `rateLimit is ${callsPerMinute} calls per minute`,
           resolution: 'wait a minute before calling again',
         },
       );

@@ -59,6 +59,17 @@ describe('the tool server limits', () => {
     }
   });
 
+  it('unset, the tool server allows 60 calls a minute (the CLI then has no rate)', async () => {
+    const agent = await connect({ env: {}, clock: testClock() });
+    try {
+      for (let call = 0; call < 60; call++)
+        expect((await agent.call('svc_get_setup_status')).isError).toBe(false);
+      expect((await agent.call('svc_get_setup_status')).result).toMatchObject({ error: 'RATE_LIMITED' });
+    } finally {
+      await agent.close();
+    }
+  });
+
   it('maxResponseSize refuses one large answer; maxSessionData refuses every call once crossed', async () => {
     const small = await connect({ env: { SVC_MAX_RESPONSE_SIZE: '200' } });
     const session = await connect({ env: { SVC_MAX_SESSION_DATA: '1500' } });
