@@ -76,6 +76,13 @@ describe('module boundaries (docs/architecture.md)', () => {
     allowedOnly('cli', /^((\w+\/)?index\.js|types\.js|errors\.js|commander)$/);
   });
 
+  it('mcp: other modules only through their index files, and the MCP SDK', () => {
+    allowedOnly(
+      'mcp',
+      /^((\w+\/)?index\.js|types\.js|errors\.js|@modelcontextprotocol\/sdk\/.+|ajv\/dist\/2020\.js)$/,
+    );
+  });
+
   it('the library surface re-exports index files, types and errors only', () => {
     const text = readFileSync(join(SRC, 'index.ts'), 'utf8');
     const targets = [...text.matchAll(SPECIFIERS)].map((match) => (match[1] ?? match[2] ?? match[3])!);

@@ -1,5 +1,5 @@
-import { canonicalJson } from '../canonical/canonical-json.js';
 import type { AbilityDescription, DashboardClient } from '../dashboard/index.js';
+import { canonicalJson } from '../plan/index.js';
 import type { ConfirmationTokens } from './tokens.js';
 import { type ToolDef, type ToolOutcome, toolError, toolOk } from './tool-result.js';
 

@@ -1,5 +1,5 @@
 import { DESIRED_STATE_SCHEMA } from '../config/index.js';
-import { renderPlanMarkdown } from '../render/plan-markdown.js';
+import { renderPlanMarkdown } from '../render/index.js';
 import type { PlanStore } from './gitops/plan-store.js';
 
 export interface ResourceEntry {

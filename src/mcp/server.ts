@@ -10,8 +10,8 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { createDashboardClient, type DashboardClient } from '../dashboard/index.js';
-import { secretForms } from '../dashboard/transport/failures.js';
+import { createDashboardClient, type DashboardClient, secretForms } from '../dashboard/index.js';
+
 import { isSvcError } from '../errors.js';
 import { loadSettings, type Settings } from '../settings/index.js';
 import { abilityTools } from './ability-tools.js';

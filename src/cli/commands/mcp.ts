@@ -1,9 +1,8 @@
 import { homedir } from 'node:os';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Command } from 'commander';
 import { EXIT, SvcError } from '../../errors.js';
-import { createToolServer, serveHttp, type ToolServer } from '../../mcp/index.js';
-import { terminalText } from '../../render/safe-text.js';
+import { createToolServer, serveHttp, serveStdio, type ToolServer } from '../../mcp/index.js';
+import { terminalText } from '../../render/index.js';
 import type { CliContext } from '../context.js';
 
 interface McpFlags {
@@ -68,15 +67,7 @@ export async function runMcp(ctx: CliContext, flags: McpFlags): Promise<number> 
     return EXIT.ok;
   }
   if (!ctx.stdio) throw new SvcError('USAGE', 'mcp over stdio needs the process streams');
-  const { input, output } = ctx.stdio;
-  const transport = new StdioServerTransport(input, output);
-  const closed = new Promise<void>((resolve) => {
-    first.server.onclose = resolve;
-  });
-  const endOfInput = () => void transport.close();
-  input.once('end', endOfInput);
-  ctx.signal.addEventListener('abort', endOfInput, { once: true });
-  await first.server.connect(transport);
+  const { closed } = await serveStdio(first, ctx.stdio.input, ctx.stdio.output, ctx.signal);
   log('ready on stdio');
   await closed;
   await first.close();

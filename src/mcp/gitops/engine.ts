@@ -3,34 +3,31 @@ import * as realFs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import {
-  checkIntegrity,
-  checkLiveUnchanged,
-  checkNotExpired,
-  checkSafeMode,
-  checkSameDashboard,
-} from '../../apply/guard.js';
-import { applyPlan, batchPlan, DASHBOARD_UNREACHABLE } from '../../apply/index.js';
-import { completedUpdates, openJournal, readJournal } from '../../apply/journal.js';
-import { withApplyLock } from '../../apply/session.js';
-import { statePaths } from '../../apply/state-dir.js';
-import { skipCompleted } from '../../apply/subset.js';
-import { alreadyUsed, isPlanUsed, markPlanUsed } from '../../apply/used-plans.js';
-import { waveLimits } from '../../apply/wave-limits.js';
-import { resolveTargets } from '../../cli/pipeline.js';
-import { loadDesiredState, resolveConfigPath } from '../../config/index.js';
-import type { DashboardClient, ReadLiveOptions } from '../../dashboard/index.js';
-import { type Diagnostic, SvcError } from '../../errors.js';
-import { createPlan } from '../../plan/index.js';
-import { renderApplyCalls } from '../../render/apply-calls.js';
-import type { ApplyReport } from '../../render/apply-report.js';
-import type { Settings } from '../../settings/index.js';
-import type { DesiredState, LiveState, Plan } from '../../types.js';
+  type ApplyReport,
+  applyReport,
+  approveSaved,
+  type DashboardClient,
+  type DesiredState,
+  type Diagnostic,
+  type LiveState,
+  loadDesired,
+  type Plan,
+  planNow,
+  plannedCalls,
+  refusalError,
+  requireDesired,
+  runApproved,
+  type Settings,
+  SvcError,
+  statePaths,
+} from '../../index.js';
+import { renderApplyCalls } from '../../render/index.js';
 
 /**
- * The GitOps half of the tool server, behind one small interface so the tools do not care how
- * the engine is put together: validate, plan now, apply a plan the way a saved plan is applied
- * (integrity, expiry, dashboard, safe mode, single use, touched sites unchanged, under the
- * apply lock with the journal), and the calls apply would send.
+ * The GitOps half of the tool server on the engine library (src/index.ts), behind one small
+ * interface: validate, plan now, apply a plan the way a saved plan is applied (approveSaved:
+ * integrity, expiry, dashboard, safe mode; runApproved: lock, single use, touched sites
+ * unchanged, journal), and the calls apply would send.
  */
 export interface GitopsEngine {
   validate(source: DesiredSource): Promise<Validated>;
@@ -43,7 +40,7 @@ export interface GitopsEngine {
 export type DesiredSource = { path?: string; yaml?: string };
 
 export interface Validated {
-  /** The path as given (or `(yaml text)`). */
+  /** The path as given (or the name the YAML text was checked under). */
   source: string;
   desired?: DesiredState;
   diagnostics: Diagnostic[];
@@ -80,101 +77,67 @@ export function createEngine(options: EngineOptions): GitopsEngine {
   return {
     async validate(source) {
       if (source.yaml !== undefined) return validateText(source.yaml);
-      const path =
-        source.path === undefined
-          ? resolveConfigPath(fs, cwd, undefined)
-          : insideWorkingDirectory(cwd, source.path);
-      const loaded = await loadDesiredState({ path, fs, cwd });
+      const config = source.path === undefined ? undefined : insideWorkingDirectory(cwd, source.path);
+      const loaded = await loadDesired({ cwd, fs, config });
       return {
-        source: path,
+        source: loaded.configPath,
         diagnostics: loaded.diagnostics,
         ...(loaded.desired ? { desired: loaded.desired } : {}),
       };
     },
 
     async plan(request, signal) {
-      const configPath = resolveConfigPath(
-        fs,
-        cwd,
-        request.config === undefined ? undefined : insideWorkingDirectory(cwd, request.config),
-      );
-      const { desired, diagnostics } = await loadDesiredState({ path: configPath, fs, cwd });
-      if (!desired) {
-        const errors = diagnostics.filter((d) => d.severity === 'error').length;
-        throw new SvcError('CONFIG_INVALID', `${configPath}: ${errors} error(s) in the desired state`, {
-          hint: 'run the validate tool on it to see each error with its file:line:col',
-          details: { diagnostics: diagnostics.slice(0, 20) },
-        });
-      }
-      const live = await client.readLive({ signal });
-      const targetSiteIds = request.targets?.length ? resolveTargets(request.targets, live.sites) : undefined;
-      const plan = createPlan(desired, live, {
-        now: now(),
+      const config = request.config === undefined ? undefined : insideWorkingDirectory(cwd, request.config);
+      const loaded = await loadDesired({ cwd, fs, config });
+      const desired = requireDesired(loaded);
+      const planned = await planNow(client, {
+        desired,
         lifetimeMinutes: settings.planLifetimeMinutes,
-        ...(targetSiteIds === undefined ? {} : { targetSiteIds }),
+        now,
+        signal,
+        onWarning: options.onWarning,
+        ...(request.targets?.length ? { targets: request.targets } : {}),
       });
-      return { plan, live, desired, configPath };
+      return { plan: planned.plan, live: planned.live, desired, configPath: loaded.configPath };
     },
 
     async apply(planned, signal) {
-      const { plan } = planned;
-      checkIntegrity(plan);
-      checkNotExpired(plan, now());
-      checkSameDashboard(plan, client.url);
-      checkSafeMode(plan.actions, settings.safeMode);
-      const paths = statePaths(resolve(cwd, options.stateDir), client.url, resolve(cwd, planned.configPath));
-      const warnings: string[] = [];
-      const warn = (message: string) => {
-        warnings.push(message);
-        options.onWarning(message);
-      };
-      let verificationError: ApplyReport['verificationError'];
-      let verificationSkipped: ApplyReport['verificationSkipped'];
-      let unreachable: ApplyReport['unreachable'];
-      const result = await withApplyLock(fs, paths, now(), warn, async () => {
-        if (isPlanUsed(fs, paths.usedPlans, plan.id)) throw alreadyUsed(plan.id);
-        const reader = { readLive: (o?: ReadLiveOptions) => client.readLive({ ...o, signal }) };
-        const { capabilities } = await checkLiveUnchanged(plan, reader);
-        markPlanUsed(fs, paths.usedPlans, plan.id, now());
-        const completed = completedUpdates(readJournal(fs, paths.journal));
-        const journal = openJournal(fs, paths.journal);
-        try {
-          return await applyPlan(plan, {
-            client,
-            live: { capabilities },
-            settings,
-            signal,
-            journal,
-            maxFailures: waveLimits(planned.desired),
-            holdBack: skipCompleted(completed),
-            now,
-            onEvent: (event) => {
-              if (event.type === 'verify-failed')
-                verificationError = { code: event.code, message: event.message };
-              if (event.type === 'verify-skipped')
-                verificationSkipped = { code: event.code, message: event.message };
-              if (event.type === 'stopped' && event.code === DASHBOARD_UNREACHABLE)
-                unreachable = { message: event.message };
-            },
-          });
-        } finally {
-          journal.close();
-        }
+      const decision = approveSaved(planned.plan, {
+        dashboardUrl: client.url,
+        safeMode: settings.safeMode,
+        now: now(),
+        config: { path: planned.configPath, desired: planned.desired },
       });
-      return {
-        result,
-        dashboard: client.url,
-        approval: 'prompt',
-        ...(verificationError ? { verificationError } : {}),
-        ...(verificationSkipped ? { verificationSkipped } : {}),
-        ...(unreachable ? { unreachable } : {}),
-        warnings,
-      };
+      if (decision.kind === 'refused') throw refusalError(decision);
+      if (decision.kind !== 'approved')
+        throw new SvcError('INTERNAL', `a saved-plan approval ended ${decision.kind}`);
+      const warnings: string[] = [];
+      const paths = statePaths(resolve(cwd, options.stateDir), client.url, resolve(cwd, planned.configPath));
+      const result = await runApproved(decision, {
+        client,
+        settings,
+        fs,
+        paths,
+        signal,
+        now,
+        onWarning: (message) => {
+          warnings.push(message);
+          options.onWarning(message);
+        },
+      });
+      return applyReport(decision, result, client.url, warnings);
     },
 
     async describeCalls(planned) {
-      const capabilities = await client.capabilities();
-      return renderApplyCalls(batchPlan(planned.plan.actions, capabilities.queueThreshold), client.url);
+      const decision = approveSaved(planned.plan, {
+        dashboardUrl: client.url,
+        safeMode: false,
+        now: now(),
+        config: { path: planned.configPath, desired: planned.desired },
+      });
+      if (decision.kind === 'refused') throw refusalError(decision);
+      if (decision.kind !== 'approved') return '';
+      return renderApplyCalls(plannedCalls(decision, await client.capabilities()), client.url);
     },
   };
 }
@@ -199,7 +162,7 @@ async function validateText(yaml: string): Promise<Validated> {
   const dir = realFs.mkdtempSync(join(tmpdir(), 'svc-gitops-mcp-'));
   try {
     realFs.writeFileSync(join(dir, TEXT_SOURCE), yaml);
-    const loaded = await loadDesiredState({ path: TEXT_SOURCE, fs: realFs, cwd: dir });
+    const loaded = await loadDesired({ cwd: dir, fs: realFs, config: TEXT_SOURCE });
     return {
       source: TEXT_SOURCE,
       diagnostics: loaded.diagnostics,

@@ -1,10 +1,12 @@
-import { renderApplyMarkdown } from '../../render/apply-markdown.js';
-import { countStatuses } from '../../render/apply-report.js';
-import { countDiagnostics, renderDiagnosticsText } from '../../render/diagnostics.js';
-import { renderPlanJson } from '../../render/plan-json.js';
-import { renderPlanMarkdown } from '../../render/plan-markdown.js';
-import { renderPlanText } from '../../render/plan-text.js';
-import { hasChanges } from '../../render/plan-words.js';
+import {
+  countDiagnostics,
+  countStatuses,
+  renderApplyMarkdown,
+  renderDiagnosticsText,
+  renderPlanJson,
+  renderPlanMarkdown,
+  renderPlanText,
+} from '../../render/index.js';
 import type { ConfirmationTokens } from '../tokens.js';
 import { type ToolDef, type ToolOutcome, toolError, toolOk } from '../tool-result.js';
 import type { GitopsEngine, Planned } from './engine.js';
@@ -208,7 +210,7 @@ export function gitopsTools(options: GitopsToolOptions): ToolDef[] {
           .engine()
           .plan(typeof args.config === 'string' ? { config: args.config } : {}, signal);
         options.plans.add(planned);
-        const drift = hasChanges(planned.plan.summary);
+        const drift = planned.plan.actions.length > 0;
         const markdown = renderPlanMarkdown(planned.plan, { live: planned.live, maxChars: MARKDOWN_CAP });
         return toolOk(
           { drift, plan_id: planned.plan.id, summary: planned.plan.summary, markdown },
