@@ -1,4 +1,4 @@
-import { Document, isMap, isSeq, type YAMLSeq } from 'yaml';
+import { Document } from 'yaml';
 import type { LiveIgnore, LiveState, Site } from '../types.js';
 import { LIMITS } from './limits.js';
 import { DESIRED_STATE_SCHEMA } from './schema.js';
@@ -19,6 +19,8 @@ export interface ImportOptions {
   dashboardUrl?: string;
   /** The `$schema` reference for editors; defaults to the schema shipped in the npm package. */
   schemaRef?: string;
+  /** Largest file of the split form; defaults to `LIMITS.maxFileBytes` (tests pass less). */
+  maxFileBytes?: number;
 }
 
 const DEFAULT_SCHEMA_REF = './node_modules/svc-gitops/schemas/svc-gitops.schema.json';
@@ -36,6 +38,11 @@ const SLUG = (() => {
 /** The imported YAML and what it did with the live ignores, for the command's summary line. */
 export interface ImportResult {
   yaml: string;
+  /**
+   * The same desired state as a directory of files, each within `LIMITS.maxFileBytes`:
+   * `00-svc-gitops.yaml` (header and settings), then `10-ignores-NNN.yaml` with the rules.
+   */
+  files: Array<{ name: string; yaml: string }>;
   /** Per-site all-version ignores the rules adopt (one per site and item). */
   adopted: number;
   /** Per-site ignores left unmanaged: specific versions, or slugs the format cannot hold. */
@@ -49,7 +56,8 @@ export interface ImportResult {
 /**
  * Desired-state YAML that adopts the live per-site ignore lists, so `import` then `plan` shows no
  * ignore changes. Sites with identical ignore sets share one rule; rules are ordered by their
- * lowest site ID and everything inside them is sorted, so the same live state gives the same bytes.
+ * lowest site ID and everything inside them is sorted, one list item per line, so the same live
+ * state gives the same bytes and a later change to one site is a one-line diff.
  * Only per-site ignores are adopted: global ignores and site-wide flags are not changeable through
  * the interface, and version-specific ignores stay unmanaged (listed in the header), since
  * adopting them as all-version ignores would make the next plan widen them; so do slugs the
@@ -103,25 +111,59 @@ export function importDesiredState(
     if (s.themes.length > 0) rule.themes = s.themes;
     return rule;
   });
+  const comment = header(live, o, partial.sort(), unwritable.sort(), safe);
   const doc = new Document({ version: 1, ignores: { unmanaged: 'report', rules } });
-  const ruleSeq = doc.getIn(['ignores', 'rules'], true) as YAMLSeq;
-  for (const node of ruleSeq.items) {
-    if (!isMap(node)) continue;
-    for (const key of ['sites', 'plugins', 'themes']) {
-      const list = node.get(key, true);
-      if (isSeq(list)) list.flow = true;
-    }
-  }
-  doc.commentBefore = header(live, o, partial.sort(), unwritable.sort(), safe);
-  const yaml = doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+  doc.commentBefore = comment;
+  const yaml = doc.toString(YAML_OPTIONS);
   const bytes = Buffer.byteLength(yaml);
   return {
     yaml,
+    files: splitFiles(comment, rules, o.maxFileBytes ?? LIMITS.maxFileBytes),
     adopted,
     unmanaged: partial.length + unwritable.length,
     bytes,
     fits: bytes <= LIMITS.maxFileBytes,
   };
+}
+
+const YAML_OPTIONS = { lineWidth: 0 } as const;
+
+/**
+ * The desired state as files a directory config reads (rules of all files add up): the header
+ * and `ignores.unmanaged` first, then the rules in order, as many per file as fit.
+ */
+function splitFiles(
+  comment: string,
+  rules: Array<Record<string, unknown>>,
+  maxBytes: number,
+): Array<{ name: string; yaml: string }> {
+  // Room for a file's own head; a rule's size is measured alone and allowed a quarter more for
+  // the deeper indentation it gets under `ignores.rules`.
+  const room = maxBytes - 256;
+  const first = new Document({ version: 1, ignores: { unmanaged: 'report' } });
+  first.commentBefore = comment;
+  const files = [{ name: '00-svc-gitops.yaml', yaml: first.toString(YAML_OPTIONS) }];
+  let chunk: Array<Record<string, unknown>> = [];
+  let size = 0;
+  const flush = () => {
+    if (chunk.length === 0) return;
+    const doc = new Document({ version: 1, ignores: { rules: chunk } });
+    doc.commentBefore = ' Ignore rules adopted by `svc-gitops import` (see 00-svc-gitops.yaml).';
+    files.push({
+      name: `10-ignores-${String(files.length).padStart(3, '0')}.yaml`,
+      yaml: doc.toString(YAML_OPTIONS),
+    });
+    chunk = [];
+    size = 0;
+  };
+  for (const rule of rules) {
+    const bytes = Buffer.byteLength(new Document([rule]).toString(YAML_OPTIONS)) * 1.25;
+    if (size + bytes > room) flush();
+    chunk.push(rule);
+    size += bytes;
+  }
+  flush();
+  return files;
 }
 
 function header(
@@ -140,15 +182,17 @@ function header(
   if (partial.length > 0) {
     // The format ignores all versions; adopting these would widen them, so they stay unmanaged
     // (reported by the plan, never changed, because `unmanaged: report`).
-    lines.push(` Left unmanaged (ignores of specific versions): ${partial.join('; ')}.`);
+    lines.push(' Left unmanaged (ignores of specific versions):', ...partial.map((entry) => `   ${entry}`));
   }
   if (unwritable.length > 0) {
-    lines.push(` Left unmanaged (slugs this format cannot hold): ${unwritable.join('; ')}.`);
+    lines.push(
+      ' Left unmanaged (slugs this format cannot hold):',
+      ...unwritable.map((entry) => `   ${entry}`),
+    );
   }
   const unreadable = [...live.unreadable].sort((a, b) => a.siteId - b.siteId);
   if (unreadable.length > 0) {
-    const listed = unreadable.map((u) => `${u.siteId} (${safe(u.code)})`);
-    lines.push(` Not imported (unreadable): ${listed.join(', ')}.`);
+    lines.push(' Not imported (unreadable):', ...unreadable.map((u) => `   ${u.siteId} (${safe(u.code)})`));
   }
   return lines.join('\n');
 }

@@ -1,7 +1,8 @@
 /**
  * Approval rules of the desired state: a plan needs a person's approval when it updates more
- * sites than `maxSitesWithoutApproval`, updates core (`coreNeedsApproval`) or makes a major
- * version jump (`majorNeedsApproval`). Each reason that applies becomes one plan-wide note.
+ * sites than `approval.max_sites`, updates core (`approval.core`) or makes a major version jump
+ * (`approval.major`). Each reason that applies becomes one plan-wide note, naming the rule by
+ * its key in the YAML (the words a reviewer can look up), never an internal name.
  */
 import type { Action, ApprovalRules, PlanNote } from '../types.js';
 import { memoPairs } from './memo.js';
@@ -39,14 +40,14 @@ export function judgeApproval(actions: readonly Action[], rules: ApprovalRules):
   const sites = sitesUpdated.size;
   const max = rules.maxSitesWithoutApproval;
   if (max !== undefined && sites > max) {
-    const message = `updates ${plural(sites, 'site')}, more than maxSitesWithoutApproval (${max})`;
+    const message = `updates ${plural(sites, 'site')}, more than approval.max_sites (${max})`;
     notes.push({ kind: 'needs-approval', message });
   }
   if (rules.coreNeedsApproval && core > 0) {
-    notes.push({ kind: 'needs-approval', message: `${plural(core, 'core update')} (coreNeedsApproval)` });
+    notes.push({ kind: 'needs-approval', message: `${plural(core, 'core update')} (approval.core)` });
   }
   if (rules.majorNeedsApproval && major > 0) {
-    notes.push({ kind: 'needs-approval', message: `${plural(major, 'major update')} (majorNeedsApproval)` });
+    notes.push({ kind: 'needs-approval', message: `${plural(major, 'major update')} (approval.major)` });
   }
   return { needsApproval: notes.length > 0, notes };
 }

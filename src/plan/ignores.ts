@@ -106,7 +106,7 @@ function undesiredMessage(ignore: LiveIgnore, context: IgnoreContext): string {
     return `every ${ignore.kind} update is ignored by a site-wide flag; svc-gitops never clears it (change it in the dashboard)`;
   }
   if (context.scope === 'report')
-    return `per-site ignore of ${item} is not in the desired state (ignoreScope: report)`;
+    return `per-site ignore of ${item} is not in the desired state (ignores.unmanaged: report)`;
   const surface = SURFACE_NAMES[context.capabilities.surface];
   return `per-site ignore of ${item} is not in the desired state, but the dashboard's ${surface} cannot unignore; remove it in the dashboard`;
 }
@@ -165,7 +165,7 @@ export function planSiteIgnores(
       if (undesired(ignore, context) !== 'unignore') {
         unmanaged.push(ignore);
       } else if (!unignores.some((action) => sameItem(action, ignore))) {
-        const reason = 'per-site ignore not in the desired state (ignoreScope: remove)';
+        const reason = 'per-site ignore not in the desired state (ignores.unmanaged: remove)';
         const name = displayName(facts.pending, ignore.kind, ignore.slug);
         unignores.push(ignoreAction(site, 'unignore', ignore, name, reason));
       }

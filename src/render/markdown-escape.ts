@@ -44,3 +44,17 @@ export function fenceFor(content: string): string {
   for (const match of content.matchAll(/`+/g)) longest = Math.max(longest, match[0].length);
   return '`'.repeat(Math.max(3, longest + 1));
 }
+
+/**
+ * A URL as copyable text: a code span, which GitHub never turns into a link (so nothing is
+ * inserted into the address), with the characters a span or a table cell would read as syntax
+ * (backtick, pipe) and whitespace percent-encoded, as a URL may write them. Controls go through
+ * safeText first.
+ */
+export function markdownUrl(url: string): string {
+  const text = safeText(url).replace(
+    /[`|\s<>]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
+  return `\`${text}\``;
+}

@@ -1,15 +1,17 @@
 /**
- * The plan as a GitHub pull-request comment: summary line and table first, then high-risk
- * actions (open), then collapsible sections for ignore-list changes (a unified diff per site),
- * the other updates and the notes. The whole comment stays under `maxChars` (default 60,000,
+ * The plan as a GitHub pull-request comment: summary line and table first, then the distinct
+ * changes (rollup.ts: item, from → to, risk, wave, number of sites, first sites), then per-site
+ * detail in collapsed sections: high-risk actions, ignore-list changes (a unified diff per site),
+ * the other updates and the notes. Detail is cut before any distinct change is. The whole comment stays under `maxChars` (default 60,000,
  * below GitHub's 65,536): rows that do not fit are dropped and a note points to the JSON plan.
- * Every dashboard-provided string is escaped (markdown-escape.ts); diffs sit in fenced code.
+ * Every dashboard-provided string is escaped (markdown-escape.ts); diffs sit in fenced code;
+ * addresses are code spans (markdownUrl), so they copy as they are and never autolink.
  */
 import { SvcError } from '../errors.js';
 import type { Action, LiveIgnore, LiveState, Plan, PlanNote } from '../types.js';
 import { ignoreListPatch } from './ignore-diff.js';
 import { assembleWithinCap, type Section } from './markdown-budget.js';
-import { escapeMarkdown as esc, fenceFor } from './markdown-escape.js';
+import { escapeMarkdown as esc, fenceFor, markdownUrl } from './markdown-escape.js';
 import {
   changeLabel,
   hasChanges,
@@ -19,6 +21,7 @@ import {
   siteList,
   summaryLine,
 } from './plan-words.js';
+import { type DistinctChange, distinctChanges, FIRST_SITES } from './rollup.js';
 
 export const DEFAULT_MARKDOWN_CAP = 60_000;
 const MIN_MARKDOWN_CAP = 2_000;
@@ -30,6 +33,50 @@ export interface PlanMarkdownOptions {
   live?: LiveState;
   /** Where the full JSON plan is (trusted markdown), e.g. "the `plan.json` artifact". */
   fullPlanHint?: string;
+  /** Per-site detail (default) or per-item: update tables ordered by item, then site. */
+  groupBy?: 'site' | 'item';
+}
+
+const MARK: Record<Action['op'], string> = { update: '~ update', ignore: '+ ignore', unignore: '- unignore' };
+
+function rollupRow(change: DistinctChange): string {
+  const name = change.name !== change.slug && change.kind !== 'core' ? ` (${esc(change.name)})` : '';
+  const move =
+    change.op === 'update' ? esc(changeLabel({ ...change, site_id: 0, site_url: '', reason: '' })) : '';
+  const count = change.siteIds.length;
+  const first = change.siteIds
+    .slice(0, FIRST_SITES)
+    .map((id, i) => `${id} ${markdownUrl(change.firstUrls[i] ?? '')}`)
+    .join(', ');
+  const more = count > FIRST_SITES ? `, … ${count - FIRST_SITES} more` : '';
+  return `| ${MARK[change.op]} | ${esc(itemLabel(change))}${name} | ${move} | ${change.risk} | ${esc(change.wave ?? '')} | ${count} | ${first}${more} |`;
+}
+
+/**
+ * The distinct changes, in full when they take at most `room` characters; otherwise as many as
+ * fit and a line saying how many more the JSON plan holds. They lead the comment: a reviewer
+ * sees every distinct change before any per-site detail, and detail is cut first.
+ */
+function rollup(plan: Plan, room: number): string[] {
+  const changes = distinctChanges(plan.actions);
+  if (changes.length === 0) return [];
+  const lines = [
+    `### Changes (${changes.length} distinct)`,
+    '',
+    '| change | item | from → to | risk | wave | sites | first sites |',
+    '|---|---|---|---|---|---:|---|',
+  ];
+  let used = lines.reduce((n, line) => n + line.length + 1, 0);
+  for (const [index, change] of changes.entries()) {
+    const row = rollupRow(change);
+    if (used + row.length + 1 > room) {
+      lines.push('', `…and ${changes.length - index} more distinct changes: see the full plan.`);
+      break;
+    }
+    used += row.length + 1;
+    lines.push(row);
+  }
+  return [...lines, ''];
 }
 
 function head(plan: Plan): string[] {
@@ -44,7 +91,7 @@ function head(plan: Plan): string[] {
     `| ${summary.ignore} | ${summary.unignore} | ${summary.update} | ${summary.sites} | ${summary.high_risk} |`,
     '',
     // A saved plan's times too: `show` renders any file whose id matches its content.
-    `Plan \`${shortId(plan.id)}\` for ${esc(plan.dashboard.url)}, created ${esc(plan.created_at)}, expires ${esc(plan.expires_at)}.`,
+    `Plan \`${shortId(plan.id)}\` for ${markdownUrl(plan.dashboard.url)}, created ${esc(plan.created_at)}, expires ${esc(plan.expires_at)}.`,
   ];
   if (!hasChanges(summary)) lines.push('', noChangesLine(plan));
   if (plan.needs_approval) {
@@ -64,7 +111,7 @@ const TABLE_HEAD = ['| site | item | change | wave | reason |', '|---|---|---|--
 
 function updateRow(action: Action): string {
   const name = action.name !== action.slug && action.kind !== 'core' ? ` (${esc(action.name)})` : '';
-  return `| ${action.site_id} ${esc(action.site_url)} | ${esc(itemLabel(action))}${name} | ${esc(changeLabel(action))} | ${esc(action.wave ?? '')} | ${esc(action.reason)} |`;
+  return `| ${action.site_id} ${markdownUrl(action.site_url)} | ${esc(itemLabel(action))}${name} | ${esc(changeLabel(action))} | ${esc(action.wave ?? '')} | ${esc(action.reason)} |`;
 }
 
 function details(summary: string, open = false): string[] {
@@ -113,7 +160,7 @@ function ignoreSection(plan: Plan, live: LiveState | undefined): Section {
 }
 
 function noteRow(note: PlanNote): string {
-  const sites = note.site_ids ? ` — ${siteList(note.site_ids, note.site_urls, esc)}` : '';
+  const sites = note.site_ids ? ` — ${siteList(note.site_ids, note.site_urls, markdownUrl)}` : '';
   return `- **${note.kind}** ${esc(note.message)}${sites}`;
 }
 
@@ -126,10 +173,12 @@ export function renderPlanMarkdown(plan: Plan, options: PlanMarkdownOptions = {}
     );
   }
   const updates = plan.actions.filter((action) => action.op === 'update');
-  const high = plan.actions.filter((action) => action.risk === 'high');
-  const other = updates.filter((action) => action.risk !== 'high');
+  const ordered = options.groupBy === 'item' ? byItem(updates) : updates;
+  const high = ordered.filter((action) => action.risk === 'high');
+  const other = ordered.filter((action) => action.risk !== 'high');
+  // Per-site detail stays collapsed: the distinct changes above already show what happens.
   const table = (title: string, actions: Action[]): Section => ({
-    open: [...details(title, title.startsWith('High')), ...TABLE_HEAD],
+    open: [...details(title), ...TABLE_HEAD],
     close: CLOSE_DETAILS,
     rowCount: actions.length,
     row: (index) => updateRow(actions[index]!),
@@ -152,5 +201,22 @@ export function renderPlanMarkdown(plan: Plan, options: PlanMarkdownOptions = {}
     `> **Truncated:** this comment shows ${total - omitted} of ${total} entries (${omitted} left out) to stay under GitHub's comment size limit. The full plan is in the JSON plan: ${where}.`,
     '',
   ];
-  return assembleWithinCap(head(plan), sections, maxChars, truncationNote).text;
+  const top = head(plan);
+  const room = Math.floor(maxChars * 0.6) - top.reduce((n, line) => n + line.length + 1, 0);
+  return assembleWithinCap([...top, ...rollup(plan, room)], sections, maxChars, truncationNote).text;
+}
+
+const KIND_ORDER = { core: 0, plugin: 1, theme: 2, translation: 3 } as const;
+
+/** Updates by item (kind, slug), then versions, then site: a stable order for `--group-by item`. */
+function byItem(actions: readonly Action[]): Action[] {
+  return actions
+    .slice()
+    .sort(
+      (a, b) =>
+        KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
+        (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0) ||
+        ((a.from ?? '') < (b.from ?? '') ? -1 : (a.from ?? '') > (b.from ?? '') ? 1 : 0) ||
+        a.site_id - b.site_id,
+    );
 }

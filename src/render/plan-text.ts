@@ -20,6 +20,7 @@ import {
   siteList,
   summaryLine,
 } from './plan-words.js';
+import { type DistinctChange, distinctChanges, FIRST_SITES } from './rollup.js';
 import { safeText } from './safe-text.js';
 
 export interface PlanTextOptions {
@@ -178,6 +179,29 @@ function noteLine(note: PlanNote): string {
   return `  ! ${note.kind}: ${safeText(note.message)}${sites}\n`;
 }
 
+/** One line per distinct change: what, on how many sites, the first few of them. */
+function rollupLine(change: DistinctChange, style: LineStyle): string {
+  const { s, safe } = style;
+  const action = {
+    op: change.op,
+    kind: change.kind,
+    slug: change.slug,
+    from: change.from,
+    to: change.to,
+  } as Action;
+  const move = change.op === 'update' ? ` ${changeLabel(action, safeText)}` : '';
+  const risk = change.risk === 'high' ? style.highRisk : '';
+  const wave = change.wave === undefined ? '' : s.dim(` wave ${safe(change.wave)}`);
+  const count = change.siteIds.length;
+  const first = change.siteIds
+    .slice(0, FIRST_SITES)
+    .map((id, i) => `${id} ${safe(change.firstUrls[i] ?? '')}`)
+    .join(', ');
+  const more = count > FIRST_SITES ? ` and ${count - FIRST_SITES} more` : '';
+  const where = count === 1 ? `on site ${first}` : `on ${count} sites: ${first}${more}`;
+  return `${style.starts[change.op]}${itemLabel(change, safeText)}${move}${risk}${wave} ${s.dim(where)}\n`;
+}
+
 /** The text view in chunks of whole lines, for writing large plans. */
 export function* planTextChunks(plan: Plan, options: PlanTextOptions = {}): Generator<string> {
   const style = lineStyle(options.colour ?? false);
@@ -190,6 +214,12 @@ export function* planTextChunks(plan: Plan, options: PlanTextOptions = {}): Gene
   // A saved plan's own strings too: `show` renders any file whose id matches its content.
   yield `${s.dim(`plan ${safeText(shortId(plan.id))} for ${safeText(plan.dashboard.url)}, expires ${safeText(plan.expires_at)}`)}\n`;
   if (!hasChanges(summary)) yield `\n${noChangesLine(plan)}\n`;
+  else {
+    // Distinct changes lead, so a fleet's plan is reviewed in one screen; detail follows.
+    const changes = distinctChanges(plan.actions);
+    yield `\n${s.bold(`Changes (${changes.length} distinct):`)}\n${changes.map((c) => rollupLine(c, style)).join('')}`;
+    yield `\n${s.bold(`By ${options.groupBy ?? 'site'}:`)}\n`;
+  }
   yield* groupChunks(plan.actions, options.groupBy ?? 'site', style);
   if (plan.notes.length > 0) {
     yield `\n${s.yellow(`Notes (${plan.notes.length}):`)}\n${plan.notes.map(noteLine).join('')}`;

@@ -3,7 +3,7 @@ import { importDesiredState } from '../../src/config/index.js';
 import { createPlan, normaliseAddress } from '../../src/plan/index.js';
 import { safeText } from '../../src/render/safe-text.js';
 import type { DesiredState, LiveIgnore, LiveState, Site } from '../../src/types.js';
-import { errors, loadText } from './helpers.js';
+import { errors, loadFrom, loadText } from './helpers.js';
 
 /** The YAML import writes. */
 const renderImportYaml = (...args: Parameters<typeof importDesiredState>) => importDesiredState(...args).yaml;
@@ -105,11 +105,38 @@ describe('importDesiredState: the YAML', () => {
 
   it('groups sites that share the same ignores and names sites by domain, or by ID when the URL has a path', () => {
     const text = renderImportYaml(liveState(), READERS);
+    // One list item a line: a later change to one site or item is a one-line diff.
     expect(text).toContain(
-      '  - sites: [acme-shop.demo.test, acme-blog.demo.test]\n      plugins: [woocommerce/woocommerce.php]\n      themes: [astra]\n',
+      '    - sites:\n        - acme-shop.demo.test\n        - acme-blog.demo.test\n      plugins:\n        - woocommerce/woocommerce.php\n      themes:\n        - astra\n',
     );
-    expect(text).toContain('  - sites: [5]\n');
+    expect(text).toContain('    - sites:\n        - 5\n');
     expect(text).not.toContain('wayne.demo.test');
+  });
+
+  it('splits into a directory of files within the file limit that reads as the single file does', async () => {
+    // 300 sites with distinct ignore sets: far more rules than fit one 4 KiB file.
+    const sites = Array.from({ length: 300 }, (_, i) => site(i + 1, `s${i + 1}.fleet.test`));
+    const ignores = sites.flatMap((s) =>
+      Array.from({ length: 1 + (s.id % 7) }, (_, k) => ignore(s.id, 'plugin', `p${s.id % 13}-${k}/p.php`)),
+    );
+    const live: LiveState = { ...liveState(), sites, ignores, unreadable: [] };
+    const result = importDesiredState(live, READERS, { maxFileBytes: 4096 });
+    expect(result.files.length).toBeGreaterThan(3);
+    expect(result.files[0]?.name).toBe('00-svc-gitops.yaml');
+    for (const file of result.files)
+      expect(Buffer.byteLength(file.yaml), file.name).toBeLessThanOrEqual(4096);
+    const files = Object.fromEntries(result.files.map((f) => [`conf/${f.name}`, f.yaml]));
+    const split = await loadFrom(files, 'conf');
+    expect(split.diagnostics).toEqual([]);
+    const single = await loadText(result.yaml);
+    const shape = (d: typeof split.desired) =>
+      d?.ignores.map((r) => [r.selection, r.core, r.plugins, r.themes]);
+    expect(shape(split.desired)).toEqual(shape(single.desired));
+    const plan = createPlan(split.desired!, live, {
+      now: new Date('2026-01-01T00:00:00Z'),
+      lifetimeMinutes: 60,
+    });
+    expect(plan.actions.filter((a) => a.op !== 'update')).toEqual([]);
   });
 
   it('is deterministic regardless of the order of live ignores', () => {
@@ -125,7 +152,7 @@ describe('importDesiredState: the YAML', () => {
     });
     const text = renderImportYaml(withVersions(['5.3.7', '5.3.10']), READERS);
     expect(renderImportYaml(withVersions(['5.3.10', '5.3.7', '5.3.10']), READERS)).toBe(text);
-    expect(text).toContain('globex.demo.test akismet/akismet.php 5.3.10,5.3.7.');
+    expect(text).toContain('#   globex.demo.test akismet/akismet.php 5.3.10,5.3.7\n');
   });
 
   it('counts the per-site ignores it adopts and those it leaves unmanaged, never global ones or flags', () => {
@@ -152,9 +179,9 @@ describe('importDesiredState: the YAML', () => {
       '# yaml-language-server: $schema=./node_modules/svc-gitops/schemas/svc-gitops.schema.json',
     );
     expect(text).toContain(
-      '# Left unmanaged (ignores of specific versions): globex.demo.test akismet/akismet.php 5.3.7.',
+      '# Left unmanaged (ignores of specific versions):\n#   globex.demo.test akismet/akismet.php 5.3.7\n',
     );
-    expect(text).toContain('Not imported (unreadable): 9 (site_offline)');
+    expect(text).toContain('# Not imported (unreadable):\n#   9 (site_offline)');
     expect(text).toContain('https://dash.demo.test/');
     expect(text).not.toContain('secret');
     expect(
@@ -198,12 +225,16 @@ describe('importDesiredState: the YAML', () => {
     const text = renderImportYaml(live, READERS);
     const result = await loadText(text);
     expect(result.diagnostics).toEqual([]);
-    expect(text).toContain('  - sites: [1, 3]\n      plugins: [akismet/akismet.php]\n');
-    expect(text).toContain('  - sites: [4]\n');
-    expect(text).toContain('  - sites: [5]\n');
-    expect(text).toContain('  - sites: [6, plain.demo.test]\n      plugins: [hello.php]\n');
     expect(text).toContain(
-      '# Left unmanaged (slugs this format cannot hold): plain.demo.test my plugin/my+plugin.php.',
+      '    - sites:\n        - 1\n        - 3\n      plugins:\n        - akismet/akismet.php\n',
+    );
+    expect(text).toContain('    - sites:\n        - 4\n');
+    expect(text).toContain('    - sites:\n        - 5\n');
+    expect(text).toContain(
+      '    - sites:\n        - 6\n        - plain.demo.test\n      plugins:\n        - hello.php\n',
+    );
+    expect(text).toContain(
+      '# Left unmanaged (slugs this format cannot hold):\n#   plain.demo.test my plugin/my+plugin.php\n',
     );
     // Planned with `unmanaged: remove`, only what the format cannot hold would be unignored:
     // every other live ignore is adopted, on its own site and no other.

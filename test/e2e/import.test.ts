@@ -159,6 +159,24 @@ describe.each(PROFILES)('import against the %s sandbox', (profile) => {
     expect((await sandboxStats(sandbox)).requests_total).toBe(0);
   });
 
+  it('import --out DIR/ writes a directory of files that plans with no ignore changes; a non-empty one needs --force', async () => {
+    const cwd = tempDir();
+    const imported = await cli(['import', '--out', 'conf/'], { env, cwd });
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toMatch(/^Wrote \d+ files to conf\/: /);
+    const first = readFileSync(join(cwd, 'conf/00-svc-gitops.yaml'), 'utf8');
+    expect(first).toContain('unmanaged: report');
+    expect(first).toContain('$schema=./node_modules/svc-gitops/schemas/svc-gitops.schema.json');
+    expect(ignoresIn(readFileSync(join(cwd, 'conf/10-ignores-001.yaml'), 'utf8'))).toBeGreaterThan(0);
+    const planned = await cli(['plan', '-c', 'conf', '--format', 'json'], { env, cwd });
+    expect(planned.code, planned.stderr).toBe(0);
+    expect((JSON.parse(planned.stdout) as Plan).actions.filter((a) => a.op !== 'update')).toEqual([]);
+    const again = await cli(['import', '--out', 'conf/'], { env, cwd });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('svc-gitops: error [USAGE]: conf/ is not empty');
+    expect((await cli(['import', '--out', 'conf/', '--force'], { env, cwd })).code).toBe(0);
+  });
+
   it('import --out never replaces a symlink without --force, even one whose target is missing', async () => {
     const cwd = tempDir();
     symlinkSync(join(cwd, 'missing.yaml'), join(cwd, 'link.yaml'));
@@ -218,8 +236,13 @@ describe.each(PROFILES)('import against the %s sandbox', (profile) => {
       expect(imported.code, imported.stderr).toBe(0);
       const yaml = readFileSync(join(cwd, 'svc-gitops.yaml'), 'utf8');
       expect(yaml).toContain('"1e5"');
-      expect(yaml).toMatch(/Left unmanaged \(ignores of specific versions\): .*x\/y\.php 1\.0,2\.0/);
-      expect(yaml).toMatch(/Left unmanaged \(slugs this format cannot hold\): .*a: b\/c\.php/);
+      // One entry a line, under its heading.
+      expect(yaml).toMatch(
+        /^# Left unmanaged \(ignores of specific versions\):\n(# {3}.*\n)*# {3}\S+ x\/y\.php 1\.0,2\.0\n/m,
+      );
+      expect(yaml).toMatch(
+        /^# Left unmanaged \(slugs this format cannot hold\):\n(# {3}.*\n)*# {3}\S+ a: b\/c\.php\n/m,
+      );
       expect(imported.stderr).toContain(`, ${ignoresIn(yaml)} per-site ignores adopted, 4 left unmanaged`);
 
       const validated = await cli(['validate'], { env: awkwardEnv, cwd });

@@ -193,7 +193,12 @@ describe('action.yml run script with the real CLI', () => {
       counts: JSON.stringify(plan.summary),
       'has-changes': 'true',
       'plan-file': planFile,
+      'plan-text-file': join(runnerTemp, 'svc-gitops-plan.txt'),
     });
+    // The full plan for people, beside the JSON: summary line, distinct changes, every action.
+    const text = readFileSync(join(runnerTemp, 'svc-gitops-plan.txt'), 'utf8');
+    expect(text.split('\n')[0]).toMatch(/^\d+ to ignore, \d+ to unignore, \d+ to update on \d+ sites/);
+    expect(text).toContain('\nBy site:\n');
     expect(run.summary).toContain('## svc-gitops plan');
     expect(run.stdout).toContain(plan.id);
     expect(github.requests).toEqual([]);

@@ -137,7 +137,10 @@ describe('security rules of the templates', () => {
       expect(artifact(plan, planJob)).toMatch(/^svc-gitops-plan/);
       const planStep = planJob.steps.find((s) => isOwnAction(s) && s.with?.command === 'comment');
       const upload = planJob.steps.find((s) => s.uses?.startsWith('actions/upload-artifact'));
-      expect(upload?.with?.path).toBe(`${EXPR} steps.${planStep?.id}.outputs.plan-file }}`);
+      // The JSON plan (for apply) and the full text plan beside it (for people).
+      expect(upload?.with?.path).toBe(
+        `${EXPR} steps.${planStep?.id}.outputs.plan-file }}\n${EXPR} steps.${planStep?.id}.outputs.plan-text-file }}\n`,
+      );
       expect(upload?.with?.name).toBe(`${EXPR} env.PLAN_ARTIFACT }}`);
       // upload-artifact keeps a single file under its base name.
       const applyStep = applyJob.steps.find((s) => isOwnAction(s) && s.with?.command === 'apply');

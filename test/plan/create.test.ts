@@ -260,7 +260,7 @@ describe('updates', () => {
       'plugin:high',
       'translation:medium',
     ]);
-    expect(result.notes.map((n) => n.message)).toEqual(['2 major updates (majorNeedsApproval)']);
+    expect(result.notes.map((n) => n.message)).toEqual(['2 major updates (approval.major)']);
     expect(renderPlanText(result)).toContain('plugin a/a.php 1.0 → (unreported version)');
     const pinned = plan(
       desiredState({ ...any, holds: [hold({ kind: 'plugin', slug: 'a/a.php', maxVersion: '1.4' })] }),

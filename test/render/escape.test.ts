@@ -108,14 +108,17 @@ describe('hostile names through the renderers', () => {
   const markdown = renderPlanMarkdown(plan, { live });
 
   it('cannot inject markup, mentions, links or table cells into the markdown', () => {
-    const outsideFences = markdown.replace(/^(`{3,})diff\n[\s\S]*?^\1$/gm, '');
+    // Fenced diffs and code spans (addresses) are literal text: markup inside them is inert, and
+    // no backtick of a name can end them early (names escape it, addresses percent-encode it).
+    const outsideFences = markdown.replace(/^(`{3,})diff\n[\s\S]*?^\1$/gm, '').replace(/`[^`\n]*`/g, '');
     expect(outsideFences).not.toMatch(/<(script|img|https)/i);
     expect(outsideFences).not.toMatch(/\]\(/);
     expect(outsideFences).not.toMatch(/@[a-z]/i);
     expect(outsideFences).not.toMatch(/(?<!&)#\d/);
     expect(outsideFences.match(/<details/g)?.length).toBe(outsideFences.match(/<\/details>/g)?.length);
+    // Distinct changes have 7 columns, per-site rows 5: no name adds a cell.
     for (const row of outsideFences.split('\n').filter((line) => line.startsWith('| '))) {
-      expect(row.match(/\|/g)).toHaveLength(6);
+      expect([6, 8]).toContain(row.match(/\|/g)?.length);
     }
   });
 
@@ -125,7 +128,8 @@ describe('hostile names through the renderers', () => {
     const head = renderPlanMarkdown(edited)
       .split('\n')
       .find((line) => line.startsWith('Plan '))!;
-    expect(head).not.toMatch(/<img|@[a-z]|\]\(|https?:\/\//i);
+    expect(head).toContain('for `https://dashboard.example.test/`'); // copyable: a code span, no autolink
+    expect(head.replace(/`[^`]*`/g, '')).not.toMatch(/<img|@[a-z]|\]\(|https?:\/\//i);
     expect(head).toContain('created 2099-01-01T00:00:00.000Z &lt;img');
   });
 
@@ -139,7 +143,13 @@ describe('hostile names through the renderers', () => {
   it('cannot inject escapes or forged lines into the terminal output', () => {
     const text = renderPlanText(plan);
     expect(text).not.toMatch(/[\u001b\u202e\r]/);
-    const actionLines = text.split('\n').filter((line) => /^ {2}[+~-] /.test(line));
+    // One line per distinct change, then one per action: names forge no line in either.
+    const [rollup, detail] = text.split('\nBy site:\n') as [string, string];
+    const distinct = new Set(
+      plan.actions.map((a) => [a.op, a.kind, a.slug, a.from, a.to, a.risk, a.wave].join('|')),
+    );
+    expect(rollup.split('\n').filter((line) => /^ {2}[+~-] /.test(line))).toHaveLength(distinct.size);
+    const actionLines = detail.split('\n').filter((line) => /^ {2}[+~-] /.test(line));
     expect(actionLines).toHaveLength(plan.actions.length);
     const noteLines = text.split('\n').filter((line) => line.startsWith('  ! '));
     expect(noteLines).toHaveLength(plan.notes.length);
@@ -160,13 +170,13 @@ describe('hostile names through the renderers', () => {
       PLAN_OPTIONS,
     );
     for (const view of [renderPlanText(disguised), renderPlanMarkdown(disguised)]) {
-      const listed = /site 5 \((.*)\)/.exec(view)?.[1] ?? '';
+      const listed = /site 5 \(`?(.*?)`?\)/.exec(view)?.[1] ?? '';
       expect(listed).toMatch(
-        /^https:\u200b?\/\/a\.test\/%E2%9D%A9%EA%93%B9%097%09%E2%9D%A8%5D%C2%A0https:\u200b?\/\/b\.test\/$/,
+        /^https:\/\/a\.test\/%E2%9D%A9%EA%93%B9%097%09%E2%9D%A8%5D%C2%A0https:\/\/b\.test\/$/,
       );
     }
-    expect(renderPlanMarkdown(spoofed)).toMatch(
-      /— site 5 \(https:\u200b\/\/a\.test\/%29%2C%201%20%28https:\u200b\/\/b\.test\/\)/,
+    expect(renderPlanMarkdown(spoofed)).toContain(
+      '— site 5 (`https://a.test/%29%2C%201%20%28https://b.test/`)',
     );
     expect(plan.notes.filter((note) => note.site_urls).map((note) => note.kind)).toEqual([
       'unreadable-site',

@@ -24,8 +24,17 @@ describe('renderPlanText', () => {
     expect(coloured.replace(/\u001b\[\d+m/g, '')).toBe(renderPlanText(plan));
   });
 
+  it('leads with one line per distinct change, then the detail', () => {
+    const text = renderPlanText(plan);
+    expect(text).toContain('\nChanges (12 distinct):\n');
+    expect(text).toContain(
+      '  + ignore   plugin classic-editor/classic-editor.php on 3 sites: 1 https://site1.example.test/, 2 https://site2.example.test/, 3 https://www.Shop.example.test/\n',
+    );
+    expect(text.indexOf('Changes (')).toBeLessThan(text.indexOf('\nBy site:\n'));
+  });
+
   it('groups by item with every action listed once', () => {
-    const byItem = renderPlanText(plan, { groupBy: 'item' });
+    const byItem = renderPlanText(plan, { groupBy: 'item' }).split('\nBy item:\n')[1] ?? '';
     const lines = byItem.split('\n').filter((line) => /^ {2}[+~-] /.test(line));
     expect(lines).toHaveLength(plan.actions.length);
     expect(byItem).toContain('\nplugin classic-editor/classic-editor.php\n');
@@ -46,8 +55,9 @@ describe('renderPlanText', () => {
       const text = renderPlanText(edited, { groupBy });
       expect(text).not.toMatch(/[\u001b\u202e]/);
       expect(text).not.toContain('%'); // cleaned, not URL-encoded
+      // The distinct change's line, then the detail's (and the item heading when by item).
       expect(text.split('\n').filter((line) => line.includes('fake'))).toHaveLength(
-        groupBy === 'site' ? 1 : 2,
+        groupBy === 'site' ? 2 : 3,
       );
     }
   });

@@ -23,7 +23,12 @@ import {
   validationComment,
 } from '../../github/index.js';
 import { verifyPlanId } from '../../plan/index.js';
-import { planJsonChunks, renderDiagnosticsGithub, renderPlanMarkdown } from '../../render/index.js';
+import {
+  planJsonChunks,
+  planTextChunks,
+  renderDiagnosticsGithub,
+  renderPlanMarkdown,
+} from '../../render/index.js';
 import type { LiveState, Plan } from '../../types.js';
 import type { CliContext } from '../context.js';
 import { planNow } from '../pipeline.js';
@@ -59,7 +64,10 @@ export function registerComment(program: Command, ctx: CliContext, setExit: (cod
       '--plan-file <file>',
       'comment this saved plan (`svc-gitops plan --out FILE`) instead of planning now',
     )
-    .option('--out <file>', 'when planning now, also save the JSON plan to FILE (for the artifact)')
+    .option(
+      '--out <file>',
+      'when planning now, also save the JSON plan to FILE and the full text plan beside it (FILE with .txt), for the artifact',
+    )
     .option('--pr <number>', 'pull request number (default: from GITHUB_EVENT_PATH)')
     .option('--artifact-name <name>', 'name of the artifact that holds the JSON plan', 'svc-gitops-plan')
     .option('--artifact-url <url>', 'link to that artifact (default: this workflow run)')
@@ -99,7 +107,11 @@ export async function runComment(ctx: CliContext, flags: CommentFlags): Promise<
     ctx.stdout.write(renderDiagnosticsGithub(obtained.diagnostics.map((d) => inRepository(d, toRepoPath))));
     body = validationComment({ ...common, diagnostics: obtained.diagnostics }, toRepoPath).body;
   } else {
-    if (flags.out) writeFileAtomic(ctx.fs, ctx.cwd, flags.out, planJsonChunks(obtained.plan));
+    if (flags.out) {
+      writeFileAtomic(ctx.fs, ctx.cwd, flags.out, planJsonChunks(obtained.plan));
+      // The comment is capped; the whole plan for people travels in the artifact too.
+      writeFileAtomic(ctx.fs, ctx.cwd, textPlanPath(flags.out), planTextChunks(obtained.plan));
+    }
     const url = flags.artifactUrl ?? run.runUrl;
     body = planBody({
       ...common,
@@ -113,7 +125,10 @@ export async function runComment(ctx: CliContext, flags: CommentFlags): Promise<
   if (ctx.redact) body = ctx.redact(body);
   const outputs: Record<string, string> = 'plan' in obtained ? planOutputs(obtained.plan) : {};
   if (flags.planFile) outputs['plan-file'] = resolve(ctx.cwd, flags.planFile);
-  else if (flags.out) outputs['plan-file'] = resolve(ctx.cwd, flags.out);
+  else if (flags.out) {
+    outputs['plan-file'] = resolve(ctx.cwd, flags.out);
+    if ('plan' in obtained) outputs['plan-text-file'] = resolve(ctx.cwd, textPlanPath(flags.out));
+  }
   if (target === undefined) {
     ctx.stdout.write(body.endsWith('\n') ? body : `${body}\n`);
   } else {
@@ -137,6 +152,11 @@ export async function runComment(ctx: CliContext, flags: CommentFlags): Promise<
     ctx.stderr.write('svc-gitops: warning: the step summary was cut to its 1 MiB limit\n');
   if ('failed' in obtained) throw obtained.failed;
   return 'diagnostics' in obtained ? EXIT.error : EXIT.ok;
+}
+
+/** `plan.json` → `plan.txt`; any other name gets `.txt` added. */
+export function textPlanPath(jsonPath: string): string {
+  return /\.json$/i.test(jsonPath) ? jsonPath.replace(/\.json$/i, '.txt') : `${jsonPath}.txt`;
 }
 
 async function obtainPlan(ctx: CliContext, flags: CommentFlags, configPath: string): Promise<Obtained> {

@@ -22,7 +22,10 @@ export function registerImport(program: Command, ctx: CliContext, setExit: (code
   program
     .command('import')
     .description('write a desired state that adopts the live ignore lists (a starting point for a new repo)')
-    .option('-o, --out <file>', 'write to this file instead of stdout')
+    .option(
+      '-o, --out <path>',
+      'write to this file instead of stdout; a path ending in / is a directory of files (for fleets past the 4 MiB file limit)',
+    )
     .option('--force', 'overwrite an existing file')
     .action(async (flags: ImportFlags) => setExit(await importLive(ctx, flags)));
 }
@@ -33,8 +36,12 @@ export async function importLive(ctx: CliContext, flags: ImportFlags): Promise<n
   const { client } = openDashboard(ctx);
   try {
     const live = await client.readLive({ signal: ctx.signal });
-    const schemaRef = schemaRefFor(ctx, flags.out);
-    const { yaml, adopted, unmanaged, bytes, fits } = importDesiredState(
+    // The header's schema reference is relative to where the files are written.
+    const schemaRef = schemaRefFor(
+      ctx,
+      flags.out && isDirectoryOut(flags.out) ? join(flags.out, '00-svc-gitops.yaml') : flags.out,
+    );
+    const { yaml, files, adopted, unmanaged, bytes, fits } = importDesiredState(
       live,
       { addressOf: normaliseAddress, safe: safeText },
       {
@@ -42,13 +49,24 @@ export async function importLive(ctx: CliContext, flags: ImportFlags): Promise<n
         ...(schemaRef === undefined ? {} : { schemaRef }),
       },
     );
+    const left = unmanaged > 0 ? `, ${unmanaged} left unmanaged (listed in its header)` : '';
+    if (flags.out && isDirectoryOut(flags.out)) {
+      refuseToOverwrite(ctx, flags);
+      const dir = resolve(ctx.cwd, flags.out);
+      ctx.fs.mkdirSync(dir, { recursive: true });
+      for (const file of files) writeFileAtomic(ctx.fs, dir, file.name, [file.yaml]);
+      ctx.stderr.write(
+        `Wrote ${files.length} files to ${flags.out}: ${live.sites.length} sites, ${adopted} per-site ignores adopted${left}. Check it with: svc-gitops plan -c ${flags.out}\n`,
+      );
+      return EXIT.ok;
+    }
     // A file beyond the limit would be refused by every command that reads it: say so now.
     if (!fits) {
       throw new SvcError(
         'UNSUPPORTED',
         `the imported desired state would be ${bytes} bytes, more than the ${LIMITS.maxFileBytes} bytes (4 MiB) a desired-state file may hold; nothing was written`,
         {
-          hint: 'the fleet has too many distinct per-site ignore lists for one file; set up the desired state as a directory of files by hand',
+          hint: 'write it as a directory of files instead: --out svc-gitops/ (a path ending in /)',
         },
       );
     }
@@ -56,7 +74,6 @@ export async function importLive(ctx: CliContext, flags: ImportFlags): Promise<n
       // Again: the file may have appeared while the dashboard was read (a large fleet takes a while).
       refuseToOverwrite(ctx, flags);
       const saved = writeFileAtomic(ctx.fs, ctx.cwd, flags.out, [yaml]);
-      const left = unmanaged > 0 ? `, ${unmanaged} left unmanaged (listed in its header)` : '';
       ctx.stderr.write(
         `Wrote ${saved}: ${live.sites.length} sites, ${adopted} per-site ignores adopted${left}. Check it with: svc-gitops plan -c ${flags.out}\n`,
       );
@@ -67,6 +84,11 @@ export async function importLive(ctx: CliContext, flags: ImportFlags): Promise<n
   } finally {
     await client.close();
   }
+}
+
+/** `--out DIR/`: a trailing separator asks for a directory of files. */
+function isDirectoryOut(out: string): boolean {
+  return out.endsWith('/') || out.endsWith(sep);
 }
 
 /**
@@ -83,10 +105,20 @@ function refuseToOverwrite(ctx: CliContext, flags: ImportFlags): void {
   } catch {
     stat = undefined; // missing, or not reachable: the write then says why
   }
+  if (isDirectoryOut(flags.out)) {
+    // A directory of files: an empty or new one, or any with --force (files of the same names
+    // are replaced; others stay, and a directory config would read them too).
+    if (stat && !stat.isDirectory()) throw new SvcError('USAGE', `${flags.out} is not a directory`);
+    if (stat && !flags.force && ctx.fs.readdirSync(target).length > 0)
+      throw new SvcError('USAGE', `${flags.out} is not empty`, {
+        hint: 'pass --force to write into it anyway',
+      });
+    return;
+  }
   // --force cannot replace a directory: saying "pass --force" would only lead to a second error.
   if (stat?.isDirectory()) {
     throw new SvcError('USAGE', `${flags.out} is a directory`, {
-      hint: `name a file, e.g. --out ${join(flags.out, 'svc-gitops.yaml')}`,
+      hint: `name a file, e.g. --out ${join(flags.out, 'svc-gitops.yaml')}, or the directory with a trailing / to write a directory of files`,
     });
   }
   if (stat && !flags.force)

@@ -34,7 +34,11 @@ export function registerPlan(program: Command, ctx: CliContext, setExit: (code: 
     .addOption(
       new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'),
     )
-    .addOption(new Option('--group-by <what>', 'text grouping').choices(['site', 'item']).default('site'))
+    .addOption(
+      new Option('--group-by <what>', 'detail by site or by item (text and markdown)')
+        .choices(['site', 'item'])
+        .default('site'),
+    )
     .option('--detailed-exitcode', 'exit 2 when the plan has changes, 0 when it has none')
     .option('--target <site...>', 'only these sites (IDs, domains or globs)')
     .option('--refresh', 'ask the dashboard to re-sync the managed sites before reading')

@@ -27,7 +27,11 @@ export function registerShow(program: Command, ctx: CliContext, setExit: (code: 
     .addOption(
       new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'),
     )
-    .addOption(new Option('--group-by <what>', 'text grouping').choices(['site', 'item']).default('site'))
+    .addOption(
+      new Option('--group-by <what>', 'detail by site or by item (text and markdown)')
+        .choices(['site', 'item'])
+        .default('site'),
+    )
     .option('--detailed-exitcode', 'exit 2 when the plan has changes, 0 when it has none')
     .action(async (planfile: string, flags: ShowFlags) => setExit(show(ctx, planfile, flags)));
 }
