@@ -68,6 +68,15 @@ export function isSvcError(value: unknown): value is SvcError {
   return value instanceof SvcError;
 }
 
+/**
+ * A failure that says nothing answers at the dashboard's address (a refused connection, a host
+ * that does not resolve or route), as the transport classified it where the failure was born
+ * (`details.unreachable`); never a reply, however bad.
+ */
+export function isDashboardUnreachable(error: unknown): error is SvcError {
+  return isSvcError(error) && error.details.unreachable === true;
+}
+
 /** A problem found in the desired state (or settings), located in its file. Never thrown. */
 export interface Diagnostic {
   severity: 'error' | 'warning';

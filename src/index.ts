@@ -39,7 +39,6 @@ export {
   type ResumeApprovalOptions,
   type ReviewedApprovalOptions,
   type RunApprovedOptions,
-  readPlanFile,
   refusalError,
   runApproved,
   type SavedApprovalOptions,
@@ -60,10 +59,19 @@ export {
   planNow,
   type ReadLiveOptions,
   readLive,
+  readPlanFile,
   requireDesired,
   resolveTargets,
 } from './engine/index.js';
-export { type Diagnostic, ERROR_CODES, type ErrorCode, EXIT, isSvcError, SvcError } from './errors.js';
+export {
+  type Diagnostic,
+  ERROR_CODES,
+  type ErrorCode,
+  EXIT,
+  isDashboardUnreachable,
+  isSvcError,
+  SvcError,
+} from './errors.js';
 export { createPlan, type PlanOptions, verifyPlanId } from './plan/index.js';
 export {
   type ApplyReport,
@@ -91,11 +99,13 @@ export type {
   ApplyRun,
   DashboardCapabilities,
   DesiredState,
+  HoldCode,
   LiveState,
+  OutcomeCode,
   Plan,
   PlanNote,
   PlanSummary,
   StopCode,
   Verification,
 } from './types.js';
-export { DASHBOARD_UNREACHABLE, STOP_CODES } from './types.js';
+export { DASHBOARD_UNREACHABLE, HOLD_CODES, OUTCOME_CODES, STOP_CODES } from './types.js';

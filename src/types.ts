@@ -280,6 +280,7 @@ export type ActionStatus = 'done' | 'failed' | 'skipped' | 'blocked';
 export interface ActionOutcome {
   action: Action;
   status: ActionStatus;
+  /** An OutcomeCode, or for a failed call the SvcError code or the dashboard's per-site code. */
   code?: string;
   message?: string;
   /** Reported done by the call, but the re-read that would confirm it failed or missed the site. */
@@ -311,6 +312,29 @@ export const STOP_CODES = [
   'RESOURCE_EXHAUSTED',
 ] as const;
 export type StopCode = (typeof STOP_CODES)[number];
+
+/**
+ * Why an action was held back before any call: an earlier run completed it (the journal),
+ * it is outside the approval (a reviewed plan, an interrupted run), or the connected surface
+ * cannot do it.
+ */
+export const HOLD_CODES = ['ALREADY_DONE', 'UNREVIEWED', 'NOT_APPROVED', 'UNSUPPORTED'] as const;
+export type HoldCode = (typeof HOLD_CODES)[number];
+
+/**
+ * The codes apply writes on outcomes itself: a hold, a stop, what the confirming re-read found
+ * (NOT_PERSISTED: reported done, not there; NOT_APPLIED: still pending) and NOT_REPORTED (the
+ * dashboard answered for neither). A failed call's outcome carries the SvcError code of the
+ * failure or the dashboard's own per-site code (`svc_update_failed`) instead.
+ */
+export const OUTCOME_CODES = [
+  ...HOLD_CODES,
+  ...STOP_CODES,
+  'NOT_PERSISTED',
+  'NOT_APPLIED',
+  'NOT_REPORTED',
+] as const;
+export type OutcomeCode = (typeof OUTCOME_CODES)[number];
 
 /** Whether the re-read after the calls confirmed the outcomes reported done. */
 export type Verification =

@@ -1,5 +1,5 @@
 import type { DashboardClient } from '../dashboard/client.js';
-import { isSvcError } from '../errors.js';
+import { isDashboardUnreachable } from '../errors.js';
 import { type Action, type ActionOutcome, DASHBOARD_UNREACHABLE, type StopCode } from '../types.js';
 import type { ApplyCall, CallPhase } from './batch.js';
 import { outcomesOfError, outcomesOfIgnore, outcomesOfRunUpdates } from './call-outcomes.js';
@@ -30,34 +30,6 @@ const FATAL_CODES: ReadonlySet<string> = new Set<StopCode>([
   'AUTH_FAILED',
   'FORBIDDEN',
   'RESOURCE_EXHAUSTED',
-]);
-
-/**
- * Network codes of a connection that could not be made at all: nothing accepts connections at
- * the dashboard's address, or the address does not resolve or route.
- *
- * Threshold: one call that failed this way stops the sending. The transport has already
- * retried it (reads and idempotent writes, with back-off), so it is no blip; and it is no reply
- * of a live dashboard: every later call would fail the same way, each only after its own
- * retries and its wait for the rate limiter (15 calls took minutes). What does not count:
- * - any reply, however bad (HTTP errors, a per-site error from a child site): the dashboard is
- *   there, and other sites may well work;
- * - a connection dropped after it was made (reset, socket closed): a proxy does that to one long
- *   call of a live dashboard (the re-read then often finds it took effect); a dashboard that
- *   died refuses the next call, and that one stops the run;
- * - a request timeout: at this layer a slow reply cannot be told from a connection never made
- *   (ETIMEDOUT below is the system's own connect timeout: a connection never made).
- */
-const UNREACHABLE_NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'EHOSTUNREACH',
-  'EHOSTDOWN',
-  'ENETUNREACH',
-  'ENETDOWN',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EADDRNOTAVAIL',
-  'ETIMEDOUT',
 ]);
 
 export interface ExecuteOptions {
@@ -264,15 +236,6 @@ async function sendCall(
   } catch (error) {
     // In-flight calls get no signal: an update half-sent is worse than one that finishes.
     const results = outcomesOfError(callActions, error);
-    return isUnreachable(error) ? { results, unreachable: error } : { results };
+    return isDashboardUnreachable(error) ? { results, unreachable: error as Error } : { results };
   }
-}
-
-/** A transport failure (not a reply) that says nothing answers at the dashboard's address. */
-function isUnreachable(error: unknown): error is Error {
-  return (
-    isSvcError(error) &&
-    error.code === 'CONNECTION_FAILED' &&
-    UNREACHABLE_NETWORK_CODES.has(String(error.details.networkCode))
-  );
 }

@@ -47,7 +47,7 @@ function subset(
   fresh: readonly Action[],
   approved: readonly Action[],
   key: (action: Action) => string,
-  refusal: { code: string; message: string },
+  refusal: { code: 'UNREVIEWED' | 'NOT_APPROVED'; message: string },
 ): ApprovedSubset {
   const approvedKeys = new Set(approved.map(key));
   const freshKeys = new Set(fresh.map(key));

@@ -37,7 +37,7 @@ export function checkSchema(file: string, parsed: ParsedYaml): Diagnostic[] {
  * Drops the noise of combinators: `if` failures (their `then`/`else` errors say what is wrong) and
  * the `required` errors inside `oneOf`/`anyOf` branches (the combinator error summarises them).
  */
-function relevantErrors(errors: ErrorObject[]): ErrorObject[] {
+export function relevantErrors(errors: ErrorObject[]): ErrorObject[] {
   const seen = new Set<string>();
   return errors.filter((error) => {
     if (error.keyword === 'if') return false;

@@ -13,6 +13,7 @@ export {
   loadDesired,
   requireDesired,
 } from './desired.js';
+export { readPlanFile } from './plan-file.js';
 export { type LiveRead, type PlanNowOptions, planNow, type ReadLiveOptions, readLive } from './plan-now.js';
 export { applyReport } from './report.js';
 export { resolveTargets } from './targets.js';

@@ -82,12 +82,12 @@ describe('svc-gitops apply PLANFILE refusals', () => {
       [['apply', 'plan.json'], 'PREVIEW_EXPIRED', `expired at ${plan.expires_at}`, { now: () => expiredAt }],
       [['apply', 'junk.json'], 'PLAN_INVALID', 'is not JSON'],
       [['show', 'secret.json'], 'PLAN_INVALID', 'is not JSON (a syntax error'],
-      [['apply', 'notes.json'], 'PLAN_INVALID', 'notes[0] is not a valid note'],
-      [['apply', 'urls.json'], 'PLAN_INVALID', 'notes[0] is not a valid note'],
+      [['apply', 'notes.json'], 'PLAN_INVALID', 'notes.json:227:9: item 1 of `site_ids` must be an integer'],
+      [['apply', 'urls.json'], 'PLAN_INVALID', 'notes[0] lists 1 site_urls for 2 site_ids'],
       [['apply', 'summary.json'], 'PLAN_INVALID', 'summary.update does not match the actions'],
       [['show', 'summary.json'], 'PLAN_INVALID', 'summary.update does not match the actions'],
-      [['show', 'no-summary.json'], 'PLAN_INVALID', 'summary is missing'],
-      [['show', 'time.json'], 'PLAN_INVALID', 'expires_at is not a UTC time'],
+      [['show', 'no-summary.json'], 'PLAN_INVALID', 'missing required key `summary`'],
+      [['show', 'time.json'], 'PLAN_INVALID', '(at /expires_at)'],
     ];
     for (const [argv, code, text, options] of cases) {
       const result = await run(world, argv, options ?? {});

@@ -31,7 +31,7 @@ describe('module boundaries of the pure core', () => {
     for (const dir of ['config', 'config/rules']) {
       for (const [file, spec] of imports(dir)) {
         expect(spec, file).toMatch(
-          /^(\.\/(rules\/)?[\w-]+\.js|\.\.\/(\.\.\/)?(types|errors)\.js|\.\.\/[\w-]+\.js|yaml|ajv(\/[\w/.]+)?|node:[\w/]+)$/,
+          /^(\.\/(rules\/)?[\w-]+\.js|\.\.\/(\.\.\/)?(types|errors)\.js|\.\.\/[\w-]+\.js|yaml|ajv(-formats)?(\/[\w/.]+)?|node:[\w/]+)$/,
         );
         // From config/rules, `../x.js` is config's own file; from config, it is another module.
         if (dir === 'config') expect(spec, file).not.toMatch(/^\.\.\/(?!types\.js|errors\.js)/);

@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { readPlanFile } from '../../apply/index.js';
 import { loadDesiredState, resolveConfigPath } from '../../config/index.js';
 import { type Diagnostic, EXIT, isSvcError, SvcError } from '../../errors.js';
 import {
@@ -22,6 +21,7 @@ import {
   upsertStickyComment,
   validationComment,
 } from '../../github/index.js';
+import { readPlanFile } from '../../index.js';
 import { verifyPlanId } from '../../plan/index.js';
 import {
   planJsonChunks,

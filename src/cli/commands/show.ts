@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
-import { checkIntegrity, isExpired, readPlanFile } from '../../apply/index.js';
 import { EXIT } from '../../errors.js';
+import { checkIntegrity, isExpired, readPlanFile } from '../../index.js';
 import { safeText } from '../../render/index.js';
 import type { CliContext } from '../context.js';
 import { type PlanFormat, printPlan } from '../print-plan.js';

@@ -25,6 +25,37 @@ const TLS_CODES = new Set([
   'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
 ]);
 
+/**
+ * Network codes of a connection that could not be made at all: nothing accepts connections at
+ * the dashboard's address, or the address does not resolve or route.
+ *
+ * Such a failure is marked `details.unreachable` (isDashboardUnreachable in errors.ts), where it is
+ * born: apply stops sending on one (after the transport's own retries of that call).
+ *
+ * Threshold: one call that failed this way stops the sending. The transport has already
+ * retried it (reads and idempotent writes, with back-off), so it is no blip; and it is no reply
+ * of a live dashboard: every later call would fail the same way, each only after its own
+ * retries and its wait for the rate limiter (15 calls took minutes). What does not count:
+ * - any reply, however bad (HTTP errors, a per-site error from a child site): the dashboard is
+ *   there, and other sites may well work;
+ * - a connection dropped after it was made (reset, socket closed): a proxy does that to one long
+ *   call of a live dashboard (the re-read then often finds it took effect); a dashboard that
+ *   died refuses the next call, and that one stops the run;
+ * - a request timeout: at this layer a slow reply cannot be told from a connection never made
+ *   (ETIMEDOUT below is the system's own connect timeout: a connection never made).
+ */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EADDRNOTAVAIL',
+  'ETIMEDOUT',
+]);
+
 /** The system or undici code of a network error, looking through `cause` chains. */
 export function networkCode(error: unknown): string | undefined {
   let current: unknown = error;
@@ -87,7 +118,12 @@ export function isRetryableNetworkCode(code: string | undefined): boolean {
 /** A failed connection as an SvcError that names the code and says what to check. */
 export function connectionFailure(error: unknown, method: string, path: string, origin: string): SvcError {
   const code = networkCode(error) ?? 'UNKNOWN';
-  const details = { method, path, networkCode: code };
+  const details = {
+    method,
+    path,
+    networkCode: code,
+    ...(UNREACHABLE_CODES.has(code) ? { unreachable: true } : {}),
+  };
   if (TLS_CODES.has(code)) {
     return new SvcError('TLS_ERROR', `${method} ${path}: certificate check failed (${code}) for ${origin}`, {
       hint: 'Install a certificate the system trusts; for a local self-signed certificate only, set skipSslVerify (SVC_SKIP_SSL_VERIFY=true).',

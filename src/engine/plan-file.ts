@@ -1,0 +1,103 @@
+import type * as nodeFs from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { compileJsonSchemaCheck } from '../config/index.js';
+import { type Diagnostic, jsonSyntaxPlace, SvcError } from '../errors.js';
+import { summarise } from '../plan/index.js';
+import type { Plan, PlanSummary } from '../types.js';
+
+/**
+ * Reads a saved plan file: JSON, of this format, valid against `schemas/plan.schema.json` (every
+ * problem located at file:line:col, as the desired state's are), and with derived data that
+ * agrees with its actions. Whether the content is the one that was planned is the approval's
+ * integrity check (the recomputed id).
+ */
+
+const PLAN_SCHEMA: Record<string, unknown> = JSON.parse(
+  readFileSync(new URL('../../schemas/plan.schema.json', import.meta.url), 'utf8'),
+);
+/** Compiled once, when the module loads. */
+const checkPlanSchema = compileJsonSchemaCheck(PLAN_SCHEMA);
+
+/** Problems listed in the error's message; all of them are in its details. */
+const LISTED = 5;
+
+export function readPlanFile(fs: typeof nodeFs, path: string): Plan {
+  let text: string;
+  try {
+    text = fs.readFileSync(path, 'utf8') as string;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new SvcError(
+      code === 'ENOENT' ? 'USAGE' : 'IO_ERROR',
+      `cannot read the plan file ${path}${code ? ` (${code})` : ''}`,
+      {
+        hint: 'save a plan with `svc-gitops plan --out FILE` (format json)',
+        cause: error,
+      },
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new SvcError('PLAN_INVALID', `${path} is not JSON (${jsonSyntaxPlace(error, text)})`, {
+      hint: 'apply takes the JSON plan written by `svc-gitops plan --out FILE`',
+    });
+  }
+  // Another format is told "plan again" on its own, not as every difference between the formats.
+  const version = (value as { format_version?: unknown } | null)?.format_version;
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && version !== 3) {
+    throw new SvcError(
+      'PLAN_INVALID',
+      `${path} is not a svc-gitops plan: format_version is ${JSON.stringify(version)}, expected 3 (plan it again with this svc-gitops)`,
+    );
+  }
+  const diagnostics = checkPlanSchema(path, text, value);
+  if (diagnostics.length > 0) throw schemaRefusal(path, diagnostics);
+  const plan = value as Plan;
+  const problem = siteUrlsProblem(plan) ?? summaryProblem(plan.summary, plan.actions);
+  if (problem) throw new SvcError('PLAN_INVALID', `${path} is not a svc-gitops plan: ${problem}`);
+  return plan;
+}
+
+function schemaRefusal(path: string, diagnostics: Diagnostic[]): SvcError {
+  const listed = diagnostics.slice(0, LISTED).map(located);
+  const more = diagnostics.length > LISTED ? `\n  … and ${diagnostics.length - LISTED} more` : '';
+  return new SvcError(
+    'PLAN_INVALID',
+    `${path} is not a svc-gitops plan (${diagnostics.length} problem${diagnostics.length === 1 ? '' : 's'}):\n  ${listed.join('\n  ')}${more}`,
+    {
+      hint: 'apply takes the JSON plan written by `svc-gitops plan --out FILE`, unedited: plan again',
+      details: { diagnostics },
+    },
+  );
+}
+
+/** `file:line:col: message (at /json/path)`, as desired-state diagnostics are printed. */
+function located(d: Diagnostic): string {
+  const place = d.file ? `${d.file}${d.line ? `:${d.line}:${d.col ?? 1}` : ''}: ` : '';
+  return `${place}${d.message}${d.path ? ` (at ${d.path})` : ''}`;
+}
+
+/** A note's addresses name exactly its sites: one per site id, in the same order. */
+function siteUrlsProblem(plan: Plan): string | undefined {
+  const index = plan.notes.findIndex(
+    (note) => note.site_urls !== undefined && note.site_urls.length !== note.site_ids?.length,
+  );
+  if (index < 0) return undefined;
+  return `notes[${index}] lists ${plan.notes[index]?.site_urls?.length} site_urls for ${plan.notes[index]?.site_ids?.length ?? 0} site_ids (one address per site)`;
+}
+
+/**
+ * The summary is derived data that views print first ("No changes", "3 to update"): a file whose
+ * summary disagrees with its actions would tell a reviewer something other than what apply runs.
+ */
+function summaryProblem(summary: PlanSummary, actions: Plan['actions']): string | undefined {
+  const expected = summarise(actions);
+  for (const key of Object.keys(expected) as Array<keyof PlanSummary>) {
+    if (summary[key] !== expected[key]) {
+      return `summary.${key} does not match the actions (${expected[key]} in the actions)`;
+    }
+  }
+  return undefined;
+}
