@@ -26,7 +26,11 @@ import { needsCheck, unconfirmed, type VerifyReport, verifyOutcomes } from './ve
 
 export interface ApplyOptions {
   client: Pick<DashboardClient, 'setIgnored' | 'runUpdates' | 'readLive' | 'stats'>;
-  live: Pick<LiveState, 'capabilities'>;
+  /**
+   * What the dashboard can do, and its pending updates on the touched sites as read before
+   * writing: with them, update calls group sites whose item sets differ (batch.ts).
+   */
+  live: Pick<LiveState, 'capabilities'> & { pending?: LiveState['pending'] | undefined };
   settings: { safeMode: boolean; concurrency: number };
   signal?: AbortSignal | undefined;
   onEvent?: ((event: ApplyEvent) => void) | undefined;
@@ -52,7 +56,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   // Defence in depth: the guard already refused such plans before this point.
   checkSafeMode(runnable, options.settings.safeMode);
 
-  const phases = batchPlan(runnable, options.live.capabilities.queueThreshold);
+  const phases = batchPlan(runnable, options.live.capabilities.queueThreshold, options.live.pending);
   options.onEvent?.({
     type: 'start',
     actions: runnable.length,
@@ -65,7 +69,8 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     plan_id: plan.id,
     dashboard: plan.dashboard.url,
     desired_digest: plan.desired_digest,
-    actions: runnable,
+    // What recovery needs of each action: its identity and what reports show, not the reason.
+    actions: runnable.map(({ reason: _reason, ...rest }) => rest),
   });
   const executed = await executePhases(runnable, phases, {
     client: options.client,
@@ -94,7 +99,9 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   } else {
     options.onEvent?.({ type: 'verify', sites: new Set(toCheck.map((o) => o.action.site_id)).size });
     // Ctrl-C during the re-read ends it (a wait for the rate limiter too): nothing is confirmed.
-    verified = await verifyOutcomes(options.client, planned, options.signal);
+    verified = await verifyOutcomes(options.client, planned, options.signal, (progress) =>
+      options.onEvent?.({ type: 'verify-progress', ...progress }),
+    );
     if (verified.error) options.onEvent?.({ type: 'verify-failed', ...verified.error });
   }
   const unreachable = executed.stopped?.code === DASHBOARD_UNREACHABLE;

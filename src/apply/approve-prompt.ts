@@ -37,6 +37,7 @@ export function approvePrompt(planned: Planned, options: PromptApprovalOptions):
       plan,
       maxFailures: waveLimits(planned.desired),
       capabilities: planned.live.capabilities,
+      pending: planned.live.pending,
       warnings: [],
     };
   });

@@ -43,6 +43,7 @@ export function approveResume(planned: Planned, options: ResumeApprovalOptions):
       plan: planned.plan,
       maxFailures: waveLimits(planned.desired),
       capabilities: planned.live.capabilities,
+      pending: planned.live.pending,
       holdBack: subset.holdBack,
       warnings:
         unfinished.inDoubtCalls > 0

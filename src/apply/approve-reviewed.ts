@@ -35,6 +35,7 @@ export function approveReviewed(
       plan: planned.plan,
       maxFailures: waveLimits(planned.desired),
       capabilities: planned.live.capabilities,
+      pending: planned.live.pending,
       holdBack: subset.holdBack,
       reviewed: { notNeeded: subset.notNeeded, unreviewed: subset.unapproved },
       warnings: [],

@@ -1,14 +1,17 @@
-import type { Action, IgnorableKind, ItemKind, ItemRef, Plan } from '../types.js';
+import type { Action, IgnorableKind, ItemRef, PendingUpdate } from '../types.js';
+import { groupUpdates } from './update-grouping.js';
 
 /**
- * Plan actions → the fewest dashboard calls that do exactly the plan. Pure.
+ * Plan actions → few dashboard calls that do exactly the plan. Pure.
  *
  * Invariants:
  * - every action index appears in exactly one call;
- * - an update call's sites all have the identical planned item set, so running `items` on
- *   `siteIds` touches no item that was not planned on that site;
+ * - an update call runs `types` × `specific_items` (the kinds and slugs of `items`) on its
+ *   sites, and that product holds, on each of its sites, nothing pending that the plan does not
+ *   update there and nothing another call runs there (update-grouping.ts); the dashboard client
+ *   sends it as one request;
  * - an update call holds at most `queueThreshold` sites, so the dashboard never queues it;
- * - an update call never mixes kinds whose slugs look alike (see slugSafeSubsets);
+ * - ignores are one call per site, kind and direction (the interface has no multi-site ignore);
  * - phases run in this order: ignores, unignores, then update waves in plan order.
  */
 
@@ -38,56 +41,23 @@ export interface CallPhase {
   calls: ApplyCall[];
 }
 
-export function batchPlan(actions: readonly Action[], queueThreshold: number): CallPhase[] {
+export function batchPlan(
+  actions: readonly Action[],
+  queueThreshold: number,
+  /** The live pending updates of the touched sites (read before writing), when known. */
+  pending?: readonly Pick<PendingUpdate, 'siteId' | 'kind' | 'slug'>[],
+): CallPhase[] {
   const chunkSize = Math.max(1, Math.floor(queueThreshold));
+  const pendingOf = pendingIndex(actions, pending);
   const phases: CallPhase[] = [];
   for (const direction of ['ignore', 'unignore'] as const) {
     const calls = ignoreCalls(actions, direction);
     if (calls.length > 0) phases.push({ kind: direction, wave: undefined, calls });
   }
   for (const [wave, indices] of updatesByWave(actions)) {
-    phases.push({ kind: 'update', wave, calls: updateCalls(actions, indices, chunkSize) });
+    phases.push({ kind: 'update', wave, calls: updateCalls(actions, indices, chunkSize, pendingOf) });
   }
   return phases;
-}
-
-/**
- * The number of calls the plan needs under the grouping rules, counted independently of
- * `batchPlan` (the benchmark's denominator): one per (site, kind, direction) with ignores or
- * unignores, plus per wave and per identical item set ⌈sites ÷ threshold⌉ times the number of
- * look-alike kinds (core, theme, translation) in the set, at least one.
- */
-export function minimumCalls(plan: Pick<Plan, 'actions'>, queueThreshold: number): number {
-  const chunkSize = Math.max(1, Math.floor(queueThreshold));
-  const ignoreKeys = new Set<string>();
-  const itemsBySite = new Map<string, Map<string, ItemKind>>();
-  for (const action of plan.actions) {
-    if (action.op !== 'update') {
-      ignoreKeys.add(JSON.stringify([action.op, action.site_id, action.kind]));
-      continue;
-    }
-    const siteKey = JSON.stringify([action.wave ?? null, action.site_id]);
-    const items = itemsBySite.get(siteKey) ?? new Map<string, ItemKind>();
-    items.set(JSON.stringify([action.kind, action.slug]), action.kind);
-    itemsBySite.set(siteKey, items);
-  }
-  const groups = new Map<string, { sites: number; kinds: Set<ItemKind> }>();
-  for (const [siteKey, items] of itemsBySite) {
-    const wave = (JSON.parse(siteKey) as [string | null, number])[0];
-    const key = JSON.stringify([wave, [...items.keys()].sort()]);
-    const group = groups.get(key) ?? { sites: 0, kinds: new Set(items.values()) };
-    group.sites += 1;
-    groups.set(key, group);
-  }
-  let updateCallCount = 0;
-  for (const { sites, kinds } of groups.values()) {
-    // Core, theme and translation slugs look alike: each of those kinds needs its own call.
-    const separateKinds = (['core', 'theme', 'translation'] as const).filter((kind) =>
-      kinds.has(kind),
-    ).length;
-    updateCallCount += Math.ceil(sites / chunkSize) * Math.max(1, separateKinds);
-  }
-  return ignoreKeys.size + updateCallCount;
 }
 
 function ignoreCalls(actions: readonly Action[], direction: 'ignore' | 'unignore'): IgnoreCall[] {
@@ -125,76 +95,34 @@ function updatesByWave(actions: readonly Action[]): Map<string | undefined, numb
   return waves;
 }
 
-function updateCalls(actions: readonly Action[], indices: number[], chunkSize: number): UpdateCall[] {
-  // site → its planned items (deduplicated: translations repeat a slug per language).
-  const perSite = new Map<number, { items: Map<string, ItemRef>; actions: number[] }>();
-  for (const index of indices) {
-    const action = actions[index]!;
-    let site = perSite.get(action.site_id);
-    if (!site) {
-      site = { items: new Map(), actions: [] };
-      perSite.set(action.site_id, site);
-    }
-    site.items.set(`${action.kind}|${action.slug}`, { kind: action.kind, slug: action.slug });
-    site.actions.push(index);
-  }
-  const groups = new Map<string, { items: ItemRef[]; sites: Array<{ id: number; actions: number[] }> }>();
-  for (const [siteId, site] of perSite) {
-    const keys = [...site.items.keys()].sort();
-    const groupKey = keys.join('\n');
-    let group = groups.get(groupKey);
-    if (!group) {
-      group = { items: keys.map((key) => site.items.get(key)!), sites: [] };
-      groups.set(groupKey, group);
-    }
-    group.sites.push({ id: siteId, actions: site.actions });
-  }
-  const calls: UpdateCall[] = [];
-  for (const group of groups.values()) {
-    const sites = [...group.sites].sort((a, b) => a.id - b.id);
-    for (const items of slugSafeSubsets(group.items)) {
-      const wanted = new Set(items.map((item) => `${item.kind}|${item.slug}`));
-      for (let start = 0; start < sites.length; start += chunkSize) {
-        const chunk = sites.slice(start, start + chunkSize);
-        calls.push({
-          type: 'run-updates',
-          siteIds: chunk.map((site) => site.id),
-          items,
-          actions: chunk.flatMap((site) =>
-            site.actions.filter((index) => wanted.has(`${actions[index]!.kind}|${actions[index]!.slug}`)),
-          ),
-        });
-      }
-    }
-  }
-  return calls;
+function updateCalls(
+  actions: readonly Action[],
+  indices: number[],
+  chunkSize: number,
+  pendingOf: ((siteId: number) => Iterable<ItemRef>) | undefined,
+): UpdateCall[] {
+  return groupUpdates({ actions, indices, maxSites: chunkSize, pendingOf }).map((call) => ({
+    type: 'run-updates',
+    ...call,
+  }));
 }
 
 /**
- * run-updates matches `specific_items` by slug within `types`, so a call must not combine kinds
- * whose slugs look alike: a theme `astra` next to translations would also run an unplanned
- * translation `astra`. Plugin slugs (`folder/file.php`) cannot be mistaken for anything else;
- * core (`wordpress`), themes and translations (folder names) each need a call of their own.
- * Plugins ride along with the first. The dashboard client applies the same rule, so every
- * UpdateCall is exactly one request.
+ * What may be pending on each site once the ignore phases ran: the live pending items, plus what
+ * this apply unignores (a hidden pending update shows again). Undefined without a live state.
  */
-function slugSafeSubsets(items: ItemRef[]): ItemRef[][] {
-  const byKind = new Map<string, ItemRef[]>();
-  for (const item of items) {
-    const list = byKind.get(item.kind);
+function pendingIndex(
+  actions: readonly Action[],
+  pending: readonly Pick<PendingUpdate, 'siteId' | 'kind' | 'slug'>[] | undefined,
+): ((siteId: number) => Iterable<ItemRef>) | undefined {
+  if (!pending) return undefined;
+  const bySite = new Map<number, ItemRef[]>();
+  const add = (siteId: number, item: ItemRef) => {
+    const list = bySite.get(siteId);
     if (list) list.push(item);
-    else byKind.set(item.kind, [item]);
-  }
-  const plugins = byKind.get('plugin') ?? [];
-  byKind.delete('plugin');
-  const subsets = [...byKind.values()];
-  if (subsets.length === 0) return [plugins];
-  subsets[0] = [...subsets[0]!, ...plugins].sort(compareItems);
-  return subsets;
-}
-
-function compareItems(a: ItemRef, b: ItemRef): number {
-  const x = `${a.kind}|${a.slug}`;
-  const y = `${b.kind}|${b.slug}`;
-  return x < y ? -1 : x > y ? 1 : 0;
+    else bySite.set(siteId, [item]);
+  };
+  for (const p of pending) add(p.siteId, { kind: p.kind, slug: p.slug });
+  for (const a of actions) if (a.op === 'unignore') add(a.site_id, { kind: a.kind, slug: a.slug });
+  return (siteId) => bySite.get(siteId) ?? [];
 }

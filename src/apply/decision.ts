@@ -59,6 +59,8 @@ export interface Approved {
   savedPlan?: true;
   /** Known when the path read live state; a saved plan learns it from the live re-check. */
   capabilities?: DashboardCapabilities;
+  /** The pending updates read when planning now; saved plans learn them from the re-check. */
+  pending?: LiveState['pending'];
   warnings: string[];
 }
 

@@ -23,6 +23,10 @@ export type ApplyEvent =
    */
   | { type: 'stopped'; code: string; message: string }
   | { type: 'verify'; sites: number }
+  /** Pages of a saved plan's re-check of its touched sites read so far (`total` once known). */
+  | { type: 'recheck-progress'; done: number; total: number | undefined }
+  /** Pages of the confirming re-read read so far (`total` once known). */
+  | { type: 'verify-progress'; done: number; total: number | undefined }
   | { type: 'verify-failed'; code: string; message: string }
   /**
    * No confirming re-read is made (`code`: INTERRUPTED, DASHBOARD_UNREACHABLE): outcomes

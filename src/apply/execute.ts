@@ -58,6 +58,8 @@ export interface ExecuteResult {
 /** What one call came back with. */
 interface CallReport {
   results: ActionOutcome[];
+  /** Set when the client held the call back after an interrupt: the dashboard never saw it. */
+  notSent?: true;
   /** Set when the call failed because the dashboard could not be reached (see above). */
   unreachable?: Error;
 }
@@ -91,10 +93,10 @@ export async function executePhases(
 
   const runCall = async (call: ApplyCall, seq: number): Promise<CallReport> => {
     announcer.started(seq);
-    calls += 1;
     const callActions = call.actions.map((i) => actions[i]!);
     options.onEvent?.({ type: 'call-start', call });
     const report = await sendCall(call, callActions, options);
+    if (!report.notSent) calls += 1;
     const { results } = report;
     settle(results, call.actions);
     // The result line is written now; its fsync is shared with the next `sent` line (group
@@ -155,7 +157,12 @@ export async function executePhases(
         // Announcing may have waited for the disk: a stop that came meanwhile holds this call
         // back too (it stays announced only, and is journalled as skipped).
         if (halted()) break;
-        const { results, unreachable } = await runCall(phase.calls[index]!, seq);
+        const { results, unreachable, notSent } = await runCall(phase.calls[index]!, seq);
+        // Held back by the client's start gate: the interrupt is this run's, even if it was the last call.
+        if (notSent && !stopReason) {
+          stopReason = { code: 'INTERRUPTED', message: 'not started: the apply was interrupted' };
+          options.onEvent?.({ type: 'interrupted', progress: { ...progress } });
+        }
         if (unreachable && !stopReason) {
           const why = `the dashboard could not be reached (${unreachable.message})`;
           stopReason = { code: DASHBOARD_UNREACHABLE, message: why };
@@ -229,11 +236,25 @@ async function sendCall(
     const result = await options.client.runUpdates({
       siteIds: call.siteIds,
       items: call.items,
+      // batch.ts checked the product of the call's kinds and slugs on each of its sites.
+      productChecked: true,
       onJobProgress: (job) => options.onEvent?.({ type: 'job', ...job }),
     });
     // Per-site errors in the result are replies of a live dashboard: never "unreachable".
     return { results: outcomesOfRunUpdates(callActions, result) };
   } catch (error) {
+    // A call still waiting for the rate limiter or a free slot when Ctrl-C came never left.
+    if (isSvcError(error) && error.code === 'INTERRUPTED' && error.details.sent === false) {
+      return {
+        results: callActions.map((action) => ({
+          action,
+          status: 'skipped',
+          code: 'INTERRUPTED',
+          message: 'not started: the apply was interrupted',
+        })),
+        notSent: true,
+      };
+    }
     // In-flight calls get no signal: an update half-sent is worse than one that finishes.
     const results = outcomesOfError(callActions, error);
     return isDashboardUnreachable(error) ? { results, unreachable: error as Error } : { results };

@@ -12,7 +12,7 @@ export { approveResume, type ResumeApprovalOptions } from './approve-resume.js';
 export { approveReviewed, type ReviewedApprovalOptions } from './approve-reviewed.js';
 export { approveSaved, type SavedApprovalOptions } from './approve-saved.js';
 export type { ApplyCall, CallPhase } from './batch.js';
-export { batchPlan, minimumCalls } from './batch.js';
+export { batchPlan } from './batch.js';
 export {
   type ApprovalDecision,
   type ApprovalPath,

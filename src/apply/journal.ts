@@ -17,10 +17,21 @@ export type JournalRecord =
       plan_id: string;
       dashboard: string;
       desired_digest: string;
-      /** The approved actions this run set out to do (resume runs only what is left of them). */
-      actions: Action[];
+      /**
+       * The approved actions this run set out to do (resume runs only what is left of them),
+       * without their `reason` (for people, never for recovery; the plan file has it).
+       */
+      actions: Array<Omit<Action, 'reason'> & { reason?: string }>;
     }
-  | { type: 'sent'; run_id: string; seq: number; at: string; call: JournalCall; actions: string[] }
+  | {
+      type: 'sent';
+      run_id: string;
+      seq: number;
+      at: string;
+      call: JournalCall;
+      /** Change keys of the call's actions (older journals only: the result line has them). */
+      actions?: string[];
+    }
   | {
       type: 'result';
       run_id: string;
@@ -217,7 +228,8 @@ export function lastUnfinishedRun(records: readonly JournalRecord[]): Unfinished
     runId,
     planId: last.plan_id,
     desiredDigest: last.desired_digest,
-    actions: last.actions,
+    // The reason is not journalled; reports of a resumed run name the action, not why it was planned.
+    actions: last.actions.map((action) => ({ reason: '', ...action })),
     inDoubtCalls,
   };
 }

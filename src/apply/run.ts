@@ -38,15 +38,22 @@ export async function runApproved(approved: Approved, options: RunApprovedOption
   const { client, fs, paths } = options;
   return withApplyLock(fs, paths, now(), options.onWarning ?? (() => {}), async () => {
     let capabilities = approved.capabilities;
+    let pending = approved.pending;
     if (approved.savedPlan) {
       if (isPlanUsed(fs, paths.usedPlans, approved.plan.id)) throw alreadyUsed(approved.plan.id);
       // The re-check reads the dashboard too: an abort must stop it as it stops every other read.
       const { signal } = options;
       const reading = {
         readLive: (read?: ReadLiveOptions) =>
-          client.readLive(signal === undefined ? { ...read } : { ...read, signal }),
+          client.readLive({
+            ...read,
+            ...(signal === undefined ? {} : { signal }),
+            onProgress: (progress) => options.onEvent?.({ type: 'recheck-progress', ...progress }),
+          }),
       };
-      capabilities = (await checkLiveUnchanged(approved.plan, reading)).capabilities;
+      const checked = await checkLiveUnchanged(approved.plan, reading);
+      capabilities = checked.capabilities;
+      pending = checked.pending;
       markPlanUsed(fs, paths.usedPlans, approved.plan.id, now());
     }
     const completed = completedUpdates(readJournal(fs, paths.journal));
@@ -54,7 +61,7 @@ export async function runApproved(approved: Approved, options: RunApprovedOption
     try {
       return await applyPlan(approved.plan, {
         client,
-        live: { capabilities: capabilities ?? (await client.capabilities()) },
+        live: { capabilities: capabilities ?? (await client.capabilities()), pending },
         settings: options.settings,
         signal: options.signal,
         onEvent: options.onEvent,
@@ -75,5 +82,5 @@ export function plannedCalls(
   capabilities: Pick<DashboardCapabilities, 'queueThreshold'>,
 ): CallPhase[] {
   const runnable = approved.plan.actions.filter((action) => !approved.holdBack?.(action));
-  return batchPlan(runnable, capabilities.queueThreshold);
+  return batchPlan(runnable, capabilities.queueThreshold, approved.pending);
 }

@@ -38,13 +38,18 @@ export async function verifyOutcomes(
   client: Pick<DashboardClient, 'readLive'>,
   outcomes: readonly ActionOutcome[],
   signal?: AbortSignal,
+  onProgress?: (progress: { done: number; total: number | undefined }) => void,
 ): Promise<VerifyReport> {
   const sent = outcomes.filter(needsCheck);
   const siteIds = [...new Set(sent.map((o) => o.action.site_id))].sort((a, b) => a - b);
   if (siteIds.length === 0) return { outcomes: [...outcomes] };
   let live: LiveState;
   try {
-    live = await client.readLive(signal ? { siteIds, signal } : { siteIds });
+    live = await client.readLive({
+      siteIds,
+      ...(signal ? { signal } : {}),
+      ...(onProgress ? { onProgress } : {}),
+    });
   } catch (error) {
     const code = isSvcError(error) ? error.code : 'INTERNAL';
     const message = error instanceof Error ? error.message : String(error);

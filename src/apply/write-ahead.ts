@@ -46,7 +46,6 @@ export function createAnnouncer(
         seq: seqs[index]!,
         at: context.now().toISOString(),
         call: describeCall(call),
-        actions: call.actions.map((i) => changeKey(context.actions[i]!)),
       });
     }
     let written: Promise<void>;

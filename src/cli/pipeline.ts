@@ -54,7 +54,8 @@ export function openDashboard(
   });
   ctx.addSecrets?.([loaded.settings.applicationPassword, loaded.settings.token]);
   for (const warning of loaded.warnings) ctx.stderr.write(`svc-gitops: warning: ${warning}\n`);
-  const client = openClient(loaded.settings, { onWarning: warner(ctx) });
+  // Ctrl-C: nothing waiting for a slot or the rate limiter goes out any more.
+  const client = openClient(loaded.settings, { onWarning: warner(ctx), startSignal: ctx.signal });
   return { settings: loaded.settings, client };
 }
 

@@ -14,20 +14,53 @@ export interface ProgressOptions {
   plainIntervalMs?: number;
   /** Minimum time between terminal redraws (default 100 ms). */
   ttyIntervalMs?: number;
+  /**
+   * The client's calls per minute (0: none). The limiter lets a burst through at the start, so
+   * the pace measured then is capped at it.
+   */
+  rateLimit?: number;
+  /**
+   * Runs `tick` every `ms` until the returned function is called (default: an unref'd
+   * setInterval). Without a terminal a line is written every interval even when no call ends
+   * (a long call, a re-read), so a CI log shows the run is alive.
+   */
+  every?: (ms: number, tick: () => void) => () => void;
 }
 
 export interface ProgressReporter {
   onEvent(event: ApplyEvent): void;
-  /** Clears the live line (call before printing the report). */
+  /** Progress of a re-read of the touched sites (before writing, or to confirm after). */
+  onReread(what: 'before' | 'after', progress: { done: number; total: number | undefined }): void;
+  /** Clears the live line and stops the periodic lines (call before printing the report). */
   finish(): void;
 }
 
 export function createProgress(stream: OutputStream, options: ProgressOptions): ProgressReporter {
   const tty = stream.isTTY === true;
   const interval = tty ? (options.ttyIntervalMs ?? 100) : (options.plainIntervalMs ?? 10_000);
-  const pace = callPace();
+  const pace = callPace(options.rateLimit ?? 0);
   let lastShown = Number.NEGATIVE_INFINITY;
   let liveLine = false;
+  /** The line the periodic tick repeats: the latest state, whatever phase the run is in. */
+  let current: (() => string) | undefined;
+  let stopTicking: (() => void) | undefined;
+  const every =
+    options.every ??
+    ((ms: number, tick: () => void) => {
+      const timer = setInterval(tick, ms);
+      timer.unref();
+      return () => clearInterval(timer);
+    });
+  const startTicking = () => {
+    if (tty || stopTicking || interval <= 0) return;
+    stopTicking = every(interval, () => {
+      const now = options.clock();
+      if (current && now - lastShown >= interval) {
+        lastShown = now;
+        show(current());
+      }
+    });
+  };
 
   const show = (text: string) => {
     if (tty) {
@@ -43,10 +76,23 @@ export function createProgress(stream: OutputStream, options: ProgressOptions): 
     stream.write(`${text}\n`);
   };
   const update = (progress: ApplyProgress, force: boolean) => {
+    current = () => formatProgress(progress, pace.etaMs(options.clock()));
     const now = options.clock();
     if (!force && now - lastShown < interval) return;
     lastShown = now;
-    show(formatProgress(progress, pace.etaMs(now)));
+    show(current());
+  };
+
+  const reread: ProgressReporter['onReread'] = (what, progress) => {
+    const pages =
+      progress.total === undefined ? `${progress.done} page(s)` : `${progress.done}/${progress.total} pages`;
+    current = () =>
+      `apply: re-reading the touched sites ${what === 'before' ? 'before writing' : 'to confirm the changes'}: ${pages}`;
+    startTicking();
+    const now = options.clock();
+    if (now - lastShown < interval) return;
+    lastShown = now;
+    show(current());
   };
 
   return {
@@ -55,6 +101,8 @@ export function createProgress(stream: OutputStream, options: ProgressOptions): 
         case 'start':
           pace.start(event.calls);
           say(`apply: ${event.actions} action(s) in ${event.calls} call(s)`);
+          current = () => `apply: 0/${event.actions} actions (0%), 0 failed`;
+          startTicking();
           break;
         case 'call-done':
           pace.callDone(options.clock());
@@ -78,6 +126,13 @@ export function createProgress(stream: OutputStream, options: ProgressOptions): 
           break;
         case 'verify':
           say(`apply: re-reading ${event.sites} site(s) to confirm the changes`);
+          lastShown = options.clock();
+          break;
+        case 'verify-progress':
+          reread('after', event);
+          break;
+        case 'recheck-progress':
+          reread('before', event);
           break;
         case 'verify-failed':
           say(`apply: the confirming re-read failed (${event.code}): ${event.message}`);
@@ -86,7 +141,10 @@ export function createProgress(stream: OutputStream, options: ProgressOptions): 
           break;
       }
     },
+    onReread: reread,
     finish() {
+      stopTicking?.();
+      stopTicking = undefined;
       if (liveLine) stream.write('\r\u001b[2K');
       liveLine = false;
     },
@@ -94,27 +152,34 @@ export function createProgress(stream: OutputStream, options: ProgressOptions): 
 }
 
 /**
- * The time left, from the pace of calls (not actions: one call may carry one action or hundreds)
- * measured from the first call's end: the first calls go at once, before the rate limiter and
- * concurrency set the pace, so counting from the start would promise "ETA 0s" and then jump.
- * No estimate until two calls have ended.
+ * The time left for the calls, from their recent pace (not actions: one call may carry one action
+ * or hundreds). The pace is measured over the last completions (a twentieth of the calls, at
+ * least 5, and at least a minute's worth of the rate limit: the sliding-window limiter lets calls
+ * through in bursts a minute apart, and a shorter window would see only a burst or only a gap),
+ * so a run whose pace changes is judged by what it does now; and it is never taken faster than
+ * the rate limit. No estimate until two calls have ended.
  */
-function callPace() {
+function callPace(rateLimit: number) {
   let calls = 0;
-  let done = 0;
-  let firstDoneAt = 0;
+  const ends: number[] = [];
   return {
     start(total: number) {
       calls = total;
-      done = 0;
+      ends.length = 0;
     },
     callDone(now: number) {
-      done++;
-      if (done === 1) firstDoneAt = now;
+      ends.push(now);
     },
     etaMs(now: number): number | undefined {
+      const done = ends.length;
       if (done < 2 || done >= calls) return undefined;
-      return ((now - firstDoneAt) / (done - 1)) * (calls - done);
+      const window = Math.min(done, Math.max(5, Math.ceil(calls / 20), rateLimit));
+      const first = ends[done - window]!;
+      const span = Math.max(now, ends[done - 1]!) - first;
+      let perMs = span > 0 ? (window - 1) / span : Number.POSITIVE_INFINITY;
+      if (rateLimit > 0) perMs = Math.min(perMs, rateLimit / 60_000);
+      if (!Number.isFinite(perMs) || perMs <= 0) return undefined;
+      return (calls - done) / perMs;
     },
   };
 }

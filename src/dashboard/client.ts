@@ -89,8 +89,17 @@ export interface IgnoreRequest {
 
 export interface RunUpdatesRequest {
   siteIds: number[];
-  /** The identical set of items planned on every one of `siteIds`. */
+  /**
+   * The dashboard runs, on every one of `siteIds`, each pending item whose kind and slug are
+   * among these items' kinds and slugs (the product, not just the pairs listed).
+   */
   items: ItemRef[];
+  /**
+   * The caller has checked against the live state that the product of the items' kinds and
+   * slugs names nothing pending on these sites that it does not mean to run: one request. Without
+   * it, kinds whose slugs could look alike (themes and translations, say) go in separate requests.
+   */
+  productChecked?: boolean;
   /** Called while a queued job is polled. */
   onJobProgress?: (progress: { jobId: string; processed: number; total: number }) => void;
 }

@@ -22,6 +22,8 @@ export interface Connection {
 }
 
 export interface ConnectionOptions {
+  /** See TransportConfig.startSignal. */
+  startSignal?: AbortSignal;
   onRequest?: (event: { method: string; path: string; status?: number; ms: number }) => void;
   random?: () => number;
 }
@@ -56,6 +58,7 @@ export function openConnection(settings: Settings, options: ConnectionOptions = 
     skipSslVerify: settings.skipSslVerify,
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
     ...(options.random ? { random: options.random } : {}),
+    ...(options.startSignal ? { startSignal: options.startSignal } : {}),
   });
   const bearer = settings.token ? { authorization: `Bearer ${settings.token}` } : undefined;
   const basic =

@@ -21,6 +21,11 @@ export interface DashboardClientOptions {
   onRequest?: (event: { method: string; path: string; status?: number; ms: number }) => void;
   /** Jitter source for retry backoff (tests). */
   random?: () => number;
+  /**
+   * Once aborted (Ctrl-C), no request leaves that has not left yet, whatever call it belongs to;
+   * requests already sent are answered. Their callers get INTERRUPTED with `details.sent` false.
+   */
+  startSignal?: AbortSignal;
 }
 
 /** Sites per run-updates call above which the dashboard queues the work (§4 of the facts). */
@@ -42,6 +47,7 @@ export function createDashboardClient(
   const conn = openConnection(settings, {
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
     ...(options.random ? { random: options.random } : {}),
+    ...(options.startSignal ? { startSignal: options.startSignal } : {}),
   });
   if (settings.skipSslVerify) {
     options.onWarning?.(

@@ -5,6 +5,8 @@ import type { Settings } from '../settings/index.js';
 export interface OpenDashboardOptions {
   /** Told what the person should know (certificate checks off, a surface's limits); the work goes on. */
   onWarning?: ((message: string) => void) | undefined;
+  /** Once aborted (Ctrl-C), no request leaves that has not left yet (DashboardClientOptions). */
+  startSignal?: AbortSignal | undefined;
 }
 
 /**
@@ -19,7 +21,10 @@ export function openDashboard(settings: Settings, options: OpenDashboardOptions 
     });
   }
   checkCredentials(settings);
-  return createDashboardClient(settings, options.onWarning ? { onWarning: options.onWarning } : {});
+  return createDashboardClient(settings, {
+    ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+    ...(options.startSignal ? { startSignal: options.startSignal } : {}),
+  });
 }
 
 function checkCredentials(settings: Settings): void {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { batchPlan, minimumCalls, type UpdateCall } from '../../src/apply/batch.js';
+import { batchPlan, type UpdateCall } from '../../src/apply/batch.js';
 import type { Action } from '../../src/types.js';
-import { ignore, planOf, update } from './builders.js';
+import { ignore, update } from './builders.js';
 
 describe('batchPlan', () => {
   it('sends one ignore call per site, kind and direction, ignores before unignores before updates', () => {
@@ -30,7 +30,7 @@ describe('batchPlan', () => {
     expect(phases[1]!.calls).toHaveLength(2);
   });
 
-  it('groups update sites by identical item set and never adds an item to a site', () => {
+  it('without the live state, groups by item across sites and never names an item a site does not want', () => {
     const actions = [
       update(1, 'plugin', 'a/a.php'),
       update(1, 'theme', 't'),
@@ -40,8 +40,33 @@ describe('batchPlan', () => {
     ];
     const [phase] = batchPlan(actions, 200);
     const calls = phase!.calls as UpdateCall[];
-    expect(calls.map((c) => c.siteIds)).toEqual([[1, 2], [3]]);
-    expect(calls[1]!.items).toEqual([{ kind: 'plugin', slug: 'a/a.php' }]);
+    expect(calls.map((c) => [c.siteIds, c.items])).toEqual([
+      [[1, 2, 3], [{ kind: 'plugin', slug: 'a/a.php' }]],
+      [[1, 2], [{ kind: 'theme', slug: 't' }]],
+    ]);
+  });
+
+  it('with the live state, one call runs different item sets where nothing unwanted is pending', () => {
+    const actions = [
+      update(1, 'plugin', 'a/a.php'),
+      update(1, 'theme', 't'),
+      update(2, 'plugin', 'b/b.php'),
+      update(3, 'plugin', 'a/a.php'),
+    ];
+    const pending = [
+      { siteId: 1, kind: 'plugin' as const, slug: 'a/a.php' },
+      { siteId: 1, kind: 'theme' as const, slug: 't' },
+      { siteId: 2, kind: 'plugin' as const, slug: 'b/b.php' },
+      { siteId: 3, kind: 'plugin' as const, slug: 'a/a.php' },
+      // Site 3 also has b/b.php pending, which the plan does not update there.
+      { siteId: 3, kind: 'plugin' as const, slug: 'b/b.php' },
+    ];
+    const calls = batchPlan(actions, 200, pending)[0]!.calls as UpdateCall[];
+    // Identical item sets alone would take three calls.
+    expect(calls).toHaveLength(2);
+    expect(calls.flatMap((c) => c.actions).sort()).toEqual([0, 1, 2, 3]);
+    const withSite3 = calls.find((c) => c.siteIds.includes(3))!;
+    expect(withSite3.items.map((i) => i.slug)).not.toContain('b/b.php');
   });
 
   it('chunks groups at the queue threshold and keeps waves apart, in plan order', () => {
@@ -53,7 +78,6 @@ describe('batchPlan', () => {
       ['canary', [[1, 2], [3, 4], [5]]],
       ['rest', [[6, 7]]],
     ]);
-    expect(minimumCalls(planOf(actions), 2)).toBe(4);
   });
 
   it('deduplicates translation items that repeat a slug per language', () => {
@@ -93,18 +117,15 @@ describe('batchPlan', () => {
           for (const call of phases.flatMap((p) => p.calls)) {
             if (call.type !== 'run-updates') continue;
             expect(call.siteIds.length).toBeLessThanOrEqual(threshold);
-            const lookAlike = new Set(call.items.map((i) => i.kind).filter((kind) => kind !== 'plugin'));
-            expect(lookAlike.size).toBeLessThanOrEqual(1);
+            // Without the live state every (kind, slug) of the call's product is planned on each site.
             const planned = new Set(
               call.actions.map((i) => `${actions[i]!.site_id}|${actions[i]!.kind}|${actions[i]!.slug}`),
             );
             for (const site of call.siteIds)
-              for (const item of call.items)
-                expect(planned.has(`${site}|${item.kind}|${item.slug}`)).toBe(true);
+              for (const kind of new Set(call.items.map((i) => i.kind)))
+                for (const slug of new Set(call.items.map((i) => i.slug)))
+                  expect(planned.has(`${site}|${kind}|${slug}`)).toBe(true);
           }
-          expect(phases.reduce((n, p) => n + p.calls.length, 0)).toBe(
-            minimumCalls(planOf(actions), threshold),
-          );
         },
       ),
     );
@@ -112,20 +133,38 @@ describe('batchPlan', () => {
 });
 
 describe('batchPlan and look-alike slugs', () => {
-  it('never puts core, themes and translations in one call; plugins ride with the first', () => {
-    const actions = [
-      update(1, 'theme', 'astra'),
-      update(1, 'translation', 'astra', { from: '1', to: '' }),
-      update(1, 'plugin', 'a/a.php'),
-      update(1, 'core', 'wordpress'),
-    ];
+  const actions = [
+    update(1, 'theme', 'astra'),
+    update(1, 'translation', 'astra', { from: '1', to: '' }),
+    update(1, 'plugin', 'a/a.php'),
+    update(1, 'core', 'wordpress'),
+  ];
+
+  it('without the live state, puts each kind whose slugs could meet another kind in its own call', () => {
     const calls = batchPlan(actions, 200)[0]!.calls as UpdateCall[];
-    expect(calls.map((c) => c.items.map((i) => i.kind))).toEqual([
-      ['core', 'plugin'],
+    expect(calls.map((c) => c.items.map((i) => i.kind)).sort()).toEqual([
+      ['core'],
+      ['plugin'],
       ['theme'],
       ['translation'],
     ]);
-    expect(calls.map((c) => c.actions)).toEqual([[2, 3], [0], [1]]);
-    expect(minimumCalls(planOf(actions), 200)).toBe(3);
+  });
+
+  it('with the live state, mixes kinds when nothing else is pending, and keeps a pending look-alike out', () => {
+    const pending = actions.map((a) => ({ siteId: a.site_id, kind: a.kind, slug: a.slug }));
+    expect(batchPlan(actions, 200, pending)[0]!.calls).toHaveLength(1);
+    // A pending translation `a` the plan leaves alone: no call may name slug `a` with translations.
+    const more = [...actions, update(1, 'theme', 'a')];
+    const calls = batchPlan(more, 200, [
+      ...pending,
+      { siteId: 1, kind: 'theme', slug: 'a' },
+      { siteId: 1, kind: 'translation', slug: 'a' },
+    ])[0]!.calls as UpdateCall[];
+    for (const call of calls) {
+      const kinds = new Set(call.items.map((i) => i.kind));
+      const slugs = new Set(call.items.map((i) => i.slug));
+      expect(kinds.has('translation') && slugs.has('a')).toBe(false);
+    }
+    expect(calls.flatMap((c) => c.actions).sort()).toEqual([0, 1, 2, 3, 4]);
   });
 });

@@ -36,12 +36,12 @@ const confirmedAfterFailure = (r: ApplyResult) =>
 const FAULTS: Array<[string, FaultRule[], (first: ApplyResult) => boolean]> = [
   [
     '5xx before the handler',
-    [{ kind: 'status', status: 503, ability: 'run-updates-v1', rate: 0.5 }],
+    [{ kind: 'status', status: 503, ability: 'run-updates-v1', times: 1 }],
     failedWith('HTTP_ERROR'),
   ],
   [
     '5xx after the handler ran',
-    [{ kind: 'status', status: 502, ability: 'run-updates-v1', rate: 0.5, after: true }],
+    [{ kind: 'status', status: 502, ability: 'run-updates-v1', times: 1, after: true }],
     confirmedAfterFailure,
   ],
   [
@@ -51,7 +51,7 @@ const FAULTS: Array<[string, FaultRule[], (first: ApplyResult) => boolean]> = [
   ],
   [
     'connection resets after the handler ran',
-    [{ kind: 'reset', ability: 'run-updates-v1', rate: 0.5, after: true }],
+    [{ kind: 'reset', ability: 'run-updates-v1', times: 1, after: true }],
     confirmedAfterFailure,
   ],
   [

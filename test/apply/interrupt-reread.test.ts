@@ -61,7 +61,7 @@ describe('apply interrupted: no confirming re-read behind the rate limiter', () 
   it('Ctrl-C while the re-read waits for the rate limiter ends it at once: nothing is claimed confirmed', async () => {
     const world = await openWorld();
     const { plan, live } = await world.plan();
-    const calls = batchPlan(plan.actions, live.capabilities.queueThreshold).reduce(
+    const calls = batchPlan(plan.actions, live.capabilities.queueThreshold, live.pending).reduce(
       (n, phase) => n + phase.calls.length,
       0,
     );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkLiveUnchanged } from '../../src/apply/guard.js';
-import { applyPlan, minimumCalls } from '../../src/apply/index.js';
+import { applyPlan, batchPlan } from '../../src/apply/index.js';
 import type { SandboxProfile } from '../../src/sandbox/index.js';
 import { closedAfterEach } from '../helpers/lifecycle.js';
 import { changeTouchedSite, maxRunsPerUpdate, startWorld } from './world.js';
@@ -15,7 +15,8 @@ describe.each(['spec', 'compat-6.1'] as SandboxProfile[])('applyPlan against the
     const client = world.client();
     const result = await applyPlan(plan, { client, live, settings: { safeMode: true, concurrency: 3 } });
     expect(result.outcomes.filter((o) => o.status !== 'done')).toEqual([]);
-    expect(result.calls).toBe(minimumCalls(plan, live.capabilities.queueThreshold));
+    const phases = batchPlan(plan.actions, live.capabilities.queueThreshold, live.pending);
+    expect(result.calls).toBe(phases.reduce((n, p) => n + p.calls.length, 0));
     const stats = await world.stats();
     expect(maxRunsPerUpdate(stats)).toBe(1);
     const after = await world.plan();

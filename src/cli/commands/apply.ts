@@ -133,7 +133,10 @@ async function runApprovedRun(
 ): Promise<number> {
   const runWarnings: string[] = [];
   const warn = warner(ctx);
-  const progress = createProgress(ctx.stderr, { clock: () => ctx.now().getTime() });
+  const progress = createProgress(ctx.stderr, {
+    clock: () => ctx.now().getTime(),
+    ...(run.settings.rateLimit === undefined ? {} : { rateLimit: run.settings.rateLimit }),
+  });
   let result: Awaited<ReturnType<typeof runApproved>>;
   try {
     result = await runApproved(run.approved, {

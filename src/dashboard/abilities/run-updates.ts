@@ -14,8 +14,9 @@ export interface JobPolling {
 /**
  * Runs exactly the requested items on exactly the requested sites with `run-updates-v1`
  * (`site_ids_or_domains` + `types` + `specific_items`). The dashboard matches `specific_items`
- * by slug within `types`, so kinds whose slugs could collide (a theme and a translation folder of
- * the same name, say) go into separate calls: no unplanned item is ever touched. Empty site or
+ * by slug within `types`, so unless the caller checked that product (`productChecked`), kinds
+ * whose slugs could collide (a theme and a translation folder of the same name, say) go into
+ * separate calls: no unplanned item is ever touched. Empty site or
  * item lists are refused because the ability reads them as "everything".
  */
 export async function runUpdates(
@@ -31,7 +32,8 @@ export async function runUpdates(
     );
   }
   const result: RunUpdatesResult = { updated: [], errors: [] };
-  for (const group of collisionFreeGroups(request.items)) {
+  const groups = request.productChecked ? [request.items] : collisionFreeGroups(request.items);
+  for (const group of groups) {
     const input: Record<string, unknown> = {
       site_ids_or_domains: [...new Set(request.siteIds)],
       types: [...new Set(group.map((i) => typesValue(i.kind)))],

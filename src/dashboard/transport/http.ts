@@ -45,6 +45,13 @@ export interface TransportConfig {
   random?: () => number;
   /** Milliseconds clock for pacing; injectable for tests. */
   now?: () => number;
+  /**
+   * Once aborted, no request goes out that has not gone out yet: requests waiting for a slot or
+   * the rate limiter (a retry too) end with INTERRUPTED (`details.sent` false when no attempt of
+   * it left), while requests already sent are answered as usual (Ctrl-C: stop now, but never
+   * cut a write off halfway).
+   */
+  startSignal?: AbortSignal;
 }
 
 export interface TransportStats {
@@ -103,14 +110,15 @@ export function createTransport(config: TransportConfig): Transport {
     },
   };
 
-  async function attempt(req: HttpRequest, sending: () => void): Promise<HttpResponse> {
-    await sleep(pace.waitMs(now()), req.signal);
-    const release = await slots.acquire(req.signal);
+  async function attempt(req: HttpRequest, sending: () => void, wait: AbortSignal | undefined) {
+    await sleep(pace.waitMs(now()), wait);
+    const release = await slots.acquire(wait);
     const started = now();
     let status: number | undefined;
     let retryAfterMs: number | undefined;
     try {
-      await rate.take(req.signal);
+      await rate.take(wait);
+      if (config.startSignal?.aborted) throw interrupted();
       counters.requests++;
       sending();
       const response = await sendOnce(agent, config, budget, req, { origin, shownUrl }, echoes);
@@ -137,10 +145,31 @@ export function createTransport(config: TransportConfig): Transport {
       // child signal, so concurrent requests add one listener in all to a shared caller signal.
       const { signal, unlink } = aborts.link(original.signal);
       const req = { ...original, signal };
+      // The waits for a slot and the rate limiter also end when the start gate closes; a retry
+      // waits there too, so none goes out after it either.
+      const gate = waitSignal(signal, config.startSignal, aborts);
+      let sent = false;
+      const gated = (r: HttpRequest, sending: () => void) =>
+        attempt(
+          r,
+          () => {
+            sent = true;
+            sending();
+          },
+          gate.signal,
+        );
       echoes.learn(req.headers);
       try {
-        return await sendWithRetries(req, attempt, policy, clock);
+        return await sendWithRetries(req, gated, policy, clock);
+      } catch (error) {
+        const held =
+          config.startSignal?.aborted === true &&
+          signal?.aborted !== true &&
+          error instanceof SvcError &&
+          error.code === 'INTERRUPTED';
+        throw held ? notSent(sent) : error;
       } finally {
+        gate.unlink();
         unlink();
       }
     },
@@ -151,6 +180,42 @@ export function createTransport(config: TransportConfig): Transport {
       window: pace.window,
     }),
     close: () => agent.close(),
+  };
+}
+
+/**
+ * A request the start gate held back. `details.sent` says whether an earlier attempt of it went
+ * out (its effect is then unknown); false means the dashboard never saw it.
+ */
+function notSent(sent: boolean): SvcError {
+  return new SvcError(
+    'INTERRUPTED',
+    sent ? 'interrupted before the request was sent again' : 'interrupted before the request was sent',
+    { details: { sent } },
+  );
+}
+
+/** A signal that aborts when `own` or `gate` does; `unlink` drops the listener on the shared gate. */
+function waitSignal(
+  own: AbortSignal | undefined,
+  gate: AbortSignal | undefined,
+  fanout: AbortFanout,
+): { signal: AbortSignal | undefined; unlink: () => void } {
+  if (!gate) return { signal: own, unlink: () => {} };
+  const controller = new AbortController();
+  if (gate.aborted || own?.aborted) {
+    controller.abort();
+    return { signal: controller.signal, unlink: () => {} };
+  }
+  const abort = () => controller.abort();
+  own?.addEventListener('abort', abort, { once: true });
+  const unsubscribe = fanout.subscribe(gate, abort);
+  return {
+    signal: controller.signal,
+    unlink: () => {
+      unsubscribe();
+      own?.removeEventListener('abort', abort);
+    },
   };
 }
 
