@@ -1,5 +1,5 @@
 import type { DashboardClient } from '../dashboard/client.js';
-import { isDashboardUnreachable } from '../errors.js';
+import { isDashboardUnreachable, isSvcError } from '../errors.js';
 import { type Action, type ActionOutcome, DASHBOARD_UNREACHABLE, type StopCode } from '../types.js';
 import type { ApplyCall, CallPhase } from './batch.js';
 import { outcomesOfError, outcomesOfIgnore, outcomesOfRunUpdates } from './call-outcomes.js';
