@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAbilityCaller } from '../../src/dashboard/abilities/call.js';
 import { readCatalogue } from '../../src/dashboard/abilities/catalogue.js';
-import { abilityFunctions } from '../../src/dashboard/abilities/functions.js';
 import { openConnection } from '../../src/dashboard/connection.js';
+import { parseUpdatesPage } from '../../src/dashboard/wire/reads.js';
 import { generateFleet } from '../../src/sandbox/index.js';
 import { type Harness, openHarness } from './helpers/sandbox.js';
 import { json, startServer, type TestServer } from './helpers/server.js';
@@ -71,10 +71,11 @@ describe.each(['compat-6.1', 'spec'] as const)('readLive against the %s sandbox'
     const stats = await h.stats();
     const conn = openConnection(h.settings);
     const catalogue = await readCatalogue(conn);
-    const { total } = await abilityFunctions(createAbilityCaller(conn, catalogue ?? new Map())).listUpdates({
-      page: 1,
-      perPage: 1,
-    });
+    const caller = createAbilityCaller(conn, catalogue ?? new Map());
+    const { total } = parseUpdatesPage(
+      await caller.call('list-updates-v1', { page: 1, per_page: 1 }),
+      'list-updates',
+    );
     await conn.transport.close();
     expect(total).toBeGreaterThan(400);
     expect(live.sites).toHaveLength(250);
