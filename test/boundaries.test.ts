@@ -90,8 +90,8 @@ describe('module boundaries (docs/architecture.md)', () => {
     for (const target of targets) expect(target).toMatch(/^\.\/((\w+\/)index|types|errors)\.js$/);
   });
 
-  it('github: types, errors and undici', () => {
-    allowedOnly('github', /^(types\.js|errors\.js|undici)$/);
+  it('github: types, errors, undici and render through its index', () => {
+    allowedOnly('github', /^(types\.js|errors\.js|undici|render\/index\.js)$/);
   });
 
   it('only cli/main.ts exits, and apply, plan, render, dashboard and config never print', () => {

@@ -9,6 +9,13 @@ export { renderApplyMarkdown } from './apply-markdown.js';
 export { type ApplyReport, countNotStarted, countStatuses } from './apply-report.js';
 export { renderApplyText } from './apply-text.js';
 export {
+  type BodyParts,
+  type CappedBody,
+  capBody,
+  DEFAULT_BODY_BUDGET,
+  GITHUB_BODY_LIMIT,
+} from './comment-budget.js';
+export {
   countDiagnostics,
   DIAGNOSTIC_FORMATS,
   type DiagnosticFormat,
@@ -16,6 +23,7 @@ export {
   renderDiagnosticsJson,
   renderDiagnosticsText,
 } from './diagnostics.js';
+export { type DriftReportInput, driftIssueBody, driftResolvedComment, driftTitle } from './drift-report.js';
 export {
   REPORT_FORMATS,
   type RenderPlanOptions,
@@ -23,6 +31,15 @@ export {
   renderApplyReport,
   renderPlan,
 } from './formats.js';
+export {
+  type ArtifactRef,
+  artifactHint,
+  type CommentFrame,
+  type PlanCommentInput,
+  planCommentFrame,
+  planFailedComment,
+  validationComment,
+} from './plan-comment.js';
 export { planJsonChunks, renderPlanJson } from './plan-json.js';
 export { DEFAULT_MARKDOWN_CAP, type PlanMarkdownOptions, renderPlanMarkdown } from './plan-markdown.js';
 export { type PlanTextOptions, planTextChunks, renderPlanText } from './plan-text.js';

@@ -21,8 +21,9 @@ const ZWSP = '\u200b';
 const NAMED: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 const PUNCTUATION = /[\\`*_[\]|~!$]/;
 
-export function escapeMarkdown(value: string): string {
-  const text = safeText(value)
+/** `max` bounds the length (safe-text.ts); comments pass Infinity to keep whole messages. */
+export function escapeMarkdown(value: string, max?: number): string {
+  const text = safeText(value, max)
     .replace(/[@#]/g, (c) => c + ZWSP)
     .replace(/:\/\//g, `:${ZWSP}//`)
     .replace(/(www)(\.)/gi, `$1${ZWSP}$2`)
@@ -57,4 +58,26 @@ export function markdownUrl(url: string): string {
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
   );
   return `\`${text}\``;
+}
+
+/** A code span that cannot be closed early: backticks are dropped, newlines flattened. */
+export function codeSpan(text: string): string {
+  const clean = text.replace(/`/g, "'").replace(/[\r\n]+/g, ' ');
+  return `\`${clean}\``;
+}
+
+/**
+ * An http(s) URL safe inside `[text](url)`, or undefined when it is not one. Credentials in it
+ * (`https://user:token@host/…`) are dropped: a comment or summary is no place for them.
+ */
+export function linkTarget(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return undefined;
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.href.replace(/\(/g, '%28').replace(/\)/g, '%29');
+  } catch {
+    return undefined;
+  }
 }

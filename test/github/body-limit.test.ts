@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { capBody, GITHUB_BODY_LIMIT, marker } from '../../src/github/index.js';
+import { marker } from '../../src/github/index.js';
+import { capBody, GITHUB_BODY_LIMIT } from '../../src/render/index.js';
 
 const head = `${marker('plan', 'a.yaml')}\n### plan\n\n`;
 const tail = '\n\n---\nFull JSON plan: artifact `svc-gitops-plan`\n';

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createGitHubClient,
-  GITHUB_BODY_LIMIT,
   type GitHubClient,
   marker,
   upsertStickyComment,
 } from '../../src/github/index.js';
+import { GITHUB_BODY_LIMIT } from '../../src/render/index.js';
 import { type FakeGitHub, type FakeGitHubOptions, startFakeGitHub } from './fake-github.js';
 
 const repository = { owner: 'acme', repo: 'sites' };

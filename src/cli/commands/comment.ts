@@ -4,30 +4,30 @@ import { loadDesiredState, resolveConfigPath } from '../../config/index.js';
 import { type Diagnostic, EXIT, isSvcError, SvcError } from '../../errors.js';
 import {
   actionsRun,
-  artifactHint,
-  capBody,
   configKey,
   eventCommitSha,
   githubClientFromEnv,
   githubToken,
   marker,
-  type PlanCommentInput,
-  planCommentFrame,
-  planFailedComment,
   planOutputs,
   publishToRun,
   pullRequestNumber,
   repositoryFromEnv,
   upsertStickyComment,
-  validationComment,
 } from '../../github/index.js';
 import { readPlanFile } from '../../index.js';
 import { verifyPlanId } from '../../plan/index.js';
 import {
+  artifactHint,
+  capBody,
+  type PlanCommentInput,
+  planCommentFrame,
+  planFailedComment,
   planJsonChunks,
   planTextChunks,
   renderDiagnosticsGithub,
   renderPlanMarkdown,
+  validationComment,
 } from '../../render/index.js';
 import type { LiveState, Plan } from '../../types.js';
 import type { CliContext } from '../context.js';

@@ -4,10 +4,6 @@ import { EXIT } from '../../errors.js';
 import {
   actionsRun,
   configKey,
-  DEFAULT_BODY_BUDGET,
-  driftIssueBody,
-  driftResolvedComment,
-  driftTitle,
   githubClientFromEnv,
   githubToken,
   marker,
@@ -16,7 +12,14 @@ import {
   repositoryFromEnv,
   upsertDriftIssue,
 } from '../../github/index.js';
-import { renderPlanMarkdown, renderPlanText } from '../../render/index.js';
+import {
+  DEFAULT_BODY_BUDGET,
+  driftIssueBody,
+  driftResolvedComment,
+  driftTitle,
+  renderPlanMarkdown,
+  renderPlanText,
+} from '../../render/index.js';
 import { type CliContext, useColour } from '../context.js';
 import { planNow } from '../pipeline.js';
 

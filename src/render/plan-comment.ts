@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../errors.js';
 import type { Plan } from '../types.js';
-import { type CappedBody, capBody, DEFAULT_BODY_BUDGET } from './body-limit.js';
-import { codeSpan, escapeInline, linkTarget } from './markdown-escape.js';
+import { type CappedBody, capBody, DEFAULT_BODY_BUDGET } from './comment-budget.js';
+import { codeSpan, escapeMarkdown, linkTarget } from './markdown-escape.js';
 
 /**
  * The sticky PR comment: marker and a line naming the config, the rendered plan (which carries
@@ -57,8 +57,8 @@ export function validationComment(
       const where = d.file
         ? `${codeSpan(`${toRepoPath(d.file)}${d.line ? `:${d.line}` : ''}${d.col ? `:${d.col}` : ''}`)} `
         : '';
-      const hint = d.hint ? ` (hint: ${escapeInline(d.hint)})` : '';
-      return `- **${d.severity}** ${where}${escapeInline(d.message)}${hint}`;
+      const hint = d.hint ? ` (hint: ${escapeMarkdown(d.hint, Infinity)})` : '';
+      return `- **${d.severity}** ${where}${escapeMarkdown(d.message, Infinity)}${hint}`;
     })
     .join('\n');
   return capBody({ head, main, tail: `\n\n${stamp(input.now, input.commitSha)}\n` });
@@ -78,7 +78,7 @@ export function planFailedComment(
   const head =
     `${input.marker}\n**svc-gitops** plan for config ${codeSpan(input.configKey)}\n\n` +
     `**No plan:** planning failed (${codeSpan(code)}). Run the workflow again once it is fixed.\n\n`;
-  const main = `- ${escapeInline(message)}${hint ? ` (hint: ${escapeInline(hint)})` : ''}`;
+  const main = `- ${escapeMarkdown(message, Infinity)}${hint ? ` (hint: ${escapeMarkdown(hint, Infinity)})` : ''}`;
   return capBody({ head, main, tail: `\n\n${stamp(input.now, input.commitSha)}\n` });
 }
 

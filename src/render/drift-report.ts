@@ -1,5 +1,5 @@
 import type { Plan } from '../types.js';
-import { capBody } from './body-limit.js';
+import { capBody } from './comment-budget.js';
 import { codeSpan, linkTarget } from './markdown-escape.js';
 
 /**
