@@ -36,6 +36,8 @@ export interface OutputStream {
   write(chunk: string): unknown;
   /** True when the stream is a terminal (colour, live progress). */
   isTTY?: boolean;
+  /** The terminal's width, when it is one. */
+  columns?: number;
 }
 
 /** Colour only on a terminal and never with NO_COLOR (https://no-color.org). */

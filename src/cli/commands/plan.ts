@@ -2,6 +2,7 @@ import { type Command, Option } from 'commander';
 import { resolveConfigPath } from '../../config/index.js';
 import { EXIT } from '../../errors.js';
 import { planJsonChunks, shortId } from '../../render/index.js';
+import type { Plan } from '../../types.js';
 import type { CliContext } from '../context.js';
 import { planNow } from '../pipeline.js';
 import { type PlanFormat, printPlan } from '../print-plan.js';
@@ -59,6 +60,7 @@ export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
   const { plan: result } = planned;
 
   printPlan(ctx, result, flags.format, flags.groupBy);
+  warnOfSafeMode(ctx, result, planned.settings.safeMode);
   if (flags.out) {
     const saved = writeFileAtomic(ctx.fs, ctx.cwd, flags.out, planJsonChunks(result));
     ctx.stderr.write(
@@ -66,4 +68,17 @@ export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
     );
   }
   return flags.detailedExitcode && result.actions.length > 0 ? EXIT.changes : EXIT.ok;
+}
+
+/**
+ * Safe mode refuses a plan with high-risk actions only when it is applied: say so when the plan
+ * is made, naming the setting, so a reviewer does not learn it after the merge.
+ */
+function warnOfSafeMode(ctx: CliContext, plan: Plan, safeMode: boolean): void {
+  if (!safeMode) return;
+  const high = plan.actions.filter((action) => action.risk === 'high').length;
+  if (high === 0) return;
+  ctx.stderr.write(
+    `svc-gitops: warning: safe mode is on: apply will refuse this plan (SAFE_MODE_BLOCKED), it holds ${high} high-risk action${high === 1 ? '' : 's'} (core or major updates); after review, apply it with SVC_SAFE_MODE=false (or safeMode: false in the settings file)\n`,
+  );
 }
