@@ -64,6 +64,7 @@ export function benchSettings(
     skipSslVerify: false,
     safeMode: true,
     requireUserConfirmation: true,
+    strict: false,
     rateLimit: 0,
     requestTimeout: 60_000,
     maxResponseSize: 50 * 1024 * 1024,

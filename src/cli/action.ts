@@ -84,6 +84,9 @@ export async function runAction(ctx: CliContext, run: RunCli = runCli): Promise<
       // `plan` is `comment --dry-run`: it plans, prints the comment, fills the summary and outputs.
       return cli(['comment', ...configArgs, '--out', planFile, ...artifact, '--dry-run']);
     case 'comment':
+      // A merge queue's run has no pull request to comment on: it plans and checks, as `plan`.
+      if (ctx.env.GITHUB_EVENT_NAME === 'merge_group')
+        return cli(['comment', ...configArgs, '--out', planFile, ...artifact, '--dry-run']);
       return planFileInput !== '' && ctx.fs.existsSync(resolve(ctx.cwd, planFileInput))
         ? cli(['comment', ...configArgs, '--plan-file', planFileInput, ...artifact])
         : cli(['comment', ...configArgs, '--out', planFile, ...artifact]);

@@ -11,6 +11,7 @@ import { SETTING_ENV } from '../settings/index.js';
 
 /** Variables svc-gitops reads besides the settings. */
 const OTHER_VARIABLES: ReadonlyArray<readonly [string, string]> = [
+  ['SVC_DASHBOARD', 'The named dashboard of the settings file to use (as --dashboard NAME).'],
   ['SVC_GITOPS_STATE_DIR', 'Where apply keeps its journal, lock and used plans (default .svc-gitops).'],
   ['SVC_GITOPS_DEBUG', 'Set to 1 to print the stack trace of an internal error.'],
   ['NO_COLOR', 'Set to anything to turn colour off (as --no-color); colour is used only on a terminal.'],
@@ -89,7 +90,7 @@ export const EXAMPLES: Readonly<Record<string, ReadonlyArray<readonly [string, s
   apply: [
     ['svc-gitops apply', 'plan now, show it, ask for yes'],
     ['svc-gitops apply plan.json', 'exactly the saved plan, if the dashboard has not moved'],
-    ['svc-gitops apply --dry-run', 'the calls apply would send, sending none'],
+    ['svc-gitops apply --dry-run --format json', 'the calls apply would send, as JSON, sending none'],
     ['svc-gitops apply --resume', 'finish an interrupted apply'],
   ],
   comment: [['svc-gitops comment --dry-run', 'print the pull-request comment instead of posting it']],
@@ -98,6 +99,10 @@ export const EXAMPLES: Readonly<Record<string, ReadonlyArray<readonly [string, s
     ['source <(svc-gitops completion bash)', 'bash: add the line to ~/.bashrc'],
     ['svc-gitops completion zsh > ~/.zfunc/_svc-gitops', 'zsh: with fpath+=(~/.zfunc) before compinit'],
     ['svc-gitops completion fish > ~/.config/fish/completions/svc-gitops.fish', 'fish'],
+  ],
+  mcp: [
+    ['svc-gitops mcp', 'the tool server for an AI client, over stdio'],
+    ['svc-gitops mcp --http 8765', 'over Streamable HTTP on 127.0.0.1 (needs SVC_HTTP_TOKEN)'],
   ],
   sandbox: [
     ['svc-gitops sandbox > sandbox.env &', 'a local dashboard; `set -a; . ./sandbox.env; set +a` to use it'],

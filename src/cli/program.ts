@@ -25,6 +25,7 @@ export function createProgram(ctx: CliContext, setExit: (code: number) => void):
     .description('GitOps for dashboard update policies and ignore lists: validate, plan, apply.')
     .version(VERSION)
     .option('--no-color', 'no colour in any output (as NO_COLOR=1); colour is used only on a terminal')
+    .option('--dashboard <name>', 'use this named dashboard of the settings file (as SVC_DASHBOARD)')
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),
@@ -36,7 +37,9 @@ export function createProgram(ctx: CliContext, setExit: (code: number) => void):
     .exitOverride()
     .hook('preAction', (root) => {
       // Commands decide colour from NO_COLOR (useColour), so the flag is that variable.
-      if (root.opts<{ color: boolean }>().color === false) ctx.env = { ...ctx.env, NO_COLOR: '1' };
+      const options = root.opts<{ color: boolean; dashboard?: string }>();
+      if (options.color === false) ctx.env = { ...ctx.env, NO_COLOR: '1' };
+      if (options.dashboard !== undefined) ctx.env = { ...ctx.env, SVC_DASHBOARD: options.dashboard };
     });
 
   // In the order of the workflow, which is the order `--help` lists them in.

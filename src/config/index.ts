@@ -3,7 +3,9 @@
  * diagnostics. Public surface of src/config; everything else in this folder is internal.
  * Pure of network I/O: files are read through the `fs` the caller passes in.
  */
+
 export { DEFAULT_CONFIG_DIR, DEFAULT_CONFIG_FILE, resolveConfigPath } from './default-path.js';
+export { closest } from './did-you-mean.js';
 export { type ImportResult, importDesiredState } from './import-yaml.js';
 export { compileJsonSchemaCheck, type JsonSchemaCheck } from './json-schema.js';
 export { LIMITS } from './limits.js';

@@ -1,5 +1,6 @@
 import type * as nodeFs from 'node:fs';
 import * as path from 'node:path';
+import { closest } from '../config/did-you-mean.js';
 import { jsonSyntaxPlace, SvcError } from '../errors.js';
 import type { SettingsValidator } from './schema.js';
 
@@ -8,6 +9,8 @@ export interface SettingsFile {
   values: Record<string, unknown>;
   /** True for `./settings.json`, which shadows the per-user file (worth a warning). */
   inWorkingDirectory: boolean;
+  /** The named dashboard whose settings were laid over the file's own, when one was chosen. */
+  dashboard?: string;
 }
 
 /** The search order: the working directory first, then the per-user file. */
@@ -30,6 +33,7 @@ export function findSettingsFile(
   homeDir: string,
   validator: SettingsValidator,
   product = 'svc',
+  dashboard?: string,
 ): SettingsFile | undefined {
   const candidates = settingsFileCandidates(cwd, homeDir, product);
   for (const [index, file] of candidates.entries()) {
@@ -55,8 +59,93 @@ export function findSettingsFile(
         details: { file },
       });
     }
-    validator.check(values, file);
-    return { path: file, values: values as Record<string, unknown>, inWorkingDirectory: index === 0 };
+    const chosen = chooseDashboard(values, file, validator, dashboard);
+    return {
+      path: file,
+      values: chosen.values,
+      inWorkingDirectory: index === 0,
+      ...(chosen.name === undefined ? {} : { dashboard: chosen.name }),
+    };
+  }
+  if (dashboard !== undefined) {
+    throw new SvcError(
+      'SETTINGS_INVALID',
+      `dashboard "${dashboard}" was chosen, but no settings file was found`,
+      {
+        hint: `Named dashboards live under "dashboards" in ${candidates.join(' or ')}.`,
+      },
+    );
   }
   return undefined;
+}
+
+/**
+ * A settings file may hold several dashboards: `{"dashboards": {"prod": {…}, "staging": {…}}}`,
+ * each entry any settings keys, laid over the file's own keys (shared defaults). One is chosen
+ * by name (--dashboard NAME or SVC_DASHBOARD); a file with dashboards and no URL of its own needs
+ * a choice, so a command never talks to a dashboard nobody named.
+ */
+function chooseDashboard(
+  values: unknown,
+  file: string,
+  validator: SettingsValidator,
+  dashboard: string | undefined,
+): { values: Record<string, unknown>; name?: string } {
+  if (values === null || typeof values !== 'object' || Array.isArray(values) || !('dashboards' in values)) {
+    validator.check(values, file);
+    if (dashboard !== undefined) {
+      throw new SvcError(
+        'SETTINGS_INVALID',
+        `${file}: dashboard "${dashboard}" was chosen, but the file names no dashboards`,
+        {
+          hint: 'Add "dashboards": {"<name>": {"dashboardUrl": …}} to the file, or unset SVC_DASHBOARD / drop --dashboard.',
+          details: { file },
+        },
+      );
+    }
+    return { values: values as Record<string, unknown> };
+  }
+  const { dashboards, ...shared } = values as Record<string, unknown>;
+  validator.check(shared, file);
+  if (dashboards === null || typeof dashboards !== 'object' || Array.isArray(dashboards)) {
+    throw new SvcError('SETTINGS_INVALID', `${file}: "dashboards" must be an object of named dashboards`, {
+      hint: 'e.g. "dashboards": {"prod": {"dashboardUrl": "https://prod.example.com"}}',
+      details: { file },
+    });
+  }
+  const named = dashboards as Record<string, unknown>;
+  for (const [name, entry] of Object.entries(named)) {
+    validator.check(entry, `${file}: dashboards.${name}`);
+    if (typeof entry === 'object' && entry !== null && 'dashboards' in entry) {
+      throw new SvcError('SETTINGS_INVALID', `${file}: dashboards.${name} holds "dashboards" of its own`, {
+        hint: 'Named dashboards do not nest: list them all under the file\'s one "dashboards".',
+        details: { file },
+      });
+    }
+  }
+  const names = Object.keys(named);
+  if (dashboard === undefined) {
+    if (typeof shared.dashboardUrl === 'string' && shared.dashboardUrl !== '') return { values: shared };
+    throw new SvcError(
+      'SETTINGS_INVALID',
+      `${file} names several dashboards (${names.join(', ')}); none was chosen`,
+      {
+        hint: 'Choose one with --dashboard NAME or SVC_DASHBOARD=NAME.',
+        details: { file },
+      },
+    );
+  }
+  const entry = Object.hasOwn(named, dashboard) ? named[dashboard] : undefined;
+  if (entry === undefined) {
+    const meant = closest(dashboard, names);
+    throw new SvcError(
+      'SETTINGS_INVALID',
+      `${file}: no dashboard named "${dashboard}"${meant ? ` (did you mean "${meant}"?)` : ''}`,
+      {
+        hint: `The file names: ${names.join(', ') || 'none'}.`,
+        details: { file },
+      },
+    );
+  }
+  return { values: { ...shared, ...(entry as Record<string, unknown>) }, name: dashboard };
 }

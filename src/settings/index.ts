@@ -41,12 +41,14 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   const warnings: string[] = [];
   const source = ['defaults'];
   const product = options.product ?? 'svc';
-  const file = findSettingsFile(options.fs, options.cwd, options.homeDir, validator, product);
+  // An empty variable counts as unset, as every SVC_* setting does.
+  const dashboard = options.env[`${product.toUpperCase()}_DASHBOARD`] || undefined;
+  const file = findSettingsFile(options.fs, options.cwd, options.homeDir, validator, product, dashboard);
   let fileValues: Record<string, unknown> = {};
   if (file) {
     // fromEntries defines properties, so even a `__proto__` key could not reach a prototype.
     fileValues = Object.fromEntries(Object.entries(file.values).filter(([key]) => key !== '_comment'));
-    source.push(`file:${file.path}`);
+    source.push(file.dashboard === undefined ? `file:${file.path}` : `file:${file.path}#${file.dashboard}`);
     if (file.inWorkingDirectory) {
       warnings.push(
         `using settings from ${file.path} in the working directory (it shadows the per-user file)`,

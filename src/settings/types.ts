@@ -14,6 +14,8 @@ export interface Settings {
   skipSslVerify: boolean;
   safeMode: boolean;
   requireUserConfirmation: boolean;
+  /** plan: names the dashboard does not know are errors, not warnings. */
+  strict: boolean;
   /** Calls per minute, 0 = unlimited; unset = adaptive pacing only. */
   rateLimit?: number;
   /** Milliseconds per request attempt. */
@@ -50,6 +52,7 @@ export const SETTING_ENV: Readonly<Record<SettingKey, string>> = {
   skipSslVerify: 'SVC_SKIP_SSL_VERIFY',
   safeMode: 'SVC_SAFE_MODE',
   requireUserConfirmation: 'SVC_REQUIRE_USER_CONFIRMATION',
+  strict: 'SVC_STRICT',
   rateLimit: 'SVC_RATE_LIMIT',
   requestTimeout: 'SVC_REQUEST_TIMEOUT',
   maxResponseSize: 'SVC_MAX_RESPONSE_SIZE',

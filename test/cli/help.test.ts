@@ -35,6 +35,7 @@ describe('--help', () => {
       'comment',
       'drift',
       'sandbox',
+      'mcp',
       'completion',
     ]);
   });

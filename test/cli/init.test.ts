@@ -27,6 +27,7 @@ const WRITTEN = [
   '.github/workflows/svc-gitops-plan.yml',
   '.github/workflows/svc-gitops-apply.yml',
   '.github/workflows/svc-gitops-drift.yml',
+  '.github/dependabot.yml',
   'settings.example.json',
 ];
 
@@ -55,6 +56,9 @@ describe('init → validate → plan in an empty repository', () => {
       'SVC_APP_PASSWORD',
     ])
       expect(init.stdout, secret).toContain(secret);
+    expect(readFileSync(join(dir, '.github/dependabot.yml'), 'utf8')).toBe(
+      readFileSync(join(ROOT, 'examples/github/dependabot.yml'), 'utf8'),
+    );
     // The workflows are the shipped templates, byte for byte (they are linted in test/github/).
     for (const name of ['svc-gitops-plan.yml', 'svc-gitops-apply.yml', 'svc-gitops-drift.yml'])
       expect(readFileSync(join(dir, '.github/workflows', name), 'utf8')).toBe(

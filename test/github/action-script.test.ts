@@ -113,6 +113,21 @@ describe('the action', () => {
     expect(argv).toEqual(['comment', '--plan-file', planFile, '--artifact-name', 'svc-gitops-plan']);
   });
 
+  it('comment in a merge queue plans and checks without posting (there is no pull request)', async () => {
+    const run = await step({ command: 'comment' }, { GITHUB_EVENT_NAME: 'merge_group' });
+    expect(run.status).toBe(0);
+    expect(run.calls.map((c) => c.argv)).toEqual([
+      [
+        'comment',
+        '--out',
+        join(dir, 'svc-gitops-plan.json'),
+        '--artifact-name',
+        'svc-gitops-plan',
+        '--dry-run',
+      ],
+    ]);
+  });
+
   it('inputs override the job environment only when given; the inputs themselves are not passed on', async () => {
     const job = { SVC_URL: 'https://job.example', SVC_USER: 'job-user' };
     const fromJob = (await step({ command: 'validate' }, job)).calls[0]?.env;

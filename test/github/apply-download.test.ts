@@ -103,6 +103,8 @@ function runStep(file: string, options: { attempt: number; tip: string }) {
     env: {
       PATH: `${dir}:${process.env.PATH}`,
       RUNNER_TEMP: temp,
+      // The runner's step outputs file: the step names the merged pull request there.
+      GITHUB_OUTPUT: join(temp, 'output.txt'),
       GH_CALLS: calls,
       GH_FIXTURES: join(temp, 'fixtures.json'),
       ...(workflow.env ?? {}),
@@ -122,6 +124,7 @@ function runStep(file: string, options: { attempt: number; tip: string }) {
       .split('\n')
       .filter(Boolean)
       .map((line) => JSON.parse(line) as string[]),
+    output: existsSync(join(temp, 'output.txt')) ? readFileSync(join(temp, 'output.txt'), 'utf8') : '',
     downloaded: existsSync(plan)
       ? (JSON.parse(readFileSync(plan, 'utf8')) as { run: string }).run
       : undefined,
@@ -133,6 +136,8 @@ describe.skipIf(!hasJq).each(TEMPLATES)('%s: which plan is applied', (file) => {
     const run = runStep(file, { attempt: 1, tip: MERGE_SHA });
     expect(run.status, run.stderr + run.stdout).toBe(0);
     expect(run.downloaded).toBe('200');
+    // The pull request the apply report is posted on.
+    expect(run.output).toBe(file.includes('matrix') ? '' : 'pr=9\n');
   });
 
   it('a re-run of an older apply after later merges applies nothing (it would bring back old config)', () => {

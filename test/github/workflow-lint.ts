@@ -14,7 +14,8 @@ export function workflowFiles(): string[] {
   const dirs = ['examples/github', '.github/workflows'];
   return dirs.flatMap((dir) =>
     readdirSync(join(ROOT, dir))
-      .filter((name) => /\.ya?ml$/.test(name))
+      // dependabot.yml is Dependabot's config, not a workflow (checked in workflows.test.ts).
+      .filter((name) => /\.ya?ml$/.test(name) && name !== 'dependabot.yml')
       .map((name) => `${dir}/${name}`),
   );
 }

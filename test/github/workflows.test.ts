@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { basename } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { isOwnAction, isPinnedOrLocal } from './action-usage.js';
 import {
   type Job,
@@ -85,7 +87,10 @@ describe('security rules of the templates', () => {
 
   it('plan workflows: forks get validation only; secrets only in the plan step', () => {
     for (const file of examples.filter((f) => f.includes('plan'))) {
-      expect(Object.keys(parseWorkflow(file).on)).toEqual(['pull_request']);
+      // merge_group: a merge queue waits for the required check; pull requests' secrets rules hold.
+      expect(Object.keys(parseWorkflow(file).on).filter((e) => e !== 'merge_group')).toEqual([
+        'pull_request',
+      ]);
       for (const [name, job] of jobsOf(file)) {
         if (!usesSecrets(job)) continue;
         expect(job.if, `${file} ${name}`).toContain(
@@ -105,12 +110,15 @@ describe('security rules of the templates', () => {
   it('apply workflows: push to main, protected environment, queued not cancelled, the reviewed plan', () => {
     for (const file of examples.filter((f) => f.includes('apply'))) {
       const workflow = parseWorkflow(file);
-      expect(Object.keys(workflow.on)).toEqual(['push']);
+      // workflow_dispatch runs only the resume job (checked below).
+      expect(Object.keys(workflow.on).filter((e) => e !== 'workflow_dispatch')).toEqual(['push']);
       expect(workflow.on.push).toMatchObject({ branches: ['main'] });
       for (const [, job] of jobsOf(file)) {
         expect(String(job.environment)).toMatch(/^svc-gitops-/);
         expect(job.concurrency?.['cancel-in-progress']).toBe(false);
         expect(job.permissions).toMatchObject({ actions: 'read', contents: 'read' });
+      }
+      for (const [, job] of jobsOf(file).filter(([name]) => name === 'apply')) {
         // The plan is downloaded from the merged pull request's run, then applied by the action.
         const download = job.steps.findIndex((s) => s.run?.includes('gh run download'));
         const apply = job.steps.findIndex((s) => isOwnAction(s) && s.with?.command === 'apply');
@@ -120,6 +128,70 @@ describe('security rules of the templates', () => {
         expect(job.steps[apply]?.with?.['plan-file']).toBe(`${EXPR} runner.temp }}/reviewed/plan.json`);
       }
     }
+  });
+
+  it('the plan template always reports one required check, in merge queues too, and labels by risk', () => {
+    const workflow = parseWorkflow('examples/github/svc-gitops-plan.yml');
+    expect(workflow.on).toEqual({ pull_request: null, merge_group: null });
+    const check = workflow.jobs.check as Job & { needs?: string[]; name?: string };
+    expect(check.if).toBe('always()');
+    expect(check.needs).toEqual(['validate', 'plan']);
+    expect(check.permissions).toEqual({});
+    expect(check.steps[0]?.env?.RESULTS).toBe(`${EXPR} join(needs.*.result, ' ') }}`);
+    expect(workflow.jobs.plan?.if).toContain("github.event_name == 'merge_group'");
+    // Dependabot's pull requests get no secrets: validation only.
+    expect(workflow.jobs.validate?.if).toContain("github.event.pull_request.user.login == 'dependabot[bot]'");
+    expect(workflow.jobs.plan?.if).toContain("github.event.pull_request.user.login != 'dependabot[bot]'");
+    const label = workflow.jobs.plan?.steps.find((s) => s.name === 'Label the pull request by risk');
+    for (const name of ['high-risk', 'low-risk', 'no-changes']) expect(label?.run).toContain(name);
+    expect(label?.run).toContain('svc-gitops:$label');
+  });
+
+  it('the check job fails on a failed or cancelled job and passes on skipped ones', () => {
+    const run = parseWorkflow('examples/github/svc-gitops-plan.yml').jobs.check?.steps[0]?.run ?? '';
+    const status = (results: string) =>
+      spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', run], {
+        env: { PATH: process.env.PATH, RESULTS: results },
+      }).status;
+    expect(status('success skipped')).toBe(0);
+    expect(status('skipped success')).toBe(0);
+    expect(status('success failure')).toBe(1);
+    expect(status('cancelled skipped')).toBe(1);
+  });
+
+  it('apply posts its report on the merged pull request and can resume from the journal artifact', () => {
+    const workflow = parseWorkflow('examples/github/svc-gitops-apply.yml');
+    const apply = workflow.jobs.apply as Job;
+    const post = apply.steps.find((s) => s.run?.startsWith('gh pr comment'));
+    expect(post?.env?.REPORT).toBe(`${EXPR} steps.apply.outputs.report-file }}`);
+    expect(post?.if).toContain('always()');
+    const keep = apply.steps.find((s) => s.with?.name === 'svc-gitops-apply-journal');
+    expect(keep?.with?.path).toBe('.svc-gitops/');
+    const resume = workflow.jobs.resume as Job;
+    expect(resume.if).toContain("github.event_name == 'workflow_dispatch'");
+    const download = resume.steps.findIndex((s) =>
+      s.run?.includes('--name svc-gitops-apply-journal --dir .svc-gitops'),
+    );
+    const run = resume.steps.findIndex((s) => isOwnAction(s) && s.with?.command === 'resume');
+    expect(download).toBeGreaterThanOrEqual(0);
+    expect(run).toBeGreaterThan(download);
+    expect(resume.steps[run]?.with?.['state-dir']).toBe('.svc-gitops');
+    expect(resume.concurrency?.group).toBe(apply.concurrency?.group);
+  });
+
+  it('the Dependabot config keeps the pinned actions current', () => {
+    const config = parse(read('examples/github/dependabot.yml')) as {
+      version: number;
+      updates: Array<{ 'package-ecosystem': string; directory: string; schedule: { interval: string } }>;
+    };
+    expect(config.version).toBe(2);
+    expect(config.updates).toEqual([
+      expect.objectContaining({
+        'package-ecosystem': 'github-actions',
+        directory: '/',
+        schedule: { interval: 'weekly' },
+      }),
+    ]);
   });
 
   it('apply downloads the artifact name and file name that the plan workflow uploads', () => {

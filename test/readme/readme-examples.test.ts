@@ -37,8 +37,10 @@ function blocks(): Block[] {
 /** Who runs each block: `here` (a test below) or the test file that does. */
 const RUN_BY: ReadonlyArray<{ what: string; match: (b: Block) => boolean; by: string; runs?: string }> = [
   {
-    what: 'diagrams (no command in them)',
-    match: (b) => b.lang === '' && !/^(\$ |svc-gitops |npm |npx |docker )/m.test(b.text),
+    what: 'diagrams and transcripts (no command in them)',
+    match: (b) =>
+      (b.lang === '' || b.lang === 'text' || b.lang === 'indented') &&
+      !/^(\$ |svc-gitops |npm |npx |docker )/m.test(b.text),
     by: 'none',
   },
   {
@@ -81,6 +83,11 @@ const RUN_BY: ReadonlyArray<{ what: string; match: (b: Block) => boolean; by: st
     match: (b) => b.lang === 'ts' && b.text.includes("from 'svc-gitops'"),
     by: 'test/library/readme-script.test.ts',
     runs: 'the README library script',
+  },
+  {
+    what: 'MCP client configurations',
+    match: (b) => b.lang === 'json' && b.text.includes('"mcp"'),
+    by: 'here',
   },
   {
     what: 'the action step',
@@ -194,6 +201,22 @@ describe('README examples', () => {
     expect(run.stdout).toBe('complete -o default -F _svc_gitops svc-gitops\n');
     expect(statSync(join(home, '.zfunc/_svc-gitops')).size).toBeGreaterThan(100);
     expect(statSync(join(home, '.config/fish/completions/svc-gitops.fish')).size).toBeGreaterThan(100);
+  });
+
+  it('the MCP client configurations are JSON that start `svc-gitops mcp` (test/mcp/stdio-e2e.test.ts starts it so)', () => {
+    for (const block of only('MCP client configurations')) {
+      const config = JSON.parse(block.text) as Record<
+        string,
+        Record<string, { command: string; args: string[] }>
+      >;
+      const servers = Object.values(config.mcpServers ?? config.servers ?? {});
+      expect(servers.length).toBe(1);
+      for (const server of servers) {
+        expect(server.args.at(-1)).toBe('mcp');
+        expect(['node', 'svc-gitops']).toContain(server.command);
+        if (server.command === 'node') expect(server.args[0]).toMatch(/dist\/cli\/main\.js$/);
+      }
+    }
   });
 
   it('the npm commands name scripts and paths that exist (the suite itself is what they run)', () => {

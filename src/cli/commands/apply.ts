@@ -14,7 +14,12 @@ import {
   SvcError,
   statePaths,
 } from '../../index.js';
-import { countNotStarted, renderApplyCalls, renderApplyReport } from '../../render/index.js';
+import {
+  countNotStarted,
+  renderApplyCalls,
+  renderApplyCallsJson,
+  renderApplyReport,
+} from '../../render/index.js';
 import type { CliContext } from '../context.js';
 import { warner } from '../pipeline.js';
 import { createProgress } from '../progress.js';
@@ -84,7 +89,12 @@ export async function runApply(
   try {
     if (flags.dryRun) {
       const capabilities = approved.approved.capabilities ?? (await approved.client.capabilities());
-      ctx.stdout.write(renderApplyCalls(plannedCalls(approved.approved, capabilities), approved.client.url));
+      const phases = plannedCalls(approved.approved, capabilities);
+      ctx.stdout.write(
+        flags.format === 'json'
+          ? renderApplyCallsJson(phases, approved.client.url)
+          : renderApplyCalls(phases, approved.client.url),
+      );
       return EXIT.ok;
     }
     const paths = statePaths(stateDir, approved.client.url, resolve(ctx.cwd, approved.configPath));

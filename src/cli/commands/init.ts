@@ -14,8 +14,13 @@ interface InitFlags {
 
 const DESIRED_STATE = 'svc-gitops.yaml';
 const SETTINGS_EXAMPLE = 'settings.example.json';
-/** The templates `init` copies, from the package's examples/github/ into .github/workflows/. */
-const WORKFLOWS = ['svc-gitops-plan.yml', 'svc-gitops-apply.yml', 'svc-gitops-drift.yml'] as const;
+/** The templates `init` copies from the package's examples/github/, and where each goes. */
+const TEMPLATES: ReadonlyArray<readonly [string, string]> = [
+  ['svc-gitops-plan.yml', '.github/workflows/svc-gitops-plan.yml'],
+  ['svc-gitops-apply.yml', '.github/workflows/svc-gitops-apply.yml'],
+  ['svc-gitops-drift.yml', '.github/workflows/svc-gitops-drift.yml'],
+  ['dependabot.yml', '.github/dependabot.yml'],
+];
 const templateUrl = (name: string) => new URL(`../../../examples/github/${name}`, import.meta.url);
 
 /** Without a dashboard: a valid desired state that changes nothing until rules are added. */
@@ -60,14 +65,14 @@ const SETTINGS_EXAMPLE_TEXT = `${JSON.stringify(
 export function registerInit(program: Command, ctx: CliContext, setExit: (code: number) => void): void {
   program
     .command('init')
-    .description('set up this repository: desired state, GitHub workflows and a settings example')
+    .description('set up this repository: desired state, GitHub workflows, Dependabot and a settings example')
     .option('--force', 'replace files that exist')
     .option('--no-import', 'write a starter desired state even when a dashboard is configured')
     .action(async (flags: InitFlags) => setExit(await init(ctx, flags)));
 }
 
 async function init(ctx: CliContext, flags: InitFlags): Promise<number> {
-  const files = [DESIRED_STATE, ...WORKFLOWS.map((name) => `.github/workflows/${name}`), SETTINGS_EXAMPLE];
+  const files = [DESIRED_STATE, ...TEMPLATES.map(([, path]) => path), SETTINGS_EXAMPLE];
   const existing = files.filter((path) => exists(ctx, path));
   if (exists(ctx, 'svc-gitops')) {
     throw new SvcError('USAGE', 'this repository already keeps its desired state in svc-gitops/', {
@@ -83,7 +88,9 @@ async function init(ctx: CliContext, flags: InitFlags): Promise<number> {
       },
     );
   }
-  const templates = WORKFLOWS.map((name) => ctx.fs.readFileSync(templateUrl(name), 'utf8'));
+  const templates = TEMPLATES.map(
+    ([name, path]) => [path, ctx.fs.readFileSync(templateUrl(name), 'utf8')] as const,
+  );
   const imported = flags.import !== false && dashboardConfigured(ctx);
   // The desired state first: import reads the whole dashboard before it writes, so a failed read
   // leaves nothing behind.
@@ -93,9 +100,7 @@ async function init(ctx: CliContext, flags: InitFlags): Promise<number> {
   } else {
     writeFileAtomic(ctx.fs, ctx.cwd, DESIRED_STATE, [STARTER]);
   }
-  WORKFLOWS.forEach((name, index) => {
-    writeFileAtomic(ctx.fs, ctx.cwd, `.github/workflows/${name}`, [templates[index] ?? '']);
-  });
+  for (const [path, text] of templates) writeFileAtomic(ctx.fs, ctx.cwd, path, [text]);
   writeFileAtomic(ctx.fs, ctx.cwd, SETTINGS_EXAMPLE, [SETTINGS_EXAMPLE_TEXT]);
 
   const origin = imported
@@ -104,12 +109,13 @@ async function init(ctx: CliContext, flags: InitFlags): Promise<number> {
   ctx.stdout.write(
     [
       `Wrote ${DESIRED_STATE} (${origin}),`,
-      `  ${WORKFLOWS.map((name) => `.github/workflows/${name}`).join(', ')},`,
+      `  ${TEMPLATES.map(([, path]) => path).join(', ')},`,
       `  and ${SETTINGS_EXAMPLE}.`,
       '',
       'Next:',
       '  1. svc-gitops validate && svc-gitops plan      (with SVC_URL, SVC_USER, SVC_APP_PASSWORD set)',
-      '  2. In the workflows, replace your-org/svc-gitops@000… with the owner and full commit SHA you use.',
+      '  2. In the workflows, replace your-org/svc-gitops@000… with the owner and full commit SHA you use;',
+      '     make the job "svc-gitops check" a required status check.',
       '  3. Repository secrets: SVC_URL, SVC_READONLY_USER, SVC_READONLY_APP_PASSWORD (a read-only user).',
       '  4. Environment svc-gitops-production (deployment branch: main) with secrets SVC_URL, SVC_USER,',
       '     SVC_APP_PASSWORD (a user that may change ignores and run updates).',

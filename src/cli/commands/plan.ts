@@ -1,11 +1,12 @@
 import { type Command, Option } from 'commander';
 import { resolveConfigPath } from '../../config/index.js';
 import { EXIT } from '../../errors.js';
-import { planJsonChunks, shortId } from '../../render/index.js';
+import { planJsonChunks, safeText, shortId } from '../../render/index.js';
 import type { Plan } from '../../types.js';
 import type { CliContext } from '../context.js';
 import { planNow } from '../pipeline.js';
 import { type PlanFormat, printPlan } from '../print-plan.js';
+import { unknownNames } from '../strict.js';
 import { refuseConfigAsOutput, writeFileAtomic } from '../write-file.js';
 
 interface PlanFlags {
@@ -16,6 +17,7 @@ interface PlanFlags {
   detailedExitcode?: boolean;
   target?: string[];
   refresh?: boolean;
+  strict?: boolean;
   quiet?: boolean;
 }
 
@@ -43,6 +45,10 @@ export function registerPlan(program: Command, ctx: CliContext, setExit: (code: 
     .option('--detailed-exitcode', 'exit 2 when the plan has changes, 0 when it has none')
     .option('--target <site...>', 'only these sites (IDs, domains or globs)')
     .option('--refresh', 'ask the dashboard to re-sync the managed sites before reading')
+    .option(
+      '--strict',
+      'exit 1 when the desired state names a site or slug the dashboard does not know (also: strict setting, SVC_STRICT)',
+    )
     .option('-q, --quiet', 'no progress lines while reading the dashboard')
     .action(async (flags: PlanFlags) => setExit(await plan(ctx, flags)));
 }
@@ -61,6 +67,21 @@ export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
 
   printPlan(ctx, result, flags.format, flags.groupBy);
   warnOfSafeMode(ctx, result, planned.settings.safeMode);
+  const strict = flags.strict === true || planned.settings.strict;
+  const unknown = unknownNames(planned.desired, planned.live, result);
+  for (const name of unknown) {
+    const hint = name.suggestion === undefined ? '' : ` (did you mean ${name.suggestion}?)`;
+    ctx.stderr.write(
+      `svc-gitops: ${strict ? 'error' : 'warning'}: ${safeText(name.message)}${safeText(hint)}\n`,
+    );
+  }
+  if (strict && unknown.length > 0) {
+    // A plan built on a misspelt name is not saved for apply.
+    ctx.stderr.write(
+      `svc-gitops: error [CONFIG_INVALID]: --strict: the desired state names ${unknown.length} site${unknown.length === 1 ? '' : 's'} or slug${unknown.length === 1 ? '' : 's'} the dashboard does not know${flags.out ? '; the plan was not saved' : ''}\n`,
+    );
+    return EXIT.error;
+  }
   if (flags.out) {
     const saved = writeFileAtomic(ctx.fs, ctx.cwd, flags.out, planJsonChunks(result));
     ctx.stderr.write(

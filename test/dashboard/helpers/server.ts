@@ -64,6 +64,7 @@ export function testSettings(url: string, overrides: Partial<Settings> = {}): Se
     skipSslVerify: false,
     safeMode: true,
     requireUserConfirmation: true,
+    strict: false,
     rateLimit: 0,
     requestTimeout: 2000,
     maxResponseSize: 1_000_000,

@@ -1,0 +1,79 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
+import { cli } from '../helpers/cli.js';
+import { fastClientEnv, sandboxPer } from '../helpers/sandbox.js';
+import { tempDirForFile } from '../helpers/temp-dir.js';
+
+/**
+ * Names the dashboard does not know, from the issue's two typos: a site domain one letter off
+ * (`wayne.demo.tst`) and a plugin slug without its folder (`akismet.php`). Warnings with the
+ * closest known name by default; with --strict, SVC_STRICT or `strict` in settings, exit 1.
+ */
+const ROOT = join(import.meta.dirname, '..', '..');
+const sandbox = sandboxPer('suite', () =>
+  startSandbox({
+    fleet: parseFleet(
+      readFileSync(join(ROOT, 'examples/sandbox/demo-fleet.yaml'), 'utf8'),
+      'demo-fleet.yaml',
+    ),
+  }),
+);
+const dir = tempDirForFile('svc-gitops-strict-');
+writeFileSync(
+  join(dir, 'typos.yaml'),
+  'version: 1\nsites: [wayne.demo.tst]\nignores:\n  rules:\n    - sites: [all]\n      plugins: [akismet.php]\n',
+);
+writeFileSync(join(dir, 'clean.yaml'), readFileSync(join(ROOT, 'examples/minimal.yaml')));
+const env = (extra: Record<string, string> = {}) => ({
+  ...fastClientEnv(sandbox),
+  SVC_ALLOW_HTTP: 'true',
+  HOME: dir,
+  ...extra,
+});
+
+describe('names the dashboard does not know', () => {
+  it('are warnings that suggest the closest known site and slug', async () => {
+    const plan = await cli(['plan', '-c', 'typos.yaml'], { cwd: dir, env: env() });
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stderr).toContain(
+      'svc-gitops: warning: desired state selects domain wayne.demo.tst, which the dashboard does not list (did you mean wayne.demo.test?)',
+    );
+    expect(plan.stderr).toMatch(
+      /svc-gitops: warning: typos\.yaml:5:\d+: an ignore rule names plugin akismet\.php, which no site reports .*\(did you mean akismet\/akismet\.php\?\)/,
+    );
+  });
+
+  it('fail the plan with --strict, SVC_STRICT or the strict setting, and no plan is saved', async () => {
+    for (const [args, extra] of [
+      [['--strict'], {}],
+      [[], { SVC_STRICT: 'true' }],
+    ] as const) {
+      const plan = await cli(
+        ['plan', '-c', 'typos.yaml', '--detailed-exitcode', '--out', 'plan.json', ...args],
+        { cwd: dir, env: env(extra) },
+      );
+      expect(plan.code).toBe(1);
+      expect(plan.stderr).toContain('svc-gitops: error: desired state selects domain wayne.demo.tst');
+      expect(plan.stderr).toContain(
+        'error [CONFIG_INVALID]: --strict: the desired state names 2 sites or slugs the dashboard does not know; the plan was not saved',
+      );
+      expect(() => readFileSync(join(dir, 'plan.json'))).toThrow();
+    }
+    const settingsDir = tempDirForFile('svc-gitops-strict-settings-');
+    writeFileSync(join(settingsDir, 'settings.json'), JSON.stringify({ strict: true }));
+    writeFileSync(join(settingsDir, 'typos.yaml'), readFileSync(join(dir, 'typos.yaml')));
+    const fromFile = await cli(['plan', '-c', 'typos.yaml'], {
+      cwd: settingsDir,
+      env: env({ HOME: settingsDir }),
+    });
+    expect(fromFile.code).toBe(1);
+  });
+
+  it('a desired state whose names the dashboard knows passes --strict', async () => {
+    const plan = await cli(['plan', '-c', 'clean.yaml', '--strict'], { cwd: dir, env: env() });
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stderr).not.toMatch(/warning|error/);
+  });
+});
