@@ -94,10 +94,12 @@ export {
 export type {
   Action,
   ActionOutcome,
+  ActionOutcomeCode,
   ActionStatus,
   ApplyResult,
   ApplyRun,
   DashboardCapabilities,
+  DashboardSiteCode,
   DesiredState,
   HoldCode,
   LiveState,
@@ -108,4 +110,4 @@ export type {
   StopCode,
   Verification,
 } from './types.js';
-export { DASHBOARD_UNREACHABLE, HOLD_CODES, OUTCOME_CODES, STOP_CODES } from './types.js';
+export { DASHBOARD_UNREACHABLE, dashboardSiteCode, HOLD_CODES, OUTCOME_CODES, STOP_CODES } from './types.js';

@@ -1,3 +1,5 @@
+import type { ErrorCode } from './errors.js';
+
 /**
  * The shared vocabulary of svc-gitops. Domain types only: no wire shapes (those stay inside
  * dashboard/), no behaviour. Every module may import this file; it imports nothing.
@@ -281,7 +283,7 @@ export interface ActionOutcome {
   action: Action;
   status: ActionStatus;
   /** An OutcomeCode, or for a failed call the SvcError code or the dashboard's per-site code. */
-  code?: string;
+  code?: ActionOutcomeCode;
   message?: string;
   /** Reported done by the call, but the re-read that would confirm it failed or missed the site. */
   unverified?: true;
@@ -335,6 +337,18 @@ export const OUTCOME_CODES = [
   'NOT_REPORTED',
 ] as const;
 export type OutcomeCode = (typeof OUTCOME_CODES)[number];
+
+/**
+ * A code the dashboard itself gave one site in its answer (`errors[].code`): its vocabulary is
+ * open, so it is branded to keep it apart from our closed codes; it is written out as sent.
+ */
+export type DashboardSiteCode = string & { readonly dashboardSiteCode: true };
+
+/** Marks a code as the dashboard's own per-site code (the text is unchanged). */
+export const dashboardSiteCode = (code: string): DashboardSiteCode => code as DashboardSiteCode;
+
+/** Every code an action outcome can carry: ours (closed), an SvcError code, or the dashboard's. */
+export type ActionOutcomeCode = OutcomeCode | ErrorCode | DashboardSiteCode;
 
 /** Whether the re-read after the calls confirmed the outcomes reported done. */
 export type Verification =

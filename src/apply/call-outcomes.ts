@@ -1,5 +1,5 @@
 import type { RunUpdatesResult } from '../dashboard/client.js';
-import { isSvcError } from '../errors.js';
+import { type ErrorCode, isSvcError } from '../errors.js';
 import type { Action, ActionOutcome } from '../types.js';
 
 /**
@@ -10,7 +10,7 @@ import type { Action, ActionOutcome } from '../types.js';
  */
 
 export function outcomesOfError(actions: Action[], error: unknown): ActionOutcome[] {
-  const code = isSvcError(error) ? error.code : 'INTERNAL';
+  const code: ErrorCode = isSvcError(error) ? error.code : 'INTERNAL';
   const message = error instanceof Error ? error.message : String(error);
   return actions.map((action) => ({ action, status: 'failed', code, message }));
 }

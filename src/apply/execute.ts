@@ -201,7 +201,7 @@ export async function executePhases(
     throw journalFailure.error;
   }
 
-  const skipped = stopReason
+  const skipped: { code: StopCode; message: string } = stopReason
     ? { code: stopReason.code, message: `not started: ${stopReason.message}` }
     : { code: 'INTERRUPTED', message: 'not started' };
   await announcer.closeUnstarted(skipped.code);

@@ -1,4 +1,12 @@
-import type { DashboardCapabilities, IgnorableKind, ItemRef, LiveState, Site } from '../types.js';
+import type { ErrorCode } from '../errors.js';
+import type {
+  DashboardCapabilities,
+  DashboardSiteCode,
+  IgnorableKind,
+  ItemRef,
+  LiveState,
+  Site,
+} from '../types.js';
 
 /**
  * What the rest of svc-gitops may ask of a dashboard. The only code that speaks HTTP to the
@@ -116,7 +124,8 @@ export interface UpdateError {
   siteId: number;
   kind?: ItemRef['kind'];
   slug?: string;
-  code: string;
+  /** The dashboard's own code for the site, or ours when the call for it failed. */
+  code: DashboardSiteCode | ErrorCode;
   message: string;
 }
 

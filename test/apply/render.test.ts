@@ -3,6 +3,7 @@ import { renderApplyJson } from '../../src/render/apply-json.js';
 import { renderApplyMarkdown } from '../../src/render/apply-markdown.js';
 import type { ApplyReport } from '../../src/render/apply-report.js';
 import { renderApplyText } from '../../src/render/apply-text.js';
+import { dashboardSiteCode } from '../../src/types.js';
 import { ignore, update } from './builders.js';
 
 function report(): ApplyReport {
@@ -21,7 +22,7 @@ function report(): ApplyReport {
         {
           action: hostile,
           status: 'failed',
-          code: 'svc_update_failed',
+          code: dashboardSiteCode('svc_update_failed'),
           message: 'No response\nfrom the child',
         },
         { action: update(3, 'theme', 't'), status: 'blocked', code: 'UNREVIEWED', message: 'not reviewed' },
@@ -53,7 +54,9 @@ describe('apply reports', () => {
 
   it('writes a hostile error code (a child site can set its own) as plain, safe text', () => {
     const hostile = report();
-    const code = 'e`| <a href="https://evil.test/">approve</a> \u001b]0;pwned\u0007\u001b[31m';
+    const code = dashboardSiteCode(
+      'e`| <a href="https://evil.test/">approve</a> \u001b]0;pwned\u0007\u001b[31m',
+    );
     hostile.result.outcomes[1] = { ...hostile.result.outcomes[1]!, code };
     const text = renderApplyText(hostile);
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
@@ -91,7 +94,7 @@ describe('apply reports', () => {
       ...[3, 4].map((site) => ({
         action: ignore(site, 'plugin', 'a/a.php'),
         status: 'skipped' as const,
-        code: 'DASHBOARD_UNREACHABLE',
+        code: 'DASHBOARD_UNREACHABLE' as const,
         message: `not started: ${why}`,
       })),
     ];

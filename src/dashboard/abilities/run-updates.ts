@@ -1,5 +1,5 @@
 import { SvcError } from '../../errors.js';
-import type { ItemKind, ItemRef } from '../../types.js';
+import { dashboardSiteCode, type ItemKind, type ItemRef } from '../../types.js';
 import type { RunUpdatesRequest, RunUpdatesResult, UpdateError } from '../client.js';
 import { sleep } from '../transport/limits.js';
 import { typesValue, type WireError } from '../wire/common.js';
@@ -60,7 +60,7 @@ export async function runUpdates(
       if (job.timedOut) {
         result.errors.push({
           siteId,
-          code: 'job_timed_out',
+          code: dashboardSiteCode('job_timed_out'),
           message: `queued job ${response.jobId} timed out before reporting this site`,
         });
         continue;
@@ -105,7 +105,11 @@ async function pollJob(
 }
 
 function toUpdateError(error: WireError): UpdateError {
-  const out: UpdateError = { siteId: error.siteId, code: error.code, message: error.message };
+  const out: UpdateError = {
+    siteId: error.siteId,
+    code: dashboardSiteCode(error.code),
+    message: error.message,
+  };
   if (error.kind) out.kind = error.kind;
   if (error.slug) out.slug = error.slug;
   return out;

@@ -1,5 +1,5 @@
 import { SvcError } from '../../errors.js';
-import type { ItemKind } from '../../types.js';
+import { dashboardSiteCode, type ItemKind } from '../../types.js';
 import type { RunUpdatesRequest, RunUpdatesResult, UpdateError } from '../client.js';
 import type { Connection } from '../connection.js';
 import { parseRestCoreRun, parseRestKindRun, type RestKindRun } from '../wire/rest-run.js';
@@ -64,7 +64,7 @@ async function runOnSite(
       siteId,
       kind,
       slug,
-      code,
+      code: dashboardSiteCode(code),
       message,
     });
     // The route splits `slug` on commas and spaces, so such a slug cannot be named alone.
