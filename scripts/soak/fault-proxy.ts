@@ -120,6 +120,7 @@ export async function startFaultProxy(
       res.write(cut, () => req.socket.destroy());
       return;
     }
+    if (options.rewrite) answer = { ...answer, body: options.rewrite(req.url ?? '/', answer.body) };
     const headers = { ...answer.headers };
     delete headers['transfer-encoding'];
     delete headers.connection;

@@ -400,9 +400,13 @@ describe('assembling the live state', () => {
     const inOrder = [at(1, 'plugin', 'b/b.php'), at(1, 'core', 'wordpress'), at(2, 'plugin', 'a/a.php')];
     const shuffled = [at(2, 'plugin', 'a/a.php'), at(1, 'plugin', 'b/b.php'), at(1, 'core', 'wordpress')];
     const expected = ['1:core:wordpress', '1:plugin:b/b.php', '2:plugin:a/a.php'];
+    const sites = [
+      ...base.sites,
+      { id: 2, url: 'https://b.example.test/', name: 'b', status: 'connected' as const },
+    ];
     for (const updates of [inOrder, shuffled]) {
       expect(
-        assembleLive({ ...base, updates }).pending.map((p) => `${p.siteId}:${p.kind}:${p.slug}`),
+        assembleLive({ ...base, sites, updates }).pending.map((p) => `${p.siteId}:${p.kind}:${p.slug}`),
       ).toEqual(expected);
     }
   });

@@ -9,6 +9,7 @@ import type {
 } from '../../types.js';
 import type { WireError } from '../wire/common.js';
 import type { WireUpdate } from '../wire/reads.js';
+import { checkListings } from './invariants.js';
 
 export interface LiveParts {
   dashboardUrl: string;
@@ -29,6 +30,7 @@ const KIND_ORDER = { core: 0, plugin: 1, theme: 2, translation: 3 } as const;
  * move (the dashboard lists one entry per language and cannot update them separately).
  */
 export function assembleLive(parts: LiveParts): LiveState {
+  checkListings(parts.sites, parts.updates, parts.ignores);
   const wanted = parts.siteIds ? new Set(parts.siteIds) : undefined;
   const keep = (id: number) => wanted === undefined || wanted.has(id);
   const sites = wanted ? parts.sites.filter((s) => keep(s.id)) : parts.sites.slice();
