@@ -12,12 +12,14 @@
 
 export {
   type ApplyEvent,
+  type ApplyLockPlace,
   type ApplyOptions,
   type ApplyProgress,
   type ApprovalDecision,
   type ApprovalParameters,
   type ApprovalPath,
   type Approved,
+  applyLockPlace,
   applyPlan,
   approvePrompt,
   approveResume,
@@ -39,6 +41,7 @@ export {
   type ResumeApprovalOptions,
   type ReviewedApprovalOptions,
   type RunApprovedOptions,
+  realConfigPath,
   refusalError,
   runApproved,
   type SavedApprovalOptions,

@@ -46,10 +46,17 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-export async function startFaultProxy(
-  target: string,
-  options: { slowMs?: number } = {},
-): Promise<FaultProxy> {
+export interface FaultProxyOptions {
+  /** Delay of a `slow` fault (default 150 ms). */
+  slowMs?: number;
+  /**
+   * Rewrites the body of every forwarded answer (a hostile or inconsistent dashboard); the
+   * Content-Length is set to the rewritten body's.
+   */
+  rewrite?: (path: string, body: Buffer) => Buffer;
+}
+
+export async function startFaultProxy(target: string, options: FaultProxyOptions = {}): Promise<FaultProxy> {
   const upstream = new URL(target);
   const slowMs = options.slowMs ?? 150;
   let random: Random = createRandom(1);

@@ -27,5 +27,6 @@ export type { ApplyEvent, ApplyProgress } from './events.js';
 export { type ApprovalParameters, checkApprovalParameters, checkIntegrity, isExpired } from './guard.js';
 export type { HeldBack } from './held-back.js';
 export { type ApplyJournal, type JournalRecord, openJournal, readJournal } from './journal.js';
+export { type ApplyLockPlace, applyLockPlace } from './lock-dir.js';
 export { plannedCalls, type RunApprovedOptions, runApproved } from './run.js';
-export { DEFAULT_STATE_DIR, type StatePaths, statePaths } from './state-dir.js';
+export { DEFAULT_STATE_DIR, realConfigPath, type StatePaths, statePaths } from './state-dir.js';

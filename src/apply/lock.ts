@@ -2,7 +2,8 @@ import type * as nodeFs from 'node:fs';
 import { SvcError } from '../errors.js';
 
 /**
- * One apply per (dashboard, config) at a time. The lock is a file created with O_EXCL that
+ * One apply per dashboard at a time, whatever config, checkout or state directory it runs from
+ * (lock-dir.ts, dashboard-key.ts). The lock is a file created with O_EXCL that
  * names its holder; a lock whose holder process is gone (same host, pid not alive) is stale and
  * is taken over with a warning, so a killed apply never blocks the next one forever. A takeover
  * happens under a second lock (`<lock>.takeover`, held for a moment) and only if the lock still
@@ -19,6 +20,8 @@ export interface LockHolder {
 export interface LockOptions {
   fs: typeof nodeFs;
   path: string;
+  /** The dashboard the lock stands for, as named in messages. */
+  dashboard?: string;
   holder: LockHolder;
   /** Whether a process with this pid is alive on this host (injected for tests). */
   isAlive?: (pid: number) => boolean;
@@ -62,7 +65,8 @@ export function acquireLock(options: LockOptions): HeldLock {
         current === undefined
           ? `its lock ${path} is being written or was left unreadable`
           : `pid ${current.pid} on ${current.host}, started ${current.started_at}`;
-      throw new SvcError('LOCKED', `another apply is running against this dashboard and config: ${who}`, {
+      const against = options.dashboard ? ` (${options.dashboard})` : '';
+      throw new SvcError('LOCKED', `another apply is running against this dashboard${against}: ${who}`, {
         hint: `wait for it to finish; if that process is gone, delete ${path}`,
         details: { holder: current },
       });

@@ -1,4 +1,5 @@
 import type * as nodeFs from 'node:fs';
+import { homedir } from 'node:os';
 import type { DashboardClient, ReadLiveOptions } from '../dashboard/client.js';
 import type { ApplyResult, DashboardCapabilities } from '../types.js';
 import { applyPlan } from './apply-plan.js';
@@ -7,6 +8,7 @@ import type { Approved } from './decision.js';
 import type { ApplyEvent } from './events.js';
 import { checkLiveUnchanged } from './guard.js';
 import { completedUpdates, openJournal, readJournal } from './journal.js';
+import { type ApplyLockPlace, applyLockPlace } from './lock-dir.js';
 import { withApplyLock } from './session.js';
 import type { StatePaths } from './state-dir.js';
 import { combineHoldBacks, skipCompleted } from './subset.js';
@@ -18,6 +20,11 @@ export interface RunApprovedOptions {
   fs: typeof nodeFs;
   /** The apply records of this dashboard and config (`statePaths`). */
   paths: StatePaths;
+  /**
+   * The apply lock (`applyLockPlace`): per dashboard and user, so another config, checkout or
+   * state directory never splits it. Default: the per-user directory under the home directory.
+   */
+  lock?: ApplyLockPlace | undefined;
   /** Aborting finishes the calls in flight, starts no more and skips the confirming re-read. */
   signal?: AbortSignal | undefined;
   now?: (() => Date) | undefined;
@@ -36,7 +43,8 @@ export interface RunApprovedOptions {
 export async function runApproved(approved: Approved, options: RunApprovedOptions): Promise<ApplyResult> {
   const now = options.now ?? (() => new Date());
   const { client, fs, paths } = options;
-  return withApplyLock(fs, paths, now(), options.onWarning ?? (() => {}), async () => {
+  const lock = options.lock ?? (await applyLockPlace({}, homedir(), approved.plan.dashboard.url));
+  return withApplyLock(fs, paths, lock, now(), options.onWarning ?? (() => {}), async () => {
     let capabilities = approved.capabilities;
     let pending = approved.pending;
     if (approved.savedPlan) {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type ApprovalDecision,
   type Approved,
+  applyLockPlace,
   approvePrompt,
   approveResume,
   approveReviewed,
@@ -215,17 +216,22 @@ describe('runApproved', () => {
       await approvePrompt(planned, { safeMode: true, requireUserConfirmation: false }),
     );
     const paths = statePaths('/work/.svc-gitops', world.sandbox.url, '/work/svc-gitops.yaml');
+    const lock = await applyLockPlace({ HOME: '/home/tester' }, '/home/tester', world.sandbox.url);
     const result = await runApproved(decision, {
       client: world.client(),
       settings: world.settings(),
       fs: world.fs,
       paths,
+      lock,
     });
     expect(result.outcomes.map((o) => o.status)).toEqual(planned.plan.actions.map(() => 'done'));
     expect(result.verification).toEqual({ status: 'confirmed' });
     expect(result.stopped).toBeUndefined();
     expect(world.fs.existsSync(paths.journal)).toBe(true);
-    expect(world.fs.existsSync(paths.lock)).toBe(false);
+    expect(world.fs.existsSync(lock.path)).toBe(false);
+    expect(lock.path).toMatch(
+      /^\/home\/tester\/\.local\/state\/svc-gitops\/locks\/apply-[0-9a-f]{16}\.lock$/,
+    );
   });
 
   it('a saved plan runs once, and not at all once its touched sites changed (nothing sent)', async () => {

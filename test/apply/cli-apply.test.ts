@@ -1,6 +1,8 @@
-import { hostname } from 'node:os';
+import { homedir, hostname } from 'node:os';
+import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { statePaths } from '../../src/apply/state-dir.js';
+import { dashboardKey } from '../../src/apply/dashboard-key.js';
+import { lockDir, lockFile } from '../../src/apply/lock-dir.js';
 import type { SandboxProfile } from '../../src/sandbox/index.js';
 import { closedAfterEach } from '../helpers/lifecycle.js';
 import { run, writesSent } from './cli-helpers.js';
@@ -129,8 +131,8 @@ describe('svc-gitops apply approval rules', () => {
 
   it('a second apply while one holds the lock is refused with the holder named', async () => {
     const w = await open();
-    const paths = statePaths('/work/.svc-gitops', w.sandbox.url, '/work/svc-gitops.yaml');
-    w.fs.mkdirSync(paths.dir, { recursive: true });
+    const paths = { lock: lockFile(lockDir(w.env, homedir()), await dashboardKey(w.sandbox.url)) };
+    w.fs.mkdirSync(dirname(paths.lock), { recursive: true });
     // This very process is alive on this host: its lock is not stale.
     w.fs.writeFileSync(
       paths.lock,

@@ -10,6 +10,7 @@ import {
   type DashboardClient,
   EXIT,
   readPlanFile,
+  realConfigPath,
   refusalError,
   renderPlanText,
   type Settings,
@@ -145,7 +146,11 @@ export async function approveResumed(
   const planned = await planNow(ctx, flags.config === undefined ? {} : { config: flags.config });
   const { client, settings } = planned;
   return closingOnError(client, async () => {
-    const paths = statePaths(stateDir, client.url, resolve(ctx.cwd, planned.configPath));
+    const paths = statePaths(
+      stateDir,
+      client.url,
+      realConfigPath(ctx.fs, resolve(ctx.cwd, planned.configPath)),
+    );
     const decision = approveResume(planned, { fs: ctx.fs, paths });
     return { approved: approvedOrThrow(decision), client, settings, configPath: planned.configPath };
   });

@@ -1,7 +1,10 @@
+import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { resolveConfigPath } from '../../config/index.js';
 import {
+  type ApplyLockPlace,
+  applyLockPlace,
   applyReport,
   checkApprovalParameters,
   DEFAULT_STATE_DIR,
@@ -9,6 +12,7 @@ import {
   plannedCalls,
   REPORT_FORMATS,
   type ReportFormat,
+  realConfigPath,
   runApproved,
   type StatePaths,
   SvcError,
@@ -62,7 +66,7 @@ export function registerApply(program: Command, ctx: CliContext, setExit: (code:
     .option('--out <file>', 'also write the report to FILE')
     .option(
       '--state-dir <dir>',
-      `where the journal, lock and used-plan records live (default ${DEFAULT_STATE_DIR})`,
+      `where the journal and used-plan records live (default ${DEFAULT_STATE_DIR}); the lock is per user and dashboard, never split by this`,
     )
     .action(async (planfile: string | undefined, flags: ApplyFlags) => {
       setExit(await runApply(ctx, planfile, flags));
@@ -97,8 +101,10 @@ export async function runApply(
       );
       return EXIT.ok;
     }
-    const paths = statePaths(stateDir, approved.client.url, resolve(ctx.cwd, approved.configPath));
-    return await runApprovedRun(ctx, approved, paths, flags);
+    const configPath = realConfigPath(ctx.fs, resolve(ctx.cwd, approved.configPath));
+    const paths = statePaths(stateDir, approved.client.url, configPath);
+    const lock = await applyLockPlace(ctx.env, homedir(), approved.client.url);
+    return await runApprovedRun(ctx, approved, paths, lock, flags);
   } finally {
     await approved.client.close();
   }
@@ -139,6 +145,7 @@ async function runApprovedRun(
   ctx: CliContext,
   run: ApprovedRun,
   paths: StatePaths,
+  lock: ApplyLockPlace,
   flags: ApplyFlags,
 ): Promise<number> {
   const runWarnings: string[] = [];
@@ -154,6 +161,7 @@ async function runApprovedRun(
       settings: run.settings,
       fs: ctx.fs,
       paths,
+      lock,
       signal: ctx.signal,
       now: ctx.now,
       onEvent: (event) => progress.onEvent(event),
