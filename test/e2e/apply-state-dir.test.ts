@@ -5,7 +5,7 @@ import { cli } from '../helpers/cli.js';
 import { fastClientEnv, sandboxPer } from '../helpers/sandbox.js';
 import { REPO, startDemo, tempDir } from './helpers.js';
 
-/** Where apply keeps its journal, lock and used-plan records (`--state-dir`, SVC_GITOPS_STATE_DIR). */
+/** Where apply keeps its journal and used-plan records (`--state-dir`, SVC_GITOPS_STATE_DIR). */
 describe('apply state directory', () => {
   const sandbox = sandboxPer('test', () => startDemo('compat-6.1'));
 
