@@ -1,9 +1,10 @@
 import { CommanderError } from 'commander';
-import { secretForms } from '../dashboard/index.js';
+import { SecretMask } from '../dashboard/index.js';
 import { EXIT, isSvcError } from '../errors.js';
 import { terminalText } from '../render/index.js';
 import { DEFAULT_CREDENTIALS } from '../sandbox/index.js';
 import type { CliContext, OutputStream } from './context.js';
+import { maskedFs } from './masked-fs.js';
 import { createProgram } from './program.js';
 
 /** Environment variables whose values must never reach any output. */
@@ -20,6 +21,7 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
     ...ctx,
     stdout: redactor.stream(ctx.stdout),
     stderr: redactor.stream(ctx.stderr),
+    fs: maskedFs(ctx.fs, (text) => redactor.mask(text)),
     addSecrets: (values) => redactor.add(values),
     redact: (text) => redactor.mask(text),
   };
@@ -64,20 +66,15 @@ const PUBLISHED = new Set([DEFAULT_CREDENTIALS.applicationPassword, DEFAULT_CRED
 
 /** Defence in depth: even if a secret slipped into a message, it is masked on the way out. */
 class Redactor {
-  private values: string[] = [];
-  private forms: string[] = [];
+  private readonly secrets = new SecretMask([], '***');
 
-  /** Masks `values` (and the spellings a server may quote them in, see secretForms) in all further output. */
+  /** Masks `values` (and every spelling SecretMask knows of them) in all further output. */
   add(values: ReadonlyArray<string | undefined>): void {
-    for (const value of values)
-      if (typeof value === 'string' && !PUBLISHED.has(value)) this.values.push(value);
-    this.forms = secretForms(this.values);
+    this.secrets.add(values.filter((value) => value === undefined || !PUBLISHED.has(value)));
   }
 
   mask(text: string): string {
-    let masked = text;
-    for (const form of this.forms) if (masked.includes(form)) masked = masked.split(form).join('***');
-    return masked;
+    return this.secrets.mask(text);
   }
 
   stream(stream: OutputStream): OutputStream {

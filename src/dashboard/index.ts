@@ -14,7 +14,7 @@ import { syncSites } from './rest/sync.js';
 import { noApiAtUrl } from './transport/status.js';
 
 export type * from './client.js';
-export { secretForms } from './transport/failures.js';
+export { SecretMask } from './transport/secret-mask.js';
 
 export interface DashboardClientOptions {
   onWarning?: (message: string) => void;

@@ -74,16 +74,20 @@ export async function runDrift(ctx: CliContext, flags: DriftFlags): Promise<numb
         marker: markerLine,
         label: flags.label,
         title: driftTitle(plan.dashboard.url, key),
-        body: driftIssueBody({
-          marker: markerLine,
-          configKey: key,
-          plan,
-          planMarkdown: markdown,
-          now,
-          ...run,
-        }),
+        // Bodies go to GitHub past the output mask: masked as stdout is (see comment.ts).
+        body: redacted(
+          ctx,
+          driftIssueBody({
+            marker: markerLine,
+            configKey: key,
+            plan,
+            planMarkdown: markdown,
+            now,
+            ...run,
+          }),
+        ),
         hasDrift: drift,
-        resolvedComment: driftResolvedComment(plan, now),
+        resolvedComment: redacted(ctx, driftResolvedComment(plan, now)),
       });
       const which = result.number === undefined ? '' : ` #${result.number}`;
       ctx.stdout.write(
@@ -101,4 +105,8 @@ export async function runDrift(ctx: CliContext, flags: DriftFlags): Promise<numb
   }
   publishToRun(ctx.fs, run, { summary: markdown, outputs });
   return drift ? EXIT.changes : EXIT.ok;
+}
+
+function redacted(ctx: CliContext, text: string): string {
+  return ctx.redact ? ctx.redact(text) : text;
 }

@@ -1,11 +1,11 @@
 import { SvcError } from '../../errors.js';
 import type { Json } from '../wire/json.js';
-import { secretForms } from './failures.js';
+import { SecretMask } from './secret-mask.js';
 
 /**
  * A dashboard, or a proxy in front of it, may quote the credentials a request carried back in
  * any string of its answer: an error message, a per-item update error, a job's errors. The
- * transport masks every credential it has sent, in every spelling `secretForms` knows, in each
+ * transport masks every credential it has sent, in every spelling SecretMask knows, in each
  * parsed response before any other code sees it, so nothing downstream (errors, apply reports,
  * plans, comments) can hold one. Parsed strings are masked, not the raw text: JSON may spell
  * any character as an escape, which no search of the text would see through.
@@ -18,20 +18,20 @@ const UNESCAPED: Readonly<Record<string, string>> = { b: '\b', f: '\f', n: '\n',
 
 export class EchoMask {
   private readonly sent = new Set<string>();
-  private forms: string[] = [];
+  private readonly secrets = new SecretMask();
 
   /** Remembers the credentials of a request's Authorization header. */
   learn(headers: Record<string, string> | undefined): void {
     for (const [name, value] of Object.entries(headers ?? {})) {
       if (name.toLowerCase() !== 'authorization' || this.sent.has(value)) continue;
       this.sent.add(value);
-      this.forms = secretForms([...this.sent].flatMap(credentialsIn));
+      this.secrets.add(credentialsIn(value));
     }
   }
 
   /** `body` (parsed from `text`) with every credential masked, in place. */
   mask(body: Json, text: string): Json {
-    if (this.forms.length === 0) return body;
+    if (!this.sent.size) return body;
     // Without a `\u` escape, every string of the body is a piece of the text once its short
     // escapes are undone (WordPress writes every `/` as `\/`): when that text holds no
     // credential, no string does (the usual case, so large pages skip the walk).
@@ -39,7 +39,7 @@ export class EchoMask {
     const plain = text.includes('\\')
       ? text.replace(SHORT_ESCAPE, (_, c: string) => UNESCAPED[c] ?? c)
       : text;
-    return this.forms.some((form) => plain.includes(form)) ? this.walk(body) : body;
+    return this.secrets.finds(plain) ? this.walk(body) : body;
   }
 
   private walk(value: Json, depth = 0): Json {
@@ -72,9 +72,7 @@ export class EchoMask {
   }
 
   private text(text: string): string {
-    let out = text;
-    for (const form of this.forms) if (out.includes(form)) out = out.split(form).join('[redacted]');
-    return out;
+    return this.secrets.mask(text);
   }
 }
 

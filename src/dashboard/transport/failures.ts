@@ -1,4 +1,5 @@
 import { SvcError } from '../../errors.js';
+import { SecretMask } from './secret-mask.js';
 
 /** Connection-level error codes worth another attempt (for reads and idempotent writes only). */
 const RETRYABLE_CODES = new Set([
@@ -159,35 +160,7 @@ export function timeoutFailure(method: string, path: string, ms: number): SvcErr
   });
 }
 
-/** Removes every configured secret (and its space-less form) from text that came from outside. */
+/** Removes every configured secret, in every spelling SecretMask knows, from text that came from outside. */
 export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const form of secretForms(secrets)) out = out.split(form).join('[redacted]');
-  return out;
-}
-
-/**
- * Every spelling a server may quote a secret back in: as given, without spaces (application
- * passwords are shown with them), percent-encoded, and each half of a REST key
- * `<secret>==<key>`. Longest first, so no shorter form breaks up a longer one before it is masked.
- */
-export function secretForms(secrets: readonly string[]): string[] {
-  const forms = new Set<string>();
-  for (const secret of secrets) {
-    for (const part of [secret, ...secret.split('==')]) {
-      for (const form of [part, part.replace(/\s+/g, '')]) {
-        forms.add(form);
-        forms.add(percentEncoded(form));
-      }
-    }
-  }
-  return [...forms].filter((form) => form.length >= 4).sort((a, b) => b.length - a.length);
-}
-
-function percentEncoded(text: string): string {
-  try {
-    return encodeURIComponent(text);
-  } catch {
-    return text; // a lone surrogate has no encoded spelling
-  }
+  return new SecretMask(secrets).mask(text);
 }
