@@ -272,6 +272,11 @@ export interface Plan {
   summary: PlanSummary;
   /** True when the approval rules of the desired state require a person to approve. */
   needs_approval: boolean;
+  /**
+   * `max_failures` of each named wave the plan's updates are in, so a plan file alone applies
+   * with the thresholds it was made with. Absent when no update is in a named wave.
+   */
+  wave_limits?: Record<string, number>;
 }
 
 // ---------------------------------------------------------------------------------------------

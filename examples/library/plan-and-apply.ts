@@ -12,7 +12,7 @@ process.stdout.write(svc.renderPlan(planned.plan, 'text'));
 const decision = await svc.approvePrompt(planned, { ...settings, autoApprove: true });
 if (decision.kind === 'refused') throw svc.refusalError(decision);
 if (decision.kind === 'approved') {
-  const paths = svc.statePaths(resolve(cwd, '.svc-gitops'), client.url, resolve(cwd, 'svc-gitops.yaml'));
+  const paths = svc.statePaths(resolve(cwd, '.svc-gitops'), client.url);
   const result = await svc.runApproved(decision, { client, settings, fs, paths });
   process.stdout.write(svc.renderApplyReport(svc.applyReport(decision, result, client.url), 'text'));
 }

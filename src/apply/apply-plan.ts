@@ -71,6 +71,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     desired_digest: plan.desired_digest,
     // What recovery needs of each action: its identity and what reports show, not the reason.
     actions: runnable.map(({ reason: _reason, ...rest }) => rest),
+    ...(plan.wave_limits === undefined ? {} : { wave_limits: plan.wave_limits }),
   });
   const executed = await executePhases(runnable, phases, {
     client: options.client,

@@ -1,10 +1,13 @@
 import type * as nodeFs from 'node:fs';
 import { SvcError } from '../errors.js';
+import { summarise } from '../plan/index.js';
+import type { LiveState, Plan } from '../types.js';
 import { type ApprovalDecision, decidingSync, type Planned } from './decision.js';
-import { lastUnfinishedRun, readJournal } from './journal.js';
+import { lastUnfinishedRun, readJournal, type UnfinishedRun } from './journal.js';
 import type { StatePaths } from './state-dir.js';
 import { resumeSubset } from './subset.js';
-import { waveLimits } from './wave-limits.js';
+import { inEffectIn } from './verify.js';
+import { planLimits, waveLimits } from './wave-limits.js';
 
 export interface ResumeApprovalOptions {
   fs: typeof nodeFs;
@@ -21,11 +24,7 @@ export function approveResume(planned: Planned, options: ResumeApprovalOptions):
   return decidingSync(() => {
     const unfinished = lastUnfinishedRun(readJournal(options.fs, options.paths.journal));
     if (!unfinished) {
-      throw new SvcError(
-        'PREVIEW_REQUIRED',
-        'there is no interrupted apply to resume for this dashboard and config',
-        { hint: 'run `svc-gitops apply` to plan and apply' },
-      );
+      throw nothingToResume();
     }
     if (unfinished.desiredDigest !== planned.desired.digest) {
       throw new SvcError(
@@ -53,4 +52,80 @@ export function approveResume(planned: Planned, options: ResumeApprovalOptions):
           : [],
     };
   });
+}
+
+export interface JournalResumeOptions {
+  fs: typeof nodeFs;
+  paths: StatePaths;
+  /** The live state read now: what is already in effect is not sent again. */
+  live: LiveState;
+  now: Date;
+}
+
+/**
+ * `apply --resume` with no desired state at hand (an interrupted `apply PLANFILE` in CI, where
+ * only the plan file was): the approval is the interrupted run's own action list from the
+ * journal, with the wave thresholds it ran with; actions the fresh read shows in effect are
+ * skipped, the rest run. Nothing outside that list can run: there is no plan made now.
+ */
+export function approveResumeFromJournal(options: JournalResumeOptions): ApprovalDecision {
+  return decidingSync(() => {
+    const unfinished = lastUnfinishedRun(readJournal(options.fs, options.paths.journal));
+    if (!unfinished) throw nothingToResume();
+    const inEffect = inEffectIn(options.live);
+    const plan = journalPlan(unfinished, options.now);
+    const carried = planLimits(plan);
+    return {
+      kind: 'approved',
+      approval: 'resume',
+      plan,
+      maxFailures: carried ?? waveLimits(undefined),
+      capabilities: options.live.capabilities,
+      holdBack: (action) =>
+        inEffect(action)
+          ? {
+              status: 'skipped',
+              code: 'ALREADY_DONE',
+              message: 'already in effect when the resume read the dashboard',
+            }
+          : undefined,
+      warnings: inDoubtWarnings(unfinished.inDoubtCalls),
+    };
+  });
+}
+
+/** The interrupted run as a plan: its actions, id, dashboard, desired-state digest and thresholds. */
+function journalPlan(unfinished: UnfinishedRun, now: Date): Plan {
+  const at = now.toISOString();
+  return {
+    format_version: 3,
+    id: unfinished.planId,
+    created_at: at,
+    expires_at: at,
+    dashboard: { url: unfinished.dashboard },
+    desired_digest: unfinished.desiredDigest,
+    actions: unfinished.actions,
+    fingerprints: {},
+    notes: [],
+    summary: summarise(unfinished.actions),
+    needs_approval: false,
+    ...(unfinished.waveLimits === undefined ? {} : { wave_limits: unfinished.waveLimits }),
+  };
+}
+
+/** Whether the journal of `paths` holds an interrupted run. */
+export function hasUnfinishedRun(fs: typeof nodeFs, paths: StatePaths): UnfinishedRun | undefined {
+  return lastUnfinishedRun(readJournal(fs, paths.journal));
+}
+
+function nothingToResume(): SvcError {
+  return new SvcError('PREVIEW_REQUIRED', 'there is no interrupted apply to resume for this dashboard', {
+    hint: 'run `svc-gitops apply` to plan and apply (an interrupted run is looked for in the state directory of this run: pass the --state-dir it used)',
+  });
+}
+
+function inDoubtWarnings(calls: number): string[] {
+  return calls > 0
+    ? [`${calls} call(s) of the interrupted run got no recorded answer; the fresh read decided what is left`]
+    : [];
 }

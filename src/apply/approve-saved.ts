@@ -1,8 +1,9 @@
+import { SvcError } from '../errors.js';
 import { REMAINING_WAVE } from '../plan/index.js';
 import type { DesiredState, Plan } from '../types.js';
 import { type ApprovalDecision, decidingSync } from './decision.js';
 import { checkIntegrity, checkNotExpired, checkSafeMode, checkSameDashboard } from './guard.js';
-import { waveLimits } from './wave-limits.js';
+import { planLimits, waveLimits } from './wave-limits.js';
 
 export interface SavedApprovalOptions {
   /** The URL of the dashboard the plan would run against (`client.url`). */
@@ -10,10 +11,12 @@ export interface SavedApprovalOptions {
   safeMode: boolean;
   now: Date;
   /**
-   * The desired-state config at hand, if one was found: its waves give the failure thresholds
-   * when it is the config the plan was made from. `desired` is undefined when it did not load.
+   * The desired-state config at hand, if one was found. `named`: the person named it (`-c`), so
+   * it must be the desired state the plan was made from, or the plan is refused. A config only
+   * found (the default path) is never a reason to refuse. `desired` is undefined when it did not
+   * load.
    */
-  config?: { path: string; desired: DesiredState | undefined } | undefined;
+  config?: { path: string; desired: DesiredState | undefined; named?: boolean } | undefined;
 }
 
 /**
@@ -30,6 +33,20 @@ export function approveSaved(plan: Plan, options: SavedApprovalOptions): Approva
     checkSameDashboard(plan, options.dashboardUrl);
     checkSafeMode(plan.actions, options.safeMode);
     const matching = options.config?.desired?.digest === plan.desired_digest;
+    if (options.config?.named && !matching)
+      throw otherDesiredState(options.config.path, options.config.desired);
+    // The plan's own thresholds first: a plan file alone applies exactly as planned.
+    const carried = planLimits(plan);
+    if (carried) {
+      return {
+        kind: 'approved',
+        approval: 'saved-plan',
+        plan,
+        maxFailures: carried,
+        savedPlan: true,
+        warnings: [],
+      };
+    }
     const why =
       options.config === undefined
         ? 'no desired-state config was found'
@@ -49,4 +66,15 @@ export function approveSaved(plan: Plan, options: SavedApprovalOptions): Approva
 function waveWarning(plan: Plan, why: string): string | undefined {
   const named = plan.actions.some((action) => action.wave !== undefined && action.wave !== REMAINING_WAVE);
   return named ? `${why}: every wave stops at its first failed update` : undefined;
+}
+
+/** `apply PLANFILE -c CONFIG` where CONFIG is not the desired state the plan was made from. */
+function otherDesiredState(path: string, desired: DesiredState | undefined): SvcError {
+  const what =
+    desired === undefined
+      ? `${path} has errors, so it cannot be checked to be the desired state the plan was made from`
+      : `the plan was made from another desired state than ${path}`;
+  return new SvcError('CONFLICTING_PARAMETERS', what, {
+    hint: `apply the plan file without -c (it carries everything it needs), or plan again from ${path}: svc-gitops plan -c ${path} --out plan.json`,
+  });
 }

@@ -8,7 +8,12 @@
 export { DASHBOARD_UNREACHABLE } from '../types.js';
 export { type ApplyOptions, applyPlan } from './apply-plan.js';
 export { approvePrompt, type PromptApprovalOptions } from './approve-prompt.js';
-export { approveResume, type ResumeApprovalOptions } from './approve-resume.js';
+export {
+  approveResume,
+  approveResumeFromJournal,
+  type JournalResumeOptions,
+  type ResumeApprovalOptions,
+} from './approve-resume.js';
 export { approveReviewed, type ReviewedApprovalOptions } from './approve-reviewed.js';
 export { approveSaved, type SavedApprovalOptions } from './approve-saved.js';
 export type { ApplyCall, CallPhase } from './batch.js';
@@ -29,4 +34,4 @@ export type { HeldBack } from './held-back.js';
 export { type ApplyJournal, type JournalRecord, openJournal, readJournal } from './journal.js';
 export { type ApplyLockPlace, applyLockPlace } from './lock-dir.js';
 export { plannedCalls, type RunApprovedOptions, runApproved } from './run.js';
-export { DEFAULT_STATE_DIR, realConfigPath, type StatePaths, statePaths } from './state-dir.js';
+export { DEFAULT_STATE_DIR, type StatePaths, statePaths } from './state-dir.js';

@@ -22,6 +22,8 @@ export type JournalRecord =
        * without their `reason` (for people, never for recovery; the plan file has it).
        */
       actions: Array<Omit<Action, 'reason'> & { reason?: string }>;
+      /** The plan's wave thresholds (`Plan.wave_limits`), so a resume without a config keeps them. */
+      wave_limits?: Record<string, number>;
     }
   | {
       type: 'sent';
@@ -202,7 +204,10 @@ export interface UnfinishedRun {
   runId: string;
   planId: string;
   desiredDigest: string;
+  /** The dashboard the run was for (the plan's URL). */
+  dashboard: string;
   actions: Action[];
+  waveLimits?: Record<string, number>;
   /** Calls that were sent but whose answer was never recorded. */
   inDoubtCalls: number;
 }
@@ -228,8 +233,10 @@ export function lastUnfinishedRun(records: readonly JournalRecord[]): Unfinished
     runId,
     planId: last.plan_id,
     desiredDigest: last.desired_digest,
+    dashboard: last.dashboard,
     // The reason is not journalled; reports of a resumed run name the action, not why it was planned.
     actions: last.actions.map((action) => ({ reason: '', ...action })),
+    ...(last.wave_limits === undefined ? {} : { waveLimits: last.wave_limits }),
     inDoubtCalls,
   };
 }

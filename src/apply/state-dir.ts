@@ -6,10 +6,10 @@ import { normaliseDashboardUrl } from './dashboard-key.js';
 
 /**
  * Where apply keeps its records: `<cwd>/.svc-gitops/` unless configured otherwise. The journal
- * is per (dashboard, config) pair, the dashboard named by its normalised URL (so `localhost`
- * and `127.0.0.1` share one) and the config by its real path (so a symlink to it shares it too).
- * The lock is not here: it is per dashboard and per user (lock-dir.ts), so another state
- * directory never splits it.
+ * is per dashboard, named by its normalised URL (so `localhost` and `127.0.0.1` share one), not
+ * per config: one apply per dashboard runs at a time (the lock), and `apply --resume` finds what
+ * an apply of a saved plan left, which had no config at hand. The lock is not here: it is per
+ * dashboard and per user (lock-dir.ts), so another state directory never splits it.
  */
 
 export const DEFAULT_STATE_DIR = '.svc-gitops';
@@ -20,12 +20,8 @@ export interface StatePaths {
   usedPlans: string;
 }
 
-/** `configPath` must be absolute and real (`realConfigPath`). */
-export function statePaths(stateDir: string, dashboardUrl: string, configPath: string): StatePaths {
-  const key = createHash('sha256')
-    .update(`${normaliseDashboardUrl(dashboardUrl)}\n${configPath}`)
-    .digest('hex')
-    .slice(0, 16);
+export function statePaths(stateDir: string, dashboardUrl: string): StatePaths {
+  const key = createHash('sha256').update(normaliseDashboardUrl(dashboardUrl)).digest('hex').slice(0, 16);
   return {
     dir: stateDir,
     journal: join(stateDir, `journal-${key}.jsonl`),
@@ -41,14 +37,5 @@ export function ensureStateDir(fs: typeof nodeFs, paths: StatePaths): void {
       cause: error,
       hint: 'set SVC_GITOPS_STATE_DIR to a writable directory',
     });
-  }
-}
-
-/** The config's path with symlinks resolved; as given when it cannot be (a saved plan's stand-in). */
-export function realConfigPath(fs: typeof nodeFs, absolute: string): string {
-  try {
-    return String(fs.realpathSync(absolute));
-  } catch {
-    return absolute;
   }
 }

@@ -1,6 +1,6 @@
 import type { DashboardClient } from '../dashboard/client.js';
 import { isSvcError } from '../errors.js';
-import type { ActionOutcome, LiveIgnore, LiveState, PendingUpdate } from '../types.js';
+import type { Action, ActionOutcome, LiveIgnore, LiveState, PendingUpdate } from '../types.js';
 
 /**
  * Truth after the fact: re-reads the touched sites once and checks every action that was sent
@@ -172,4 +172,10 @@ function isInEffect({ action }: ActionOutcome, live: ReadBySite): boolean {
   return action.op === 'ignore'
     ? listed.some((i) => i.versions === 'all')
     : !listed.some((i) => i.origin === 'site');
+}
+
+/** Whether `action` is already in effect in `live` (as the re-read after the calls judges it). */
+export function inEffectIn(live: LiveState): (action: Action) => boolean {
+  const read = indexBySite(live);
+  return (action) => isInEffect({ action, status: 'done' }, read);
 }

@@ -1,5 +1,5 @@
 import { REMAINING_WAVE } from '../plan/index.js';
-import type { DesiredState } from '../types.js';
+import type { DesiredState, Plan } from '../types.js';
 
 /**
  * Failure thresholds per wave. Waves named in the desired state use their `maxFailures`; the
@@ -14,5 +14,20 @@ export function waveLimits(
   return (wave) => {
     if (wave === undefined || wave === REMAINING_WAVE) return Number.POSITIVE_INFINITY;
     return limits.get(wave) ?? 0;
+  };
+}
+
+/**
+ * The thresholds a plan carries (`wave_limits`), undefined for a plan without them (no update
+ * in a named wave, or a plan made before plans carried them).
+ */
+export function planLimits(
+  plan: Pick<Plan, 'wave_limits'>,
+): ((wave: string | undefined) => number) | undefined {
+  const limits = plan.wave_limits;
+  if (limits === undefined) return undefined;
+  return (wave) => {
+    if (wave === undefined || wave === REMAINING_WAVE) return Number.POSITIVE_INFINITY;
+    return Object.hasOwn(limits, wave) ? (limits[wave] as number) : 0;
   };
 }

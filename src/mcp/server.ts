@@ -10,7 +10,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { createDashboardClient, type DashboardClient, secretForms } from '../dashboard/index.js';
+import { createDashboardClient, type DashboardClient, SecretMask } from '../dashboard/index.js';
 
 import { isSvcError } from '../errors.js';
 import { loadSettings, type Settings } from '../settings/index.js';
@@ -93,7 +93,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   const callsPerMinute = settings.rateLimit ?? DEFAULT_CALLS_PER_MINUTE;
   const rate = new CallRate(callsPerMinute, clock);
   const budget = new SessionBudget(settings.maxSessionData ?? DEFAULT_SESSION_DATA);
-  let secrets = secretForms(currentSecrets(settings));
+  let secrets = new SecretMask(currentSecrets(settings), '***');
 
   let client: DashboardClient | undefined;
   let engine: GitopsEngine | undefined;
@@ -160,7 +160,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       };
     } catch (error) {
       connectedTools = undefined;
-      const problem = mask(isSvcError(error) ? `${error.code}: ${error.message}` : String(error));
+      const problem = secrets.mask(isSvcError(error) ? `${error.code}: ${error.message}` : String(error));
       options.log(`warning: the dashboard at ${host} is not usable yet: ${problem}`);
       state = { state: 'degraded', dashboardHost: host, problem };
     }
@@ -196,7 +196,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     reload: async (signal) => {
       loaded = load();
       settings = loaded.settings;
-      secrets = secretForms(currentSecrets(settings));
+      secrets = new SecretMask(currentSecrets(settings), '***');
       state = initialState(settings);
       const after = await connect(signal);
       if (after.state === 'ready') await server.sendToolListChanged();
@@ -307,12 +307,16 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   const limited = (tool: string, outcome: ToolOutcome): CallToolResult => {
     let json = JSON.stringify(outcome.structured);
     let text = outcome.text ?? json;
-    const leaks = (value: string) => secrets.some((form) => value.includes(form));
+    const leaks = (value: string) => secrets.finds(value);
     if (leaks(json) || (text !== json && leaks(text))) {
-      json = mask(json);
-      text = mask(text);
+      // Strings are masked one by one: a mask over the JSON text could cut an escape in two.
+      const structured = JSON.parse(json, (_key, value: unknown) =>
+        typeof value === 'string' ? secrets.mask(value) : value,
+      ) as Record<string, unknown>;
+      json = JSON.stringify(structured);
+      text = text === outcome.text ? secrets.mask(text) : json;
       outcome = {
-        structured: JSON.parse(json) as Record<string, unknown>,
+        structured,
         text,
         ...(outcome.isError ? { isError: true } : {}),
       };
@@ -341,11 +345,6 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
         resolution: 'restart the tool server (a new session resets the count)',
       },
     );
-  const mask = (text: string): string => {
-    let out = text;
-    for (const form of secrets) if (out.includes(form)) out = out.split(form).join('***');
-    return out;
-  };
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: resourceList(product) }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {

@@ -21,7 +21,7 @@ import { scopeNotes } from './scope-notes.js';
 import { compileSelection } from './select.js';
 import { summarise } from './summary.js';
 import { planSiteUpdates } from './updates.js';
-import { assignWaves } from './waves.js';
+import { assignWaves, planWaveLimits } from './waves.js';
 
 export interface PlanOptions {
   now: Date;
@@ -150,5 +150,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     summary: summarise(actions),
     needs_approval: approval.needsApproval,
   };
+  const limits = planWaveLimits(desired.waves, actions);
+  if (limits) withoutId.wave_limits = limits;
   return { ...withoutId, id: plannedPlanId(withoutId) };
 }

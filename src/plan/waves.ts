@@ -3,7 +3,7 @@
  * waves are configured, sites no wave matches form a final implicit wave `(remaining)`.
  * Without waves, updates carry no wave at all.
  */
-import type { Site, Wave } from '../types.js';
+import type { Action, Site, Wave } from '../types.js';
 import { compileSelection } from './select.js';
 
 export const REMAINING_WAVE = '(remaining)';
@@ -32,4 +32,21 @@ export function assignWaves(waves: readonly Wave[]): WaveAssignment {
       return wave === undefined ? 0 : (order.get(wave) ?? -1);
     },
   };
+}
+
+/**
+ * The failure threshold of every named wave that holds an update action, by wave name;
+ * undefined when there is none (the plan then carries no `wave_limits`).
+ */
+export function planWaveLimits(
+  waves: readonly Wave[],
+  actions: readonly Action[],
+): Record<string, number> | undefined {
+  const used = new Set<string>();
+  for (const action of actions)
+    if (action.wave !== undefined && action.wave !== REMAINING_WAVE) used.add(action.wave);
+  if (used.size === 0) return undefined;
+  const limits: Record<string, number> = {};
+  for (const wave of waves) if (used.has(wave.name)) limits[wave.name] = wave.maxFailures;
+  return limits;
 }

@@ -119,29 +119,49 @@ describe('approveSaved', () => {
     expect(refused(approveSaved(withHighRisk(plan), options)).code).toBe('SAFE_MODE_BLOCKED');
   });
 
-  it('takes the wave limits from the config it was made from, else warns that waves stop at one failure', async () => {
+  it('takes the wave limits from the plan itself, with or without a config at hand (issue 21, finding 3)', async () => {
     const world = await openWorld();
     world.writeConfig(WAVES_CONFIG);
     const { plan, desired } = await plannedNow(world);
     const options = { dashboardUrl: world.sandbox.url, safeMode: true, now: NOW };
-    const matching = approved(
-      approveSaved(plan, { ...options, config: { path: 'svc-gitops.yaml', desired } }),
-    );
-    expect(matching.savedPlan).toBe(true);
-    expect(matching.maxFailures('canary')).toBe(2);
-    expect(matching.warnings).toEqual([]);
-    const none = approved(approveSaved(plan, options));
-    expect(none.maxFailures('canary')).toBe(0);
-    expect(none.warnings).toEqual([
-      'no desired-state config was found: every wave stops at its first failed update',
-    ]);
-    const other = approved(
+    expect(plan.wave_limits).toEqual({ canary: 2 });
+    for (const config of [undefined, { path: 'svc-gitops.yaml', desired, named: true }]) {
+      const decision = approved(approveSaved(plan, { ...options, config }));
+      expect(decision.maxFailures('canary')).toBe(2);
+      expect(decision.warnings).toEqual([]);
+    }
+    // A config only found (not named with -c) is no reason to refuse, whatever it holds.
+    const found = approved(
       approveSaved(plan, {
         ...options,
         config: { path: 'other.yaml', desired: { ...desired, digest: 'c' } },
       }),
     );
-    expect(other.warnings[0]).toContain('other.yaml is not the config the plan was made from');
+    expect(found.maxFailures('canary')).toBe(2);
+    // A plan without thresholds (none in a named wave when it was made) stops a wave at one failure.
+    const { wave_limits: _limits, ...bare } = plan;
+    const old = approved(approveSaved(reId(bare as Plan), options));
+    expect(old.maxFailures('canary')).toBe(0);
+    expect(old.warnings).toEqual([
+      'no desired-state config was found: every wave stops at its first failed update',
+    ]);
+  });
+
+  it('refuses a plan applied with another desired state named by -c (issue 21, finding 3)', async () => {
+    const world = await openWorld();
+    const { plan, desired } = await plannedNow(world);
+    const options = { dashboardUrl: world.sandbox.url, safeMode: true, now: NOW };
+    const other = approveSaved(plan, {
+      ...options,
+      config: { path: 'b.yaml', desired: { ...desired, digest: 'other' }, named: true },
+    });
+    expect(other).toMatchObject({ kind: 'refused', code: 'CONFLICTING_PARAMETERS' });
+    expect((other as Refused).message).toContain('another desired state than b.yaml');
+    const broken = approveSaved(plan, {
+      ...options,
+      config: { path: 'b.yaml', desired: undefined, named: true },
+    });
+    expect(broken).toMatchObject({ kind: 'refused', code: 'CONFLICTING_PARAMETERS' });
   });
 });
 
@@ -181,7 +201,7 @@ describe('approveResume', () => {
   it('refuses without an interrupted run; resumes only the interrupted run’s actions', async () => {
     const world = await openWorld();
     const planned = await plannedNow(world);
-    const paths = statePaths('/work/.svc-gitops', world.sandbox.url, '/work/svc-gitops.yaml');
+    const paths = statePaths('/work/.svc-gitops', world.sandbox.url);
     world.fs.mkdirSync(paths.usedPlans, { recursive: true });
     expect(refused(approveResume(planned, { fs: world.fs, paths })).message).toContain(
       'no interrupted apply to resume',
@@ -215,7 +235,7 @@ describe('runApproved', () => {
     const decision = approved(
       await approvePrompt(planned, { safeMode: true, requireUserConfirmation: false }),
     );
-    const paths = statePaths('/work/.svc-gitops', world.sandbox.url, '/work/svc-gitops.yaml');
+    const paths = statePaths('/work/.svc-gitops', world.sandbox.url);
     const lock = await applyLockPlace({ HOME: '/home/tester' }, '/home/tester', world.sandbox.url);
     const result = await runApproved(decision, {
       client: world.client(),
@@ -238,7 +258,7 @@ describe('runApproved', () => {
     const world = await openWorld();
     const { plan } = await plannedNow(world);
     const options = { dashboardUrl: world.sandbox.url, safeMode: true, now: NOW };
-    const paths = statePaths('/work/.svc-gitops', world.sandbox.url, '/work/svc-gitops.yaml');
+    const paths = statePaths('/work/.svc-gitops', world.sandbox.url);
     const run = (decision: Approved) =>
       runApproved(decision, { client: world.client(), settings: world.settings(), fs: world.fs, paths });
     const stale = approved(approveSaved(plan, options));

@@ -42,7 +42,7 @@ describe('svc-gitops apply interrupted', () => {
     const sentBefore = await writesSent(world);
     expect(sentBefore).toBeGreaterThan(0);
     // A clean stop leaves nothing in doubt: every announced call has a result (done or skipped).
-    const journal = statePaths('/work/.svc-gitops', world.sandbox.url, '/work/svc-gitops.yaml').journal;
+    const journal = statePaths('/work/.svc-gitops', world.sandbox.url).journal;
     const unfinished = lastUnfinishedRun(readJournal(world.fs, journal));
     expect(unfinished?.inDoubtCalls).toBe(0);
     expect(unfinished?.actions.length).toBeGreaterThan(sentBefore);

@@ -71,7 +71,7 @@ describe('apply reports only what the dashboard holds', () => {
     const { plan } = await w.plan();
     const update = plan.actions.find((a) => a.op === 'update')!;
     // A killed run whose call for this update was answered "done", though nothing changed.
-    const { journal, dir } = statePaths('/work/.svc-gitops', w.sandbox.url, '/work/svc-gitops.yaml');
+    const { journal, dir } = statePaths('/work/.svc-gitops', w.sandbox.url);
     w.fs.mkdirSync(dir, { recursive: true });
     const lines = [
       {

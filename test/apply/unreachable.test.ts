@@ -37,8 +37,7 @@ ignores:
 `;
 
 const CWD = '/work';
-const JOURNAL_OF = (sandbox: RunningSandbox) =>
-  statePaths(`${CWD}/.svc-gitops`, sandbox.url, `${CWD}/svc-gitops.yaml`).journal;
+const JOURNAL_OF = (sandbox: RunningSandbox) => statePaths(`${CWD}/.svc-gitops`, sandbox.url).journal;
 
 interface JsonReport {
   calls: number;

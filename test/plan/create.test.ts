@@ -477,6 +477,17 @@ describe('updates', () => {
     ]);
     const noWaves = plan(desiredState({ policies: [pluginsMinor] }), live(pending, [], [site(1)]));
     expect(noWaves.actions[0]).not.toHaveProperty('wave');
+    expect(noWaves).not.toHaveProperty('wave_limits');
+  });
+
+  it('carries the failure threshold of every named wave it uses (issue 21, finding 3)', () => {
+    const desired = desiredState({
+      policies: [pluginsMinor],
+      waves: [wave('canary', siteIds(3), 0), wave('early', siteIds(2), 2), wave('unused', siteIds(9), 5)],
+    });
+    const pending = [1, 2, 3].map((id) => update(id, 'plugin', 'a/a.php', '1.0', '1.0.1'));
+    const result = plan(desired, live(pending, [], [site(1), site(2), site(3)]));
+    expect(result.wave_limits).toEqual({ canary: 0, early: 2 });
   });
 });
 

@@ -4,13 +4,13 @@ import {
   type Approved,
   approvePrompt,
   approveResume,
+  approveResumeFromJournal,
   approveReviewed,
   approveSaved,
   configAtHand,
   type DashboardClient,
   EXIT,
   readPlanFile,
-  realConfigPath,
   refusalError,
   renderPlanText,
   type Settings,
@@ -71,7 +71,8 @@ export async function approveSavedPlan(
   const plan = readPlanFile(ctx.fs, resolve(ctx.cwd, planfile));
   const { settings, client } = openDashboard(ctx);
   return closingOnError(client, async () => {
-    const config = await configAtHand({ cwd: ctx.cwd, fs: ctx.fs, config: flags.config });
+    const found = await configAtHand({ cwd: ctx.cwd, fs: ctx.fs, config: flags.config });
+    const config = found && { ...found, named: flags.config !== undefined };
     const decision = approveSaved(plan, {
       dashboardUrl: client.url,
       safeMode: settings.safeMode,
@@ -143,15 +144,24 @@ export async function approveResumed(
   flags: ApplyFlags,
   stateDir: string,
 ): Promise<ApprovedRun> {
-  const planned = await planNow(ctx, flags.config === undefined ? {} : { config: flags.config });
-  const { client, settings } = planned;
+  // With a desired state at hand, plan now and run what is left of the interrupted run; with
+  // none (an interrupted `apply PLANFILE` where only the plan file was), finish the run's own
+  // recorded actions that the fresh read shows still needed.
+  const config = await configAtHand({ cwd: ctx.cwd, fs: ctx.fs, config: flags.config });
+  if (config !== undefined || flags.config !== undefined) {
+    const planned = await planNow(ctx, flags.config === undefined ? {} : { config: flags.config });
+    const { client, settings } = planned;
+    return closingOnError(client, async () => {
+      const paths = statePaths(stateDir, client.url);
+      const decision = approveResume(planned, { fs: ctx.fs, paths });
+      return { approved: approvedOrThrow(decision), client, settings, configPath: planned.configPath };
+    });
+  }
+  const { settings, client } = openDashboard(ctx);
   return closingOnError(client, async () => {
-    const paths = statePaths(
-      stateDir,
-      client.url,
-      realConfigPath(ctx.fs, resolve(ctx.cwd, planned.configPath)),
-    );
-    const decision = approveResume(planned, { fs: ctx.fs, paths });
-    return { approved: approvedOrThrow(decision), client, settings, configPath: planned.configPath };
+    const paths = statePaths(stateDir, client.url);
+    const live = await client.readLive({ signal: ctx.signal });
+    const decision = approveResumeFromJournal({ fs: ctx.fs, paths, live, now: ctx.now() });
+    return { approved: approvedOrThrow(decision), client, settings, configPath: ctx.cwd };
   });
 }

@@ -12,7 +12,6 @@ import {
   plannedCalls,
   REPORT_FORMATS,
   type ReportFormat,
-  realConfigPath,
   runApproved,
   type StatePaths,
   SvcError,
@@ -101,8 +100,7 @@ export async function runApply(
       );
       return EXIT.ok;
     }
-    const configPath = realConfigPath(ctx.fs, resolve(ctx.cwd, approved.configPath));
-    const paths = statePaths(stateDir, approved.client.url, configPath);
+    const paths = statePaths(stateDir, approved.client.url);
     const lock = await applyLockPlace(ctx.env, homedir(), approved.client.url);
     return await runApprovedRun(ctx, approved, paths, lock, flags);
   } finally {
@@ -179,7 +177,7 @@ async function runApprovedRun(
   if (flags.out) writeReport(ctx, flags.out, rendered);
   if (result.interrupted) {
     ctx.stderr.write(
-      `svc-gitops: interrupted: the journal is in ${paths.journal}; run \`svc-gitops apply --resume\` to finish\n`,
+      `svc-gitops: interrupted: the journal is in ${paths.journal}; run \`${resumeCommand(flags)}\` to finish\n`,
     );
     return EXIT.interrupted;
   }
@@ -187,7 +185,7 @@ async function runApprovedRun(
     // A failed apply (exit 1), not an interrupted one: the person did not stop it.
     const notStarted = countNotStarted(result.outcomes);
     ctx.stderr.write(
-      `svc-gitops: the dashboard could not be reached: ${notStarted} action(s) not started; the journal is in ${paths.journal}; once the dashboard answers again, run \`svc-gitops apply --resume\` to finish\n`,
+      `svc-gitops: the dashboard could not be reached: ${notStarted} action(s) not started; the journal is in ${paths.journal}; once the dashboard answers again, run \`${resumeCommand(flags)}\` to finish\n`,
     );
     return EXIT.error;
   }
@@ -207,4 +205,9 @@ function writeReport(ctx: CliContext, out: string, text: string): void {
       cause: error,
     });
   }
+}
+
+/** The resume command that finds this run's journal: with its --state-dir when one was given. */
+function resumeCommand(flags: ApplyFlags): string {
+  return `svc-gitops apply --resume${flags.stateDir === undefined ? '' : ` --state-dir ${flags.stateDir}`}`;
 }

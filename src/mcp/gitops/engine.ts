@@ -112,7 +112,7 @@ export function createEngine(options: EngineOptions): GitopsEngine {
       if (decision.kind !== 'approved')
         throw new SvcError('INTERNAL', `a saved-plan approval ended ${decision.kind}`);
       const warnings: string[] = [];
-      const paths = statePaths(resolve(cwd, options.stateDir), client.url, resolve(cwd, planned.configPath));
+      const paths = statePaths(resolve(cwd, options.stateDir), client.url);
       const result = await runApproved(decision, {
         client,
         settings,
