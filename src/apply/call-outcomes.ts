@@ -19,10 +19,27 @@ export function outcomesOfIgnore(actions: Action[]): ActionOutcome[] {
   return actions.map((action) => ({ action, status: 'done' }));
 }
 
+const SKIP_REASONS: Record<string, string> = {
+  ignored_site: 'a per-site ignore holds it',
+  ignored_global: 'a global ignore holds it',
+  ignored_site_flag: "the site's flag ignoring every update of its kind holds it",
+};
+
 export function outcomesOfRunUpdates(actions: Action[], result: RunUpdatesResult): ActionOutcome[] {
   const updated = new Set(result.updated.map((item) => `${item.siteId}|${item.kind}|${item.slug}`));
   return actions.map((action): ActionOutcome => {
     if (updated.has(`${action.site_id}|${action.kind}|${action.slug}`)) return { action, status: 'done' };
+    const skipped = result.skipped?.find(
+      (s) => s.siteId === action.site_id && s.kind === action.kind && s.slug === action.slug,
+    );
+    if (skipped) {
+      return {
+        action,
+        status: 'failed',
+        code: 'SKIPPED',
+        message: `the dashboard skipped it: ${SKIP_REASONS[skipped.reason] ?? skipped.reason}`,
+      };
+    }
     const error =
       result.errors.find(
         (e) =>

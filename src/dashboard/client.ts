@@ -132,8 +132,18 @@ export interface UpdateError {
 export interface RunUpdatesResult {
   updated: UpdatedItem[];
   errors: UpdateError[];
+  /** Items the dashboard left out because an ignore holds them (the next release's `skipped[]`). */
+  skipped?: SkippedItem[];
   /** Set when the dashboard queued the run; the result then reflects the finished job. */
   jobId?: string;
+}
+
+export interface SkippedItem {
+  siteId: number;
+  kind: ItemRef['kind'];
+  slug: string;
+  /** As the dashboard says it: `ignored_site`, `ignored_global`, `ignored_site_flag`. */
+  reason: string;
 }
 
 export interface ClientStats {

@@ -5,6 +5,7 @@ import { sleep } from '../transport/limits.js';
 import { typesValue, type WireError } from '../wire/common.js';
 import { parseJobStatus, parseRunResponse } from '../wire/writes.js';
 import type { AbilityCaller } from './call.js';
+import { confirmationInput } from './gate.js';
 
 export interface JobPolling {
   interval: number;
@@ -39,11 +40,15 @@ export async function runUpdates(
       types: [...new Set(group.map((i) => typesValue(i.kind)))],
       specific_items: [...new Set(group.map((i) => i.slug))],
     };
-    // A dashboard that gates updates behind `confirm` gets it: the approved plan is the confirmation.
-    if (caller.declares('run-updates-v1', 'confirm')) input.confirm = true;
+    const siteIds = input.site_ids_or_domains as number[];
+    const gate = await confirmationInput(caller, 'run-updates-v1', input, { siteIds, items: group }, signal);
     const name = caller.info('run-updates-v1')?.name ?? 'run-updates-v1';
-    const response = parseRunResponse(await caller.call('run-updates-v1', input, signal), `ability ${name}`);
+    const response = parseRunResponse(
+      await caller.call('run-updates-v1', { ...input, ...gate }, signal),
+      `ability ${name}`,
+    );
     result.errors.push(...response.errors.map(toUpdateError));
+    if (response.skipped.length > 0) (result.skipped ??= []).push(...response.skipped);
     if (!response.queued) {
       result.updated.push(
         ...response.updated.filter((u) => group.some((i) => i.kind === u.kind && i.slug === u.slug)),

@@ -1,6 +1,7 @@
 import type { ItemKind } from '../../types.js';
 import { parseErrors, parseKind, type WireError } from './common.js';
 import { badShape, decodeSlug, isObject, type Json, Reader } from './json.js';
+import { parseSkipped, type WireSkipped } from './preview.js';
 
 export interface WireUpdated {
   siteId: number;
@@ -11,8 +12,14 @@ export interface WireUpdated {
 }
 
 export type RunResponse =
-  | { queued: false; updated: WireUpdated[]; errors: WireError[]; counts?: Record<string, number> }
-  | { queued: true; jobId: string; errors: WireError[] };
+  | {
+      queued: false;
+      updated: WireUpdated[];
+      errors: WireError[];
+      skipped: WireSkipped[];
+      counts?: Record<string, number>;
+    }
+  | { queued: true; jobId: string; errors: WireError[]; skipped: WireSkipped[] };
 
 /**
  * `run-updates-v1` / `update-all-v1`: immediate `{updated[], errors[], summary}` (full entries,
@@ -22,13 +29,16 @@ export type RunResponse =
 export function parseRunResponse(body: Json | undefined, where: string): RunResponse {
   const r = Reader.of(body, where);
   const errors = parseErrors(r.optionalArray('errors'), where);
-  if (r.has('queued') && r.success('queued')) return { queued: true, jobId: r.string('job_id'), errors };
+  // The next release lists what an ignore held back (dashboard-facts §9).
+  const skipped = parseSkipped(r.optionalArray('skipped'), where);
+  if (r.has('queued') && r.success('queued'))
+    return { queued: true, jobId: r.string('job_id'), errors, skipped };
   const raw = r.raw('updated');
   if (isObject(raw) && !Object.keys(raw).every((k) => /^\d+$/.test(k))) {
     // The spec's update-all result: counts per kind instead of entries.
     const counts = r.object('updated');
     const out = Object.fromEntries(Object.keys(raw).map((kind) => [kind, counts.int(kind)]));
-    return { queued: false, updated: [], errors, counts: out };
+    return { queued: false, updated: [], errors, skipped, counts: out };
   }
   const updated: WireUpdated[] = [];
   r.array('updated').forEach((item, index) => {
@@ -55,7 +65,7 @@ export function parseRunResponse(body: Json | undefined, where: string): RunResp
     if (to !== undefined) entry.to = to;
     updated.push(entry);
   });
-  return { queued: false, updated, errors };
+  return { queued: false, updated, errors, skipped };
 }
 
 export interface JobStatus {
