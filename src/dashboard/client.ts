@@ -26,7 +26,10 @@ export interface DashboardClient {
    */
   readLive(options?: ReadLiveOptions): Promise<LiveState>;
 
-  /** Asks the dashboard to re-sync sites (global batch `sites.sync`, chunked to the item limit). */
+  /**
+   * Asks the dashboard to re-sync sites: `sync-sites-v1` when the abilities API offers it, else
+   * the global batch `sites.sync` (chunked, halving the chunk when the dashboard answers 413).
+   */
   syncSites(siteIds: number[], options?: CallOptions): Promise<SyncResult>;
 
   /** Ignores or unignores items of one kind on one site in one call. Throws on failure. */

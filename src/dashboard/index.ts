@@ -5,6 +5,7 @@ import { type AbilityCaller, createAbilityCaller } from './abilities/call.js';
 import { readCatalogue } from './abilities/catalogue.js';
 import { setIgnored } from './abilities/ignore.js';
 import { runUpdates } from './abilities/run-updates.js';
+import { syncSitesViaAbility } from './abilities/sync.js';
 import type { DashboardClient } from './client.js';
 import { type Connection, openConnection } from './connection.js';
 import { readLiveViaAbilities } from './live/abilities-live.js';
@@ -82,7 +83,14 @@ export function createDashboardClient(
         return readLiveViaAbilities(s.caller, conn.url, s.capabilities, settings.concurrency, readOptions);
       return readLiveViaRest(conn, s.capabilities, readOptions);
     },
-    syncSites: (siteIds, callOptions = {}) => syncSites(conn, siteIds, callOptions.signal),
+    async syncSites(siteIds, callOptions = {}) {
+      const s = await resolveSurface(callOptions.signal);
+      if (s.kind === 'abilities' && s.caller.info('sync-sites-v1')) {
+        const polling = { interval: conn.jobPollInterval, timeout: conn.jobTimeout };
+        return syncSitesViaAbility(s.caller, siteIds, QUEUE_THRESHOLD, polling, callOptions.signal);
+      }
+      return syncSites(conn, siteIds, callOptions.signal);
+    },
     async setIgnored(request, callOptions = {}) {
       await setIgnored(await abilities('ignoring updates', callOptions.signal), request, callOptions.signal);
     },

@@ -163,12 +163,13 @@ describe.each(PROFILES)('plan against the %s sandbox', (profile) => {
     );
   });
 
-  it('--refresh syncs the selected sites through the global batch route, then reads again', async () => {
+  it('--refresh syncs the selected sites through sync-sites-v1, then reads again', async () => {
     await resetStats(sandbox);
     const result = await run('-c', 'examples/agency.yaml', '--refresh', '--target', 'acme-*.demo.test');
     expect(result.code, result.stderr).toBe(0);
     const stats = await sandboxStats(sandbox);
-    expect(stats.requests['POST /batch']).toBe(1);
+    expect(stats.abilities['svc/sync-sites-v1']).toBe(1);
+    expect(stats.requests['POST /batch']).toBeUndefined();
     expect(stats.abilities['svc/list-updates-v1']).toBeGreaterThanOrEqual(2);
 
     await resetStats(sandbox);

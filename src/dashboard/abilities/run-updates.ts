@@ -77,7 +77,8 @@ export async function runUpdates(
   return result;
 }
 
-async function pollJob(
+/** Polls `get-batch-job-status-v1` until the job completes or fails (timeout → TIMEOUT). */
+export async function pollJob(
   caller: AbilityCaller,
   jobId: string,
   polling: JobPolling,

@@ -1,3 +1,4 @@
+import { isSvcError } from '../../errors.js';
 import type { SyncResult } from '../client.js';
 import type { Connection } from '../connection.js';
 import { parseBatchAction } from '../wire/writes.js';
@@ -8,9 +9,11 @@ export const BATCH_LIMIT = 100;
 
 /**
  * Re-syncs sites through the global `/batch` route (`{sites:{sync:[ids]}}`), in chunks of at most
- * 100 IDs so no request is refused as a whole. Results come back in request order; an item
- * carrying its own `id` is matched by it. A site with no result (the response was `[]`) failed.
- * Sync is safe to repeat, so the calls are retried like reads.
+ * 100 IDs. A dashboard that lowered its limit refuses a chunk whole with 413 before anything ran,
+ * so the chunk is halved and sent again (down to one ID), and later chunks keep the smaller
+ * size. Results come back in request order; an item carrying its own `id` is matched by it. A
+ * site with no result (the response was `[]`) failed. Sync is safe to repeat, so the calls are
+ * retried like reads.
  */
 export async function syncSites(
   conn: Connection,
@@ -19,15 +22,25 @@ export async function syncSites(
 ): Promise<SyncResult> {
   const ids = [...new Set(siteIds)];
   const result: SyncResult = { synced: [], failed: [] };
-  for (let start = 0; start < ids.length; start += BATCH_LIMIT) {
-    const chunk = ids.slice(start, start + BATCH_LIMIT);
-    const body = await restCall(conn, {
-      method: 'POST',
-      route: '/batch',
-      body: { sites: { sync: chunk } },
-      retry: true,
-      signal,
-    });
+  let size = BATCH_LIMIT;
+  for (let start = 0; start < ids.length; ) {
+    const chunk = ids.slice(start, start + size);
+    let body: Awaited<ReturnType<typeof restCall>>;
+    try {
+      body = await restCall(conn, {
+        method: 'POST',
+        route: '/batch',
+        body: { sites: { sync: chunk } },
+        retry: true,
+        signal,
+      });
+    } catch (error) {
+      if (size > 1 && isSvcError(error) && error.details.status === 413) {
+        size = Math.max(1, Math.floor(chunk.length / 2));
+        continue;
+      }
+      throw error;
+    }
     const items = parseBatchAction(body, `REST POST /batch`, 'sites', 'sync');
     chunk.forEach((siteId, index) => {
       const item =
@@ -42,6 +55,7 @@ export async function syncSites(
       else if (item.ok) result.synced.push(siteId);
       else result.failed.push({ siteId, code: item.code, message: item.message || 'sync failed' });
     });
+    start += chunk.length;
   }
   return result;
 }
