@@ -15,6 +15,8 @@ export type ItemKind = 'core' | 'plugin' | 'theme' | 'translation';
 /** Kinds that can be ignored (translations cannot). */
 export type IgnorableKind = 'core' | 'plugin' | 'theme';
 export const CORE_SLUG = 'wordpress';
+/** The slug of a site-wide flag ignore: it stands for every update of its kind on the site. */
+export const FLAG_SLUG = '*';
 
 /** The skip code of the actions apply did not start because the dashboard could not be reached. */
 export const DASHBOARD_UNREACHABLE = 'DASHBOARD_UNREACHABLE' as const;
@@ -80,6 +82,11 @@ export interface DashboardCapabilities {
   canIgnoreCore: boolean;
   /** Sites per run-updates call above which the dashboard queues the work. */
   queueThreshold: number;
+  /**
+   * Site-wide ignore flags: `read-write` when site records show them and the site edit route can
+   * change them (a REST API key), `unseen` when neither is possible. Absent: not known.
+   */
+  siteFlags?: 'read-write' | 'unseen';
 }
 
 export interface LiveState {
@@ -89,6 +96,8 @@ export interface LiveState {
   ignores: LiveIgnore[];
   unreadable: UnreadableSite[];
   capabilities: DashboardCapabilities;
+  /** Pending plugin and theme updates a site-wide flag hides from the listings, where readable. */
+  hidden?: PendingUpdate[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -119,6 +128,11 @@ export interface IgnoreRule {
   core: boolean;
   plugins: string[];
   themes: string[];
+  /**
+   * Site-wide "ignore every update of this kind" flags the rule sets (true) or clears (false);
+   * kinds not named are left as they are. Later rules win.
+   */
+  siteFlags?: Partial<Record<IgnorableKind, boolean>>;
   source: SourceRef;
 }
 
@@ -223,7 +237,9 @@ export type PlanNoteKind =
   | 'held'
   | 'offline-site'
   | 'needs-approval'
-  | 'unknown-site';
+  | 'unknown-site'
+  | 'hidden-update'
+  | 'flags-unseen';
 
 /**
  * One fact a plan reports without acting on it. A note says the same thing of every site in

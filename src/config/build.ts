@@ -25,6 +25,7 @@ export function buildDesiredState(merged: MergedState, files: DesiredFile[], loc
       core: r.core,
       plugins: uniqueValues(r.plugins),
       themes: uniqueValues(r.themes),
+      ...(r.siteFlags ? { siteFlags: r.siteFlags } : {}),
       source: locate(r.place),
     })),
     policies: merged.policies.map((p) => ({

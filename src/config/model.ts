@@ -1,4 +1,4 @@
-import type { IgnoreScope, ItemKind, SiteMatcher, VersionLevel } from '../types.js';
+import type { IgnorableKind, IgnoreScope, ItemKind, SiteMatcher, VersionLevel } from '../types.js';
 
 /**
  * Internal shapes between parsing and the final DesiredState. Everything keeps its `Place`
@@ -48,6 +48,7 @@ export interface RawIgnoreRule {
   core: boolean;
   plugins: Valued<string>[];
   themes: Valued<string>[];
+  siteFlags?: Partial<Record<IgnorableKind, boolean>>;
   place: Place;
 }
 

@@ -1,4 +1,10 @@
-import { CORE_SLUG, type IgnoreScope, type ItemKind, type VersionLevel } from '../types.js';
+import {
+  CORE_SLUG,
+  type IgnorableKind,
+  type IgnoreScope,
+  type ItemKind,
+  type VersionLevel,
+} from '../types.js';
 import type {
   FileState,
   Place,
@@ -22,7 +28,7 @@ export const HANDLED_KEYS = {
   rollout: ['waves'],
   approval: ['max_sites', 'core', 'major'],
   selection: ['include', 'exclude'],
-  ignoreRule: ['sites', 'core', 'plugins', 'themes'],
+  ignoreRule: ['sites', 'core', 'plugins', 'themes', 'site_flags'],
   updatePolicy: ['name', 'sites', 'kinds', 'include', 'exclude', 'max'],
   hold: ['sites', 'core', 'plugin', 'theme', 'translation', 'pin', 'reason'],
   wave: ['name', 'sites', 'max_failures'],
@@ -126,8 +132,22 @@ function ignoreRule(rule: Obj, place: Place): RawIgnoreRule {
     core: rule.core === true,
     plugins: strings(rule.plugins, place, 'plugins'),
     themes: strings(rule.themes, place, 'themes'),
+    ...(rule.site_flags === undefined ? {} : { siteFlags: siteFlags(rule.site_flags as Obj) }),
     place,
   };
+}
+
+/** `site_flags: {core?, plugins?, themes?}` (booleans; the schema checked them). */
+function siteFlags(flags: Obj): Partial<Record<IgnorableKind, boolean>> {
+  const out: Partial<Record<IgnorableKind, boolean>> = {};
+  for (const [key, kind] of [
+    ['core', 'core'],
+    ['plugins', 'plugin'],
+    ['themes', 'theme'],
+  ] as const) {
+    if (typeof flags[key] === 'boolean') out[kind] = flags[key] as boolean;
+  }
+  return out;
 }
 
 function updatePolicy(policy: Obj, place: Place): RawPolicy {

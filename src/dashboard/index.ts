@@ -1,6 +1,6 @@
 import { SvcError } from '../errors.js';
 import type { Settings } from '../settings/types.js';
-import type { DashboardCapabilities } from '../types.js';
+import { type DashboardCapabilities, FLAG_SLUG } from '../types.js';
 import { type AbilityCaller, createAbilityCaller } from './abilities/call.js';
 import { readCatalogue } from './abilities/catalogue.js';
 import { setIgnored } from './abilities/ignore.js';
@@ -10,7 +10,9 @@ import type { DashboardClient } from './client.js';
 import { type Connection, openConnection } from './connection.js';
 import { readLiveViaAbilities } from './live/abilities-live.js';
 import { readLiveViaRest } from './live/rest-live.js';
+import { withSiteFlags } from './live/site-flags.js';
 import { runUpdatesViaRest } from './rest/run-updates.js';
+import { setSiteFlag } from './rest/site-flag.js';
 import { syncSites } from './rest/sync.js';
 import { noApiAtUrl } from './transport/status.js';
 
@@ -79,9 +81,17 @@ export function createDashboardClient(
     capabilities: async () => (await resolveSurface()).capabilities,
     async readLive(readOptions = {}) {
       const s = await resolveSurface(readOptions.signal);
-      if (s.kind === 'abilities')
-        return readLiveViaAbilities(s.caller, conn.url, s.capabilities, settings.concurrency, readOptions);
-      return readLiveViaRest(conn, s.capabilities, readOptions);
+      if (s.kind === 'abilities') {
+        const live = await readLiveViaAbilities(
+          s.caller,
+          conn.url,
+          s.capabilities,
+          settings.concurrency,
+          readOptions,
+        );
+        return withSiteFlags(conn, s.caller, live, readOptions.signal);
+      }
+      return withSiteFlags(conn, undefined, await readLiveViaRest(conn, s.capabilities, readOptions));
     },
     async syncSites(siteIds, callOptions = {}) {
       const s = await resolveSurface(callOptions.signal);
@@ -92,7 +102,22 @@ export function createDashboardClient(
       return syncSites(conn, siteIds, callOptions.signal);
     },
     async setIgnored(request, callOptions = {}) {
-      await setIgnored(await abilities('ignoring updates', callOptions.signal), request, callOptions.signal);
+      // Slug `*` is the site-wide flag of the kind: only the REST site edit route changes it.
+      if (request.slugs.includes(FLAG_SLUG))
+        await setSiteFlag(
+          conn,
+          request.siteId,
+          request.kind,
+          request.direction === 'ignore',
+          callOptions.signal,
+        );
+      const rest = request.slugs.filter((slug) => slug !== FLAG_SLUG);
+      if (rest.length === 0 && (request.kind !== 'core' || request.slugs.length > 0)) return;
+      await setIgnored(
+        await abilities('ignoring updates', callOptions.signal),
+        { ...request, slugs: rest },
+        callOptions.signal,
+      );
     },
     async runUpdates(request, callOptions = {}) {
       const s = await resolveSurface(callOptions.signal);

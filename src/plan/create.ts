@@ -8,7 +8,16 @@
  * becomes an unignore. Ordering is stated in order.ts.
  */
 import { SvcError } from '../errors.js';
-import type { Action, DesiredState, LiveIgnore, LiveState, Plan, Site } from '../types.js';
+import {
+  type Action,
+  type DesiredState,
+  FLAG_SLUG,
+  type LiveIgnore,
+  type LiveState,
+  type PendingUpdate,
+  type Plan,
+  type Site,
+} from '../types.js';
 import { judgeApproval } from './approval.js';
 import { compileDesiredIgnores } from './desired-ignores.js';
 import { fingerprintOfFacts } from './fingerprint.js';
@@ -75,6 +84,26 @@ function offlineNotes(
   }
 }
 
+/**
+ * Pending updates a site-wide flag hides from the dashboard's listings: noted per item and
+ * version move, saying whether the plan clears the flag (then the next plan can update them).
+ */
+function hiddenUpdateNotes(
+  hidden: readonly PendingUpdate[] | undefined,
+  unignores: readonly Action[],
+  siteId: number,
+  book: NoteBook,
+): void {
+  for (const update of hidden ?? []) {
+    const cleared = unignores.some((a) => a.kind === update.kind && a.slug === FLAG_SLUG);
+    const next = cleared
+      ? 'this plan clears the flag, so the next plan can update it'
+      : 'clear the flag with site_flags in an ignore rule to let policies update it';
+    const message = `pending ${update.kind} ${update.slug} ${update.from} → ${update.to} is hidden by the site-wide flag ignoring every ${update.kind} update; ${next}`;
+    book.add({ kind: 'hidden-update', item: { kind: update.kind, slug: update.slug }, message }, siteId);
+  }
+}
+
 export function createPlan(desired: DesiredState, live: LiveState, options: PlanOptions): Plan {
   checkOptions(options);
   const index = indexLiveState(live);
@@ -98,6 +127,19 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   const offline = new Map<Site['status'], { sites: Site[]; withheld: number }>();
   const unmanaged: LiveIgnore[] = [];
   const sites: LiveSiteFacts[] = [...index.sites.values()].sort((a, b) => a.site.id - b.site.id);
+  const hiddenBySite = new Map<number, PendingUpdate[]>();
+  for (const update of live.hidden ?? []) {
+    const list = hiddenBySite.get(update.siteId) ?? [];
+    list.push(update);
+    hiddenBySite.set(update.siteId, list);
+  }
+  if (live.capabilities.siteFlags === 'unseen') {
+    book.add({
+      kind: 'flags-unseen',
+      message:
+        "the dashboard's site-wide flags (ignore every core, plugin or theme update of a site) cannot be read without a REST API key (SVC_TOKEN): updates such a flag hides are not in this plan",
+    });
+  }
   for (const facts of sites) {
     const { site } = facts;
     if (!inScope(site) || index.unreadable.has(site.id)) continue;
@@ -114,6 +156,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
       continue;
     }
     for (const note of siteIgnores.notes) book.add(note, site.id);
+    hiddenUpdateNotes(hiddenBySite.get(site.id), siteIgnores.unignores, site.id, book);
     for (const note of siteUpdates.notes) book.add(note, site.id);
     for (const ignore of siteIgnores.unmanaged) unmanaged.push(ignore);
     if (touchedCount === 0) continue;

@@ -26,6 +26,13 @@ export interface DesiredIgnores {
   /** In action order (kind, then slug): a site's `ignore` actions come out sorted. */
   readonly items: readonly DesiredIgnore[];
   readonly byItem: ItemMap<DesiredIgnore>;
+  /** Site-wide flags the desired state sets (true) or clears (false); the last rule wins. */
+  readonly flags: ReadonlyMap<IgnorableKind, DesiredFlag>;
+}
+
+export interface DesiredFlag {
+  value: boolean;
+  source: SourceRef;
 }
 
 export function compileDesiredIgnores(rules: readonly IgnoreRule[]): (site: Site) => DesiredIgnores {
@@ -57,7 +64,13 @@ export function compileDesiredIgnores(rules: readonly IgnoreRule[]): (site: Site
         }
       }
       items.sort((a, b) => compareKinds(a.kind, b.kind) || compareText(a.slug, b.slug));
-      desired = { items, byItem };
+      const flags = new Map<IgnorableKind, DesiredFlag>();
+      for (const position of positions) {
+        const rule = rules[position] as IgnoreRule;
+        for (const [kind, value] of Object.entries(rule.siteFlags ?? {}) as Array<[IgnorableKind, boolean]>)
+          flags.set(kind, { value, source: rule.source });
+      }
+      desired = { items, byItem, flags };
       byMatchedRules.set(signature, desired);
     }
     return desired;

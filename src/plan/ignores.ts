@@ -9,16 +9,18 @@
  *   keep → nothing
  * - live `global` / `site-flag` ignore, not desired        → noted under report/remove
  */
-import type {
-  Action,
-  DashboardCapabilities,
-  IgnorableKind,
-  IgnoreScope,
-  ItemRef,
-  LiveIgnore,
-  PendingUpdate,
-  PlanNote,
-  Site,
+import {
+  type Action,
+  type DashboardCapabilities,
+  FLAG_SLUG,
+  type IgnorableKind,
+  type IgnoreScope,
+  type ItemRef,
+  type LiveIgnore,
+  type PendingUpdate,
+  type PlanNote,
+  type Site,
+  type SourceRef,
 } from '../types.js';
 import type { DesiredIgnore, DesiredIgnores } from './desired-ignores.js';
 import { ItemMap } from './item-map.js';
@@ -103,7 +105,7 @@ function cannotIgnoreMessage(want: DesiredIgnore, context: IgnoreContext): strin
 function undesiredMessage(ignore: LiveIgnore, context: IgnoreContext): string {
   const item = describeItem(ignore);
   if (ignore.origin === 'site-flag') {
-    return `every ${ignore.kind} update is ignored by a site-wide flag; svc-gitops never clears it (change it in the dashboard)`;
+    return `every ${ignore.kind} update is ignored by a site-wide flag the desired state does not mention (set or clear it with site_flags in an ignore rule)`;
   }
   if (context.scope === 'report')
     return `per-site ignore of ${item} is not in the desired state (ignores.unmanaged: report)`;
@@ -162,6 +164,8 @@ export function planSiteIgnores(
   if (context.scope !== 'keep') {
     for (const ignore of live) {
       if (desired.byItem.has(ignore.kind, ignore.slug)) continue;
+      // A flag the desired state names is planned by planSiteFlags.
+      if (ignore.origin === 'site-flag' && desired.flags.has(ignore.kind)) continue;
       if (undesired(ignore, context) !== 'unignore') {
         unmanaged.push(ignore);
       } else if (!unignores.some((action) => sameItem(action, ignore))) {
@@ -170,8 +174,10 @@ export function planSiteIgnores(
         unignores.push(ignoreAction(site, 'unignore', ignore, name, reason));
       }
     }
-    if (unignores.length > 1) unignores.sort(byItem);
   }
+  planSiteFlags(site, live, desired, context, { ignores, unignores, notes });
+  if (ignores.length > 1) ignores.sort(byItem);
+  if (unignores.length > 1) unignores.sort(byItem);
   return { ignores, unignores, notes, unmanaged, after: { desired, live, unignores } };
 }
 
@@ -215,15 +221,52 @@ export function undesiredIgnoreNotes(
   }
 }
 
+/**
+ * Sets or clears the site-wide flags the desired state names (`site_flags`), through the site
+ * edit route: an `ignore`/`unignore` action with slug `*`. Without a REST API key the flags can
+ * be neither seen nor changed: a note says so instead.
+ */
+function planSiteFlags(
+  site: Site,
+  live: readonly LiveIgnore[],
+  desired: DesiredIgnores,
+  context: IgnoreContext,
+  out: { ignores: Action[]; unignores: Action[]; notes: SiteIgnoreOutcome['notes'] },
+): void {
+  for (const [kind, flag] of desired.flags) {
+    const on = live.some((ignore) => ignore.origin === 'site-flag' && ignore.kind === kind);
+    if (on === flag.value && context.capabilities.siteFlags !== 'unseen') continue;
+    const item = { kind, slug: FLAG_SLUG };
+    const verb = flag.value ? 'sets' : 'clears';
+    if (context.capabilities.siteFlags !== 'read-write') {
+      if (context.capabilities.siteFlags === 'unseen' || on !== flag.value) {
+        const message = `the desired state (${sourceLabel(flag.source)}) ${verb} the site-wide flag ignoring every ${kind} update, but reading and changing it needs a REST API key (SVC_TOKEN)`;
+        out.notes.push({ kind: flag.value ? 'cannot-ignore' : 'cannot-unignore', item, message });
+      }
+      continue;
+    }
+    const reason = `site-wide flag ${flag.value ? 'set' : 'cleared'} by the desired state (${sourceLabel(flag.source)})`;
+    const action = ignoreAction(site, flag.value ? 'ignore' : 'unignore', item, flagName(kind), reason);
+    (flag.value ? out.ignores : out.unignores).push(action);
+  }
+}
+
+export function flagName(kind: IgnorableKind): string {
+  return `every ${kind} update (site-wide flag)`;
+}
+
 /** Whether `update` stays hidden by an ignore once the plan has run. */
 export function staysIgnored(after: IgnoresAfter, update: PendingUpdate): boolean {
   if (update.kind === 'translation') return false;
   if (after.desired.byItem.has(update.kind, update.slug)) return true;
+  if (after.desired.flags.get(update.kind)?.value === true) return true;
   for (const ignore of after.live) {
-    // A site-wide flag ignores its whole kind.
+    // A site-wide flag ignores its whole kind, unless the plan clears it.
     if (ignore.origin === 'site-flag') {
-      if (ignore.kind === update.kind) return true;
-      continue;
+      if (ignore.kind !== update.kind) continue;
+      if (after.unignores.some((action) => action.kind === update.kind && action.slug === FLAG_SLUG))
+        continue;
+      return true;
     }
     if (!sameItem(ignore, update)) continue;
     // An unignored per-site entry is gone after the plan; every other live ignore stays.

@@ -16,6 +16,8 @@ const NOTE_ORDER: readonly PlanNoteKind[] = [
   'cannot-ignore',
   'cannot-unignore',
   'unmanaged-ignore',
+  'hidden-update',
+  'flags-unseen',
 ];
 
 /** Code-unit order (never the locale's): the one order every text is sorted in. */

@@ -48,7 +48,7 @@ export async function runUpdates(
       `ability ${name}`,
     );
     result.errors.push(...response.errors.map(toUpdateError));
-    if (response.skipped.length > 0) (result.skipped ??= []).push(...response.skipped);
+    if (response.skipped.length > 0) result.skipped = [...(result.skipped ?? []), ...response.skipped];
     if (!response.queued) {
       result.updated.push(
         ...response.updated.filter((u) => group.some((i) => i.kind === u.kind && i.slug === u.slug)),

@@ -73,6 +73,11 @@ function hasFlagFields(item: JsonObject): boolean {
   return FLAG_FIELDS.some((key) => Object.hasOwn(item, key));
 }
 
+/** The site-wide flags a site record shows (REST `GET /sites`), or undefined when it shows none. */
+export function siteFlagsOf(item: Json, where: string, path: string): SiteFlags | undefined {
+  return readFlags(Reader.of(item, where, path));
+}
+
 /** Flags under either spelling the dashboard uses (`ignore_core_updates`, `is_ignoreCoreUpdates`). */
 function readFlags(s: Reader): SiteFlags | undefined {
   const read = (a: string, b: string): boolean | undefined => {

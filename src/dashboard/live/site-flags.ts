@@ -1,0 +1,86 @@
+import type { LiveIgnore, LiveState, PendingUpdate } from '../../types.js';
+import type { AbilityCaller } from '../abilities/call.js';
+import type { Connection } from '../connection.js';
+import { restCall } from '../rest/call.js';
+import { decodeSlug, type Json, Reader } from '../wire/json.js';
+import { type SiteFlags, siteFlagsOf } from '../wire/reads.js';
+import { restData } from '../wire/rest-reads.js';
+
+/**
+ * The dashboard's site-wide "ignore every update of this kind" flags (dashboard-facts §5): no
+ * listing shows them and they hide whole kinds, so they are read from the REST site records
+ * (`GET /sites`, which needs a REST API key) and added as `site-flag` ignores with slug `*`. The
+ * plugin and theme updates they hide are read with `get-site-plugins-v1` / `-themes-v1`
+ * (`update_version` ignores no ignore) where the abilities API offers them. Without a key the
+ * flags stay unseen, and the capabilities say so.
+ */
+export async function withSiteFlags(
+  conn: Connection,
+  caller: AbilityCaller | undefined,
+  live: LiveState,
+  signal?: AbortSignal,
+): Promise<LiveState> {
+  if (conn.restAuth.kind === 'none')
+    return { ...live, capabilities: { ...live.capabilities, siteFlags: 'unseen' } };
+  const where = 'REST GET /sites';
+  const data = restData(await restCall(conn, { method: 'GET', route: '/sites', retry: true, signal }), where);
+  const listed = new Set(live.sites.map((site) => site.id));
+  const flagged = new Map<number, SiteFlags>();
+  (Array.isArray(data) ? data : []).forEach((record, index) => {
+    const id = Reader.of(record, where, `data[${index}]`).optionalInt('id');
+    const flags = siteFlagsOf(record, where, `data[${index}]`);
+    if (id !== undefined && flags && listed.has(id) && (flags.core || flags.plugin || flags.theme))
+      flagged.set(id, flags);
+  });
+  const known = new Set(
+    live.ignores.filter((i) => i.origin === 'site-flag').map((i) => `${i.siteId}|${i.kind}`),
+  );
+  const ignores: LiveIgnore[] = [...live.ignores];
+  const hidden: PendingUpdate[] = [];
+  for (const [siteId, flags] of flagged) {
+    for (const kind of ['core', 'plugin', 'theme'] as const) {
+      if (!flags[kind] || known.has(`${siteId}|${kind}`)) continue;
+      ignores.push({ siteId, kind, slug: '*', versions: 'all', origin: 'site-flag' });
+    }
+    for (const [kind, ability, field] of [
+      ['plugin', 'get-site-plugins-v1', 'plugins'],
+      ['theme', 'get-site-themes-v1', 'themes'],
+    ] as const) {
+      if (!flags[kind] || !caller?.info(ability)) continue;
+      const input: Record<string, unknown> = { site_id_or_domain: siteId };
+      if (caller.declares(ability, 'has_update')) input.has_update = true;
+      const body = await caller.call(ability, input, signal);
+      hidden.push(
+        ...pendingOf(body, siteId, kind, field, `ability ${caller.info(ability)?.name ?? ability}`),
+      );
+    }
+  }
+  return { ...live, ignores, hidden, capabilities: { ...live.capabilities, siteFlags: 'read-write' } };
+}
+
+function pendingOf(
+  body: Json | undefined,
+  siteId: number,
+  kind: 'plugin' | 'theme',
+  field: string,
+  where: string,
+): PendingUpdate[] {
+  const out: PendingUpdate[] = [];
+  Reader.of(body, where)
+    .array(field)
+    .forEach((item, index) => {
+      const r = Reader.of(item, where, `${field}[${index}]`);
+      const to = r.raw('update_version');
+      if (typeof to !== 'string' || to === '') return;
+      const slug = decodeSlug(r.string('slug'));
+      out.push({
+        siteId,
+        kind,
+        slug,
+        name: r.optionalString('name') ?? slug,
+        from: r.optionalString('version') ?? '',
+        to,
+      });
+    });
+  return out;
+}
