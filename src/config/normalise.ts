@@ -29,6 +29,7 @@ export const HANDLED_KEYS = {
   approval: ['max_sites', 'core', 'major'],
   selection: ['include', 'exclude'],
   ignoreRule: ['sites', 'core', 'plugins', 'themes', 'site_flags'],
+  siteFlags: ['core', 'plugins', 'themes'],
   updatePolicy: ['name', 'sites', 'kinds', 'include', 'exclude', 'max'],
   hold: ['sites', 'core', 'plugin', 'theme', 'translation', 'pin', 'reason'],
   wave: ['name', 'sites', 'max_failures'],

@@ -89,11 +89,12 @@ describe('apply interrupted: no confirming re-read behind the rate limiter', () 
     const fs = hookedFs(world.fs, (n) => {
       if (n === 2) controller.abort(new Error('SIGINT'));
     });
-    // Planning reads 4 times and two calls go out: a limit of 6 a minute is full when they end.
+    // Planning reads 5 times (catalogue, three listings, the REST site records for the flags) and
+    // two calls go out: a limit of 7 a minute is full when they end.
     const interrupted = await run(world, ['apply', '--auto-approve'], {
       signal: controller.signal,
       fs,
-      env: { SVC_CONCURRENCY: '1', SVC_RATE_LIMIT: '6' },
+      env: { SVC_CONCURRENCY: '1', SVC_RATE_LIMIT: '7' },
     });
     expect(interrupted.code, interrupted.stderr).toBe(130);
     expect(interrupted.stdout).toMatch(/^Apply interrupted: (\d+) done \(\1 not verified\)/m);

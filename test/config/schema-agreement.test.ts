@@ -18,6 +18,7 @@ const OBJECTS: Record<keyof typeof HANDLED_KEYS, Node | undefined> = {
   approval: schema.properties?.approval,
   selection: defs.selection?.else as Node,
   ignoreRule: defs.ignoreRule,
+  siteFlags: defs.ignoreRule?.properties?.site_flags,
   updatePolicy: defs.updatePolicy,
   hold: defs.hold,
   wave: defs.wave,

@@ -99,7 +99,7 @@ describe('schema diagnostics', () => {
 
   it('asks for at least one item in an ignore rule', async () => {
     const result = await loadText(doc('ignores:\n  rules:\n    - sites: [all]\n'));
-    expect(result.diagnostics[0]!.message).toBe('set at least one of core, plugins, themes');
+    expect(result.diagnostics[0]!.message).toBe('set at least one of core, plugins, themes, site_flags');
   });
 
   it('rejects a version other than 1 and a missing version', async () => {

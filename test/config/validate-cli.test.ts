@@ -11,7 +11,7 @@ describe('svc-gitops validate', () => {
     const run = await cli(['validate', '-c', 'examples/agency.yaml'], { cwd: ROOT });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(
-      'examples/agency.yaml: valid (1 file, 3 ignore rules, 4 update policies, 3 holds, 4 waves, unmanaged ignores: report)\n',
+      'examples/agency.yaml: valid (1 file, 4 ignore rules, 4 update policies, 3 holds, 4 waves, unmanaged ignores: report)\n',
     );
     const multi = await cli(['validate', '-c', 'examples/multi-file'], { cwd: ROOT });
     expect(multi.code).toBe(0);

@@ -52,7 +52,8 @@ describe.each(['compat-6.1', 'spec'] as const)('authentication against the %s sa
 
   it('explains a rejected REST key', async () => {
     h = await openHarness({ profile });
-    const error = await failure(h.client({ token: 'cs_bad==ck_bad' }).syncSites([1]));
+    // readLive reads the site-wide flags from the REST site records with the key.
+    const error = await failure(h.client({ token: 'cs_bad==ck_bad' }).readLive());
     expect(error.code).toBe('AUTH_FAILED');
     expect(error.hint).toContain('SVC_TOKEN');
   });

@@ -38,7 +38,7 @@ describe('credentials never leak', () => {
     const attempts = [
       () => h?.client({ applicationPassword: WRONG_PASSWORD }, options).readLive(),
       () => h?.client({ username: undefined, applicationPassword: undefined } as never, options).readLive(),
-      () => h?.client({ token: WRONG_TOKEN }, options).syncSites([1]),
+      () => h?.client({ token: WRONG_TOKEN }, options).readLive(),
       () => h?.client({ dashboardUrl: 'http://127.0.0.1:1', maxRetries: 1 }, options).readLive(),
       () => good.setIgnored({ siteId: 999, kind: 'plugin', direction: 'ignore', slugs: ['a/a.php'] }),
     ];

@@ -39,12 +39,25 @@ describe.each(['compat-6.1', 'spec'] as const)('readLive against the %s sandbox'
     expect(ignores).toContain('2:theme:astra:["4.7.0","4.8.0"]:site');
     for (const site of [1, 2, 3, 4])
       expect(ignores).toContain(`${site}:plugin:hello-dolly/hello.php:"all":global`);
+    // Site 2's theme flag: read from the REST site records, with the update it hides.
+    expect(ignores).toContain('2:theme:*:"all":site-flag');
+    expect(live.hidden).toEqual([
+      {
+        siteId: 2,
+        kind: 'theme',
+        slug: 'twentytwentyfive',
+        name: 'Twenty Twenty-Five',
+        from: '1.0',
+        to: '1.1',
+      },
+    ]);
     expect(live.capabilities).toEqual({
       surface: 'abilities',
       canUnignore: true,
       canIgnore: true,
       canIgnoreCore: true,
       queueThreshold: 200,
+      siteFlags: 'read-write',
     });
   });
 
@@ -55,12 +68,15 @@ describe.each(['compat-6.1', 'spec'] as const)('readLive against the %s sandbox'
     await client.readLive();
     const stats = await h.stats();
     expect(stats.requests['GET /abilities']).toBe(1);
+    // Plus, per read, the REST site records (flags) and the themes of the one flagged site.
     expect(stats.abilities).toEqual({
       'svc/list-sites-v1': 2,
       'svc/list-updates-v1': 2,
       'svc/list-ignored-updates-v1': 2,
+      'svc/get-site-themes-v1': 2,
     });
-    expect(client.stats().requests).toBe(7);
+    expect(stats.requests['GET /sites']).toBe(2);
+    expect(client.stats().requests).toBe(11);
   });
 
   it('pages list-updates at the schema maximum until total', async () => {

@@ -84,6 +84,7 @@ describe('REST v2 fallback', () => {
       canIgnore: false,
       canIgnoreCore: false,
       queueThreshold: 200,
+      siteFlags: 'read-write',
     });
     expect(live.sites.map((s) => [s.id, s.url, s.status])).toEqual([
       [1, 'https://a.example.test/', 'connected'],
@@ -106,8 +107,8 @@ describe('REST v2 fallback', () => {
       code: 'UNSUPPORTED',
     });
     // Catalogue probe, a credential-free look at REST v2 (is it there at all?), then sites,
-    // updates, global ignores and one ignored listing per site.
-    expect(client.stats().requests).toBe(7);
+    // updates, global ignores, one ignored listing per site, and the site records for the flags.
+    expect(client.stats().requests).toBe(8);
     const [, restProbe] = server.requests;
     expect(restProbe?.url).toBe('/wp-json/svc/v2/sites');
     expect(restProbe?.headers.authorization).toBeUndefined();

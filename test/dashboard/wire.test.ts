@@ -257,7 +257,21 @@ describe('tolerant writes', () => {
       queued: true,
       jobId: 'update_1',
       errors: [],
+      skipped: [],
     });
+    // The next release's skipped[] items are read, reasons kept as sent.
+    const skipped = parseRunResponse(
+      {
+        dry_run: false,
+        updated: [],
+        errors: [],
+        skipped: [{ site_id: 2, type: 'theme', slug: 'astra', reason: 'ignored_site_flag' }],
+      },
+      'w',
+    );
+    expect(skipped.skipped).toEqual([
+      { siteId: 2, kind: 'theme', slug: 'astra', reason: 'ignored_site_flag' },
+    ]);
   });
 
   it('reads every batch result variant', () => {

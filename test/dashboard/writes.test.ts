@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { generateFleet } from '../../src/sandbox/index.js';
 import { type Harness, openHarness } from './helpers/sandbox.js';
 
 let h: Harness | undefined;
@@ -92,8 +93,22 @@ describe.each(['compat-6.1', 'spec'] as const)('writes against the %s sandbox', 
     expect(stats.updates_run).toHaveLength(2);
   });
 
-  it('syncs sites through the global batch route in chunks of 100', async () => {
-    h = await openHarness({ profile });
+  it('syncs sites through sync-sites-v1, at most 200 sites per call, without a REST key', async () => {
+    h = await openHarness({ profile, fleet: generateFleet({ sites: 250, pendingPerSite: 1, seed: 2 }) });
+    const client = h.client({ token: undefined } as never);
+    const ids = Array.from({ length: 250 }, (_, i) => i + 1);
+    const result = await client.syncSites([...ids, 999]);
+    expect(result.synced).toEqual(ids);
+    expect(result.failed).toEqual([
+      { siteId: 999, code: 'svc_site_not_found', message: 'No site found with ID 999.' },
+    ]);
+    const stats = await h.stats();
+    expect(stats.abilities['svc/sync-sites-v1']).toBe(2);
+    expect(stats.requests['POST /batch']).toBeUndefined();
+  });
+
+  it('syncs sites through the global batch route in chunks of 100 without the abilities API', async () => {
+    h = await openHarness({ profile, surfaces: { abilities: false } });
     const client = h.client();
     const small = await client.syncSites([1, 2]);
     expect(small.synced).toEqual([1, 2]);
@@ -116,10 +131,17 @@ describe('writes that cannot be done', () => {
     expect((await h.stats()).abilities['svc/run-updates-v1']).toBeUndefined();
   });
 
-  it('needs a REST key for syncSites', async () => {
-    h = await openHarness();
-    await expect(h.client({ token: undefined } as never).syncSites([1])).rejects.toMatchObject({
-      code: 'UNSUPPORTED',
-    });
+  it('halves a /batch chunk the dashboard refuses with 413 (a lowered item limit)', async () => {
+    h = await openHarness({ surfaces: { abilities: false }, batchLimit: 30 });
+    const result = await h
+      .client()
+      .syncSites(
+        Array.from({ length: 4 }, (_, i) => i + 1).concat(Array.from({ length: 60 }, (_, i) => 100 + i)),
+      );
+    // Site 3 is offline: it cannot sync; sites 100-159 do not exist.
+    expect(result.synced).toEqual([1, 2, 4]);
+    expect(result.failed).toHaveLength(61);
+    // 64 → 413, 32 → 413, then four chunks of 16.
+    expect((await h.stats()).requests['POST /batch']).toBe(6);
   });
 });

@@ -211,6 +211,8 @@ describe.each(PROFILES)('import against the %s sandbox', (profile) => {
         'svc/list-sites-v1': 1,
         'svc/list-updates-v1': 1,
         'svc/list-ignored-updates-v1': 1,
+        // The demo fleet's one site-wide flag (themes, site 18): the updates it hides.
+        'svc/get-site-themes-v1': 1,
       });
       expect(readFileSync(target, 'utf8')).toBe('# written meanwhile\n');
     } finally {
