@@ -20,7 +20,6 @@ import {
   type PendingUpdate,
   type PlanNote,
   type Site,
-  type SourceRef,
 } from '../types.js';
 import type { DesiredIgnore, DesiredIgnores } from './desired-ignores.js';
 import { ItemMap } from './item-map.js';
