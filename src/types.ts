@@ -346,8 +346,8 @@ export type HoldCode = (typeof HOLD_CODES)[number];
 
 /**
  * The codes apply writes on outcomes itself: a hold, a stop, what the confirming re-read found
- * (NOT_PERSISTED: reported done, not there; NOT_APPLIED: still pending) and NOT_REPORTED (the
- * dashboard answered for neither). A failed call's outcome carries the SvcError code of the
+ * (NOT_PERSISTED: reported done, not there; NOT_APPLIED: still pending), NOT_REPORTED (the
+ * dashboard answered for neither) and SKIPPED (the dashboard listed it in `skipped[]`). A failed call's outcome carries the SvcError code of the
  * failure or the dashboard's own per-site code (`svc_update_failed`) instead.
  */
 export const OUTCOME_CODES = [
@@ -356,6 +356,7 @@ export const OUTCOME_CODES = [
   'NOT_PERSISTED',
   'NOT_APPLIED',
   'NOT_REPORTED',
+  'SKIPPED',
 ] as const;
 export type OutcomeCode = (typeof OUTCOME_CODES)[number];
 
