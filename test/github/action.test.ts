@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   actionCommands,
   isOwnAction,
@@ -10,8 +10,6 @@ import {
 } from './action-usage.js';
 import {
   type Job,
-  type Lint,
-  linter,
   parseAction,
   parseWorkflow,
   ROOT,
@@ -25,11 +23,6 @@ const files = workflowFiles();
 const EXPR = '$' + '{{';
 const ownSteps = (file: string) =>
   Object.values(parseWorkflow(file).jobs).flatMap((job) => job.steps.filter(isOwnAction));
-
-let lint: Lint;
-beforeAll(async () => {
-  lint = await linter();
-});
 
 describe('action.yml', () => {
   it('is a JavaScript action on node24 with the documented inputs and outputs', () => {
