@@ -8,14 +8,7 @@ import {
   undeclaredInputs,
   unknownOutputs,
 } from './action-usage.js';
-import {
-  type Job,
-  parseAction,
-  parseWorkflow,
-  ROOT,
-  read,
-  workflowFiles,
-} from './workflow-lint.js';
+import { type Job, parseAction, parseWorkflow, ROOT, read, workflowFiles } from './workflow-lint.js';
 
 /** action.yml itself, and how the templates and the project's CI use it. */
 const action = parseAction();
