@@ -174,6 +174,13 @@ function parseOutputs(text: string): Record<string, string> {
 }
 
 describe('the bundled action with the real CLI', () => {
+  it('the committed action/dist/index.js is the bundle of the current sources (npm run build:action)', () => {
+    // action.yml runs the committed file, so a source change that is not rebuilt would ship old code.
+    expect(readFileSync(bundle, 'utf8') === readFileSync(join(ROOT, 'action/dist/index.js'), 'utf8')).toBe(
+      true,
+    );
+  });
+
   it('validate: annotations on the file, exit 1 for an invalid config, 0 for a valid one', async () => {
     writeFileSync(join(dir, 'broken.yaml'), 'version: 1\nignores: [\n');
     const bad = await step({ command: 'validate', config: 'broken.yaml' });
