@@ -34,6 +34,8 @@ export const ERROR_CODES = [
   'LOCKED',
   'APPLY_FAILED',
   'INTERRUPTED',
+  /** A health check found unhealthy sites: the rollout does not continue. */
+  'UNHEALTHY',
   // github
   'GITHUB_API',
   // a bug in svc-gitops itself

@@ -148,6 +148,22 @@ export interface UpdatePolicy {
   exclude: string[];
   maxLevel: VersionLevel;
   source: SourceRef;
+  /** Updates run only while this window is open (planned as waiting otherwise). */
+  window?: UpdateWindow;
+  /** A target version is updated to only once it has been seen pending this long. */
+  minReleaseAge?: Duration;
+}
+
+/** A maintenance window: open while any cron expression matches the time in `timezone` (IANA). */
+export interface UpdateWindow {
+  schedule: string[];
+  timezone: string;
+}
+
+/** A duration as written (`3d`) and in milliseconds. */
+export interface Duration {
+  text: string;
+  ms: number;
 }
 
 /**
@@ -176,6 +192,22 @@ export interface Wave {
   selection: SiteSelection;
   /** Stop the rollout when more than this many update actions of the wave fail. */
   maxFailures: number;
+  /** The wave's updates run only while this window is open. */
+  window?: UpdateWindow;
+  /** The wave starts only after `wave` finished and stayed healthy for `healthyFor`. */
+  after?: { wave: string; healthyFor: Duration };
+  /** Unhealthy sites after this wave's updates that stop the rollout (default: health's). */
+  maxUnhealthy?: number;
+}
+
+/** What counts as a healthy site after a wave's updates (check-site-v1). */
+export interface HealthRules {
+  /** HTTP status classes or codes that count as healthy: `2xx`, `301`. */
+  status: string[];
+  /** Unhealthy when the response time exceeds this multiple of the time before the wave. */
+  responseTimeFactor?: number;
+  /** Unhealthy sites a wave may leave before the rollout stops. */
+  maxUnhealthy: number;
 }
 
 export interface ApprovalRules {
@@ -199,10 +231,48 @@ export interface DesiredState {
   policies: UpdatePolicy[];
   holds: Hold[];
   waves: Wave[];
+  /** Health checks after each wave's updates; absent: no checks. */
+  health?: HealthRules;
   approval: ApprovalRules;
   files: DesiredFile[];
   /** sha256 over the sorted (path, sha256) pairs of `files`. */
   digest: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rollout state: what earlier runs saw and did, kept in Git beside the desired state (no state
+// outside Git and the dashboard). Field names are the file format.
+
+/** A site a health check found unhealthy, with the update that preceded it when known. */
+export interface UnhealthySite {
+  site_id: number;
+  site_url: string;
+  /** What was wrong: `offline`, `HTTP 500`, `response time 4.1 s (0.3 s before)`, an error. */
+  problem: string;
+  /** The updates applied to the site just before (`plugin akismet/akismet.php 5.3.6 → 5.3.7`). */
+  after?: string[];
+}
+
+export interface WaveRecord {
+  /** When an apply last ran updates of this wave. */
+  updated_at: string;
+  /** What the health check after that apply found (empty: healthy, or no checks configured). */
+  unhealthy: UnhealthySite[];
+}
+
+export interface RolloutState {
+  /** `kind slug version` → when svc-gitops first saw that target version pending (ISO time). */
+  first_seen: Record<string, string>;
+  waves: Record<string, WaveRecord>;
+}
+
+/** The rollout inputs of a plan: the recorded state and health checks made just before planning. */
+export interface PlanRollout {
+  state: RolloutState;
+  /** Wave → the unhealthy sites a plan-time check found (empty: all checked sites healthy). */
+  health: Record<string, UnhealthySite[]>;
+  /** Ignore failed or missing health checks (`apply --override-health`); time gates still hold. */
+  overrideHealth?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -239,7 +309,8 @@ export type PlanNoteKind =
   | 'needs-approval'
   | 'unknown-site'
   | 'hidden-update'
-  | 'flags-unseen';
+  | 'flags-unseen'
+  | 'waiting';
 
 /**
  * One fact a plan reports without acting on it. A note says the same thing of every site in
@@ -310,9 +381,21 @@ export interface ActionOutcome {
   unverified?: true;
 }
 
+/** The health check after one wave's updates. */
+export interface WaveHealth {
+  wave: string | undefined;
+  checked: number;
+  unhealthy: UnhealthySite[];
+  max_unhealthy: number;
+  /** True when the wave left more unhealthy sites than allowed: later waves did not start. */
+  stopped: boolean;
+}
+
 /** What every apply report shows of a run: its outcomes, in plan order, and its counts. */
 export interface ApplyRun {
   plan_id: string;
+  /** Health checks after each wave, when the desired state asks for them. */
+  health?: WaveHealth[];
   started_at: string;
   finished_at: string;
   outcomes: ActionOutcome[];
@@ -323,13 +406,14 @@ export interface ApplyRun {
 /**
  * Why apply started no further call. INTERRUPTED: the caller's signal; WAVE_STOPPED: a wave
  * passed its `max_failures`; DASHBOARD_UNREACHABLE: a call found nothing answering at the
- * dashboard's address; the rest: a failure no later call gets past (a refused login, no rights,
+ * dashboard's address; UNHEALTHY: a wave left more unhealthy sites than it may; the rest: a failure no later call gets past (a refused login, no rights,
  * a dashboard out of resources). The actions not started are skipped with this code.
  */
 export const STOP_CODES = [
   'INTERRUPTED',
   'WAVE_STOPPED',
   DASHBOARD_UNREACHABLE,
+  'UNHEALTHY',
   'AUTH_FAILED',
   'FORBIDDEN',
   'RESOURCE_EXHAUSTED',

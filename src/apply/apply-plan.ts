@@ -5,6 +5,7 @@ import {
   type ActionOutcome,
   type ApplyResult,
   DASHBOARD_UNREACHABLE,
+  type HealthRules,
   type LiveState,
   type Plan,
   type Verification,
@@ -13,6 +14,7 @@ import { batchPlan } from './batch.js';
 import type { ApplyEvent } from './events.js';
 import { type ExecuteResult, executePhases } from './execute.js';
 import { checkSafeMode } from './guard.js';
+import { createWaveHealthStep } from './health.js';
 import type { HeldBack } from './held-back.js';
 import type { ApplyJournal } from './journal.js';
 import { needsCheck, unconfirmed, type VerifyReport, verifyOutcomes } from './verify.js';
@@ -25,7 +27,7 @@ import { needsCheck, unconfirmed, type VerifyReport, verifyOutcomes } from './ve
  */
 
 export interface ApplyOptions {
-  client: Pick<DashboardClient, 'setIgnored' | 'runUpdates' | 'readLive' | 'stats'>;
+  client: Pick<DashboardClient, 'setIgnored' | 'runUpdates' | 'readLive' | 'stats' | 'checkSites'>;
   /**
    * What the dashboard can do, and its pending updates on the touched sites as read before
    * writing: with them, update calls group sites whose item sets differ (batch.ts).
@@ -40,6 +42,11 @@ export interface ApplyOptions {
   /** Actions not to run (already done by an earlier run, not reviewed, …). */
   holdBack?: ((action: Action) => HeldBack | undefined) | undefined;
   now?: (() => Date) | undefined;
+  /**
+   * Health checks after each update wave (check-site-v1): a wave that leaves more unhealthy
+   * sites than `maxUnhealthy` allows stops the rollout (later waves are skipped, UNHEALTHY).
+   */
+  health?: { rules: HealthRules; maxUnhealthy: (wave: string | undefined) => number } | undefined;
 }
 
 export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<ApplyResult> {
@@ -57,6 +64,9 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   checkSafeMode(runnable, options.settings.safeMode);
 
   const phases = batchPlan(runnable, options.live.capabilities.queueThreshold, options.live.pending);
+  const healthStep =
+    options.health &&
+    createWaveHealthStep({ client: options.client, ...options.health, signal: options.signal });
   options.onEvent?.({
     type: 'start',
     actions: runnable.length,
@@ -82,6 +92,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     journal: options.journal,
     runId,
     now,
+    health: healthStep,
   });
   // Every outcome in plan order: what was sent, and what was held back (an update skipped as
   // done by an earlier run is checked by the re-read as well).
@@ -106,6 +117,8 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     if (verified.error) options.onEvent?.({ type: 'verify-failed', ...verified.error });
   }
   const unreachable = executed.stopped?.code === DASHBOARD_UNREACHABLE;
+  const unhealthy = executed.stopped?.code === 'UNHEALTHY';
+  const health = healthStep?.reports() ?? [];
   const verification: Verification =
     toCheck.length === 0
       ? { status: 'not-needed' }
@@ -125,6 +138,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     // Interrupted while sending, or while re-reading (the confirmation was cut short).
     interrupted: executed.interrupted || (verified.error !== undefined && options.signal?.aborted === true),
     calls: executed.calls,
+    ...(health.length > 0 ? { health } : {}),
     verification,
     ...(executed.stopped ? { stopped: executed.stopped } : {}),
   };
@@ -137,8 +151,9 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     // Only a re-read of every checked site settles the journal (journal.ts, completedUpdates):
     // an update reported done on a site it missed must not be sent again by the next run.
     verified: noReread === undefined && verified.error === undefined && verified.unreadSites === undefined,
-    // `apply --resume` finishes such a run once the dashboard answers again.
-    ...(unreachable ? { stopped: DASHBOARD_UNREACHABLE } : {}),
+    // `apply --resume` finishes such a run once the dashboard answers again, or once a new
+    // health check passes (or with --override-health).
+    ...(unreachable ? { stopped: DASHBOARD_UNREACHABLE } : unhealthy ? { stopped: 'UNHEALTHY' } : {}),
   });
   options.onEvent?.({ type: 'finished', result });
   return result;

@@ -2,7 +2,7 @@ import { SvcError } from '../errors.js';
 import type { Plan } from '../types.js';
 import { type ApprovalDecision, type ApprovalPath, deciding, type Planned } from './decision.js';
 import { checkSafeMode } from './guard.js';
-import { waveLimits } from './wave-limits.js';
+import { healthOf, waveLimits } from './wave-limits.js';
 
 export interface PromptApprovalOptions {
   safeMode: boolean;
@@ -36,6 +36,7 @@ export function approvePrompt(planned: Planned, options: PromptApprovalOptions):
       approval,
       plan,
       maxFailures: waveLimits(planned.desired),
+      ...healthOf(planned.desired),
       capabilities: planned.live.capabilities,
       pending: planned.live.pending,
       warnings: [],

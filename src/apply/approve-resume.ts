@@ -7,7 +7,7 @@ import { lastUnfinishedRun, readJournal, type UnfinishedRun } from './journal.js
 import type { StatePaths } from './state-dir.js';
 import { resumeSubset } from './subset.js';
 import { inEffectIn } from './verify.js';
-import { planLimits, waveLimits } from './wave-limits.js';
+import { healthOf, planLimits, waveLimits } from './wave-limits.js';
 
 export interface ResumeApprovalOptions {
   fs: typeof nodeFs;
@@ -41,6 +41,7 @@ export function approveResume(planned: Planned, options: ResumeApprovalOptions):
       approval: 'resume',
       plan: planned.plan,
       maxFailures: waveLimits(planned.desired),
+      ...healthOf(planned.desired),
       capabilities: planned.live.capabilities,
       pending: planned.live.pending,
       holdBack: subset.holdBack,

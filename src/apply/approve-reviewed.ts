@@ -2,7 +2,7 @@ import type { Plan } from '../types.js';
 import { type ApprovalDecision, decidingSync, type Planned } from './decision.js';
 import { checkIntegrity, checkSafeMode, checkSameDashboard, checkSameDesiredState } from './guard.js';
 import { reviewedSubset } from './subset.js';
-import { waveLimits } from './wave-limits.js';
+import { healthOf, waveLimits } from './wave-limits.js';
 
 export interface ReviewedApprovalOptions {
   /** The URL of the dashboard the plan would run against (`client.url`). */
@@ -34,6 +34,7 @@ export function approveReviewed(
       approval: 'reviewed',
       plan: planned.plan,
       maxFailures: waveLimits(planned.desired),
+      ...healthOf(planned.desired),
       capabilities: planned.live.capabilities,
       pending: planned.live.pending,
       holdBack: subset.holdBack,

@@ -3,7 +3,7 @@ import { REMAINING_WAVE } from '../plan/index.js';
 import type { DesiredState, Plan } from '../types.js';
 import { type ApprovalDecision, decidingSync } from './decision.js';
 import { checkIntegrity, checkNotExpired, checkSafeMode, checkSameDashboard } from './guard.js';
-import { planLimits, waveLimits } from './wave-limits.js';
+import { healthOf, planLimits, waveLimits } from './wave-limits.js';
 
 export interface SavedApprovalOptions {
   /** The URL of the dashboard the plan would run against (`client.url`). */
@@ -43,6 +43,7 @@ export function approveSaved(plan: Plan, options: SavedApprovalOptions): Approva
         approval: 'saved-plan',
         plan,
         maxFailures: carried,
+        ...healthOf(matching ? options.config?.desired : undefined),
         savedPlan: true,
         warnings: [],
       };
@@ -57,6 +58,7 @@ export function approveSaved(plan: Plan, options: SavedApprovalOptions): Approva
       approval: 'saved-plan',
       plan,
       maxFailures: waveLimits(matching ? options.config?.desired : undefined),
+      ...healthOf(matching ? options.config?.desired : undefined),
       savedPlan: true,
       warnings: warning === undefined ? [] : [warning],
     };

@@ -1,5 +1,5 @@
 import { isSvcError, SvcError } from '../errors.js';
-import type { Action, DashboardCapabilities, DesiredState, LiveState, Plan } from '../types.js';
+import type { Action, DashboardCapabilities, DesiredState, HealthRules, LiveState, Plan } from '../types.js';
 import type { HeldBack } from './held-back.js';
 
 /**
@@ -49,6 +49,8 @@ export interface Approved {
   plan: Plan;
   /** Failed updates a wave may have before the rollout stops. */
   maxFailures: (wave: string | undefined) => number;
+  /** Health checks after each update wave, when the desired state has `rollout.health`. */
+  health?: { rules: HealthRules; maxUnhealthy: (wave: string | undefined) => number };
   holdBack?: (action: Action) => HeldBack | undefined;
   /** The reviewed-plan path: reviewed actions no longer needed, and new ones nobody reviewed. */
   reviewed?: { notNeeded: Action[]; unreviewed: Action[] };

@@ -1,4 +1,4 @@
-import type { ActionOutcome, ApplyResult } from '../types.js';
+import type { ActionOutcome, ApplyResult, WaveHealth } from '../types.js';
 import type { ApplyCall } from './batch.js';
 
 /**
@@ -17,6 +17,8 @@ export type ApplyEvent =
   | { type: 'job'; jobId: string; processed: number; total: number }
   | { type: 'wave-stopped'; wave: string | undefined; failed: number; maxFailures: number }
   | { type: 'interrupted'; progress: ApplyProgress }
+  /** The health check after an update wave (`report.stopped`: later waves do not start). */
+  | { type: 'health'; report: WaveHealth }
   /**
    * A failure no later call can get past (AUTH_FAILED, FORBIDDEN, RESOURCE_EXHAUSTED), or a
    * dashboard that cannot be reached at all (DASHBOARD_UNREACHABLE): no new call starts.

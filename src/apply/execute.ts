@@ -4,6 +4,7 @@ import { type Action, type ActionOutcome, DASHBOARD_UNREACHABLE, type StopCode }
 import type { ApplyCall, CallPhase } from './batch.js';
 import { outcomesOfError, outcomesOfIgnore, outcomesOfRunUpdates } from './call-outcomes.js';
 import type { ApplyEvent } from './events.js';
+import type { WaveHealthStep } from './health.js';
 import type { ApplyJournal } from './journal.js';
 import { changeKey } from './keys.js';
 import { createAnnouncer } from './write-ahead.js';
@@ -42,6 +43,8 @@ export interface ExecuteOptions {
   journal?: ApplyJournal | undefined;
   runId: string;
   now: () => Date;
+  /** Health checks around each update wave (health.ts); absent: none. */
+  health?: WaveHealthStep | undefined;
 }
 
 export interface ExecuteResult {
@@ -188,6 +191,7 @@ export async function executePhases(
         }
       }
     };
+    if (phase.kind === 'update') await options.health?.before(phase.wave, phaseActions(phase, actions));
     const workers = Math.max(1, Math.min(options.concurrency, phase.calls.length));
     // Every worker is waited for, even after one failed (a journal write): apply must not return,
     // and its caller release the lock, while another worker's call is still in flight.
@@ -195,6 +199,22 @@ export async function executePhases(
     const rejected = settled.find((result) => result.status === 'rejected');
     if (rejected) throw rejected.reason;
     if (journalFailure) break;
+    // Set by the workers: the narrowing from the loop's first line does not hold here.
+    const stopped = stopReason as ExecuteResult['stopped'];
+    if (phase.kind === 'update' && options.health && (!stopped || stopped.code === 'WAVE_STOPPED')) {
+      const indices = phase.calls.flatMap((call) => call.actions);
+      const done = indices.flatMap((index) => outcomes[index] ?? []);
+      const report = await options.health.after(phase.wave, done);
+      options.onEvent?.({ type: 'health', report });
+      if (report.stopped && !stopped) {
+        const wave = phase.wave ?? '(default)';
+        stopReason = {
+          code: 'UNHEALTHY',
+          message: `not started: wave ${wave} left ${report.unhealthy.length} unhealthy site(s) (more than ${report.max_unhealthy})`,
+        };
+        options.onEvent?.({ type: 'stopped', code: 'UNHEALTHY', message: stopReason.message });
+      }
+    }
   }
   if (journalFailure) {
     await Promise.allSettled(resultsDurable);
@@ -216,6 +236,10 @@ export async function executePhases(
     calls,
     ...(stopReason ? { stopped: stopReason } : {}),
   };
+}
+
+function phaseActions(phase: CallPhase, actions: readonly Action[]): Action[] {
+  return phase.calls.flatMap((call) => call.actions.map((index) => actions[index]!));
 }
 
 async function sendCall(

@@ -53,8 +53,9 @@ export type JournalRecord =
        */
       verified?: boolean;
       /**
-       * Set (to DASHBOARD_UNREACHABLE) when the run stopped sending because the dashboard could
-       * not be reached: like an interrupted run, `apply --resume` finishes it.
+       * Set when the run stopped sending because the dashboard could not be reached
+       * (DASHBOARD_UNREACHABLE) or a wave left too many unhealthy sites (UNHEALTHY): like an
+       * interrupted run, `apply --resume` finishes it (after a passing health check).
        */
       stopped?: string;
     };

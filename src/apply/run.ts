@@ -15,7 +15,10 @@ import { combineHoldBacks, skipCompleted } from './subset.js';
 import { alreadyUsed, isPlanUsed, markPlanUsed } from './used-plans.js';
 
 export interface RunApprovedOptions {
-  client: Pick<DashboardClient, 'setIgnored' | 'runUpdates' | 'readLive' | 'stats' | 'capabilities'>;
+  client: Pick<
+    DashboardClient,
+    'setIgnored' | 'runUpdates' | 'readLive' | 'stats' | 'capabilities' | 'checkSites'
+  >;
   settings: { safeMode: boolean; concurrency: number };
   fs: typeof nodeFs;
   /** The apply records of this dashboard and config (`statePaths`). */
@@ -75,6 +78,7 @@ export async function runApproved(approved: Approved, options: RunApprovedOption
         onEvent: options.onEvent,
         journal,
         maxFailures: approved.maxFailures,
+        health: approved.health,
         holdBack: combineHoldBacks(skipCompleted(completed), approved.holdBack),
         now,
       });

@@ -1,5 +1,5 @@
 import { REMAINING_WAVE } from '../plan/index.js';
-import type { DesiredState, Plan } from '../types.js';
+import type { DesiredState, HealthRules, Plan } from '../types.js';
 
 /**
  * Failure thresholds per wave. Waves named in the desired state use their `maxFailures`; the
@@ -30,4 +30,27 @@ export function planLimits(
     if (wave === undefined || wave === REMAINING_WAVE) return Number.POSITIVE_INFINITY;
     return Object.hasOwn(limits, wave) ? (limits[wave] as number) : 0;
   };
+}
+
+/**
+ * The health step's rules: the desired state's `rollout.health`, each wave's `max_unhealthy`
+ * overriding the shared one. Undefined without `rollout.health` (no checks) or without the
+ * desired state (a saved plan applied without its config: nothing says what healthy means).
+ */
+export function waveHealthRules(
+  desired: Pick<DesiredState, 'waves' | 'health'> | undefined,
+): { rules: HealthRules; maxUnhealthy: (wave: string | undefined) => number } | undefined {
+  const rules = desired?.health;
+  if (!rules) return undefined;
+  const limits = new Map((desired?.waves ?? []).map((wave) => [wave.name, wave.maxUnhealthy]));
+  return {
+    rules,
+    maxUnhealthy: (wave) => (wave === undefined ? undefined : limits.get(wave)) ?? rules.maxUnhealthy,
+  };
+}
+
+/** `Approved.health` of a desired state: absent (not undefined) without health rules. */
+export function healthOf(desired: Pick<DesiredState, 'waves' | 'health'> | undefined) {
+  const health = waveHealthRules(desired);
+  return health === undefined ? {} : { health };
 }

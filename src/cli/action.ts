@@ -1,7 +1,9 @@
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { resolveConfigPath } from '../config/index.js';
 import { EXIT } from '../errors.js';
 import { appendOutputs } from '../github/index.js';
 import type { CliContext } from './context.js';
+import { rolloutStatePath } from './rollout.js';
 import { runCli } from './run.js';
 
 /**
@@ -11,7 +13,15 @@ import { runCli } from './run.js';
  */
 
 /** What `command` may be, in the order the action's documentation lists them. */
-export const ACTION_COMMANDS = ['validate', 'plan', 'comment', 'drift', 'apply', 'resume'] as const;
+export const ACTION_COMMANDS = [
+  'validate',
+  'plan',
+  'comment',
+  'drift',
+  'apply',
+  'resume',
+  'rollout',
+] as const;
 export type ActionCommand = (typeof ACTION_COMMANDS)[number];
 
 /** The inputs action.yml declares, by name. */
@@ -113,6 +123,14 @@ export async function runAction(ctx: CliContext, run: RunCli = runCli): Promise<
     case 'resume':
       // Finishes an interrupted apply from its journal (the state-dir restored from its artifact).
       return report(ctx, cli, ['apply', '--resume', ...configArgs], runnerTemp);
+    case 'rollout': {
+      // A scheduled apply of what is due now: windows, soak times and wave gates decide, health
+      // checks between waves stop a broken rollout. `--auto-approve` refuses a plan that needs a
+      // person (core, major, many sites): those go through a pull request.
+      const code = await report(ctx, cli, ['apply', '--auto-approve', ...configArgs], runnerTemp);
+      nameRolloutState(ctx, config);
+      return code;
+    }
     default:
       // The value is not echoed into the workflow command, so it cannot start one of its own.
       ctx.stdout.write(
@@ -143,4 +161,25 @@ async function report(
     if (outputs) appendOutputs(ctx.fs, outputs, { 'report-file': file });
   }
   return code;
+}
+
+/**
+ * Names the rollout state file (first-seen versions, each wave's last apply and health) in the
+ * output `rollout-state-file`, relative to the workspace, once the run has left one: the
+ * scheduled template commits it so the next run, and every reviewer, sees what happened.
+ */
+function nameRolloutState(ctx: CliContext, config: string): void {
+  const outputs = ctx.env.GITHUB_OUTPUT;
+  if (!outputs) return;
+  let configPath: string;
+  try {
+    configPath = resolveConfigPath(ctx.fs, ctx.cwd, config);
+  } catch {
+    return; // no desired state: apply has already said so, and no state file was written
+  }
+  const file = rolloutStatePath(ctx.cwd, configPath);
+  if (!ctx.fs.existsSync(file)) return;
+  const inWorkspace = relative(ctx.cwd, file);
+  const shown = inWorkspace.startsWith('..') || isAbsolute(inWorkspace) ? file : inWorkspace;
+  appendOutputs(ctx.fs, outputs, { 'rollout-state-file': shown });
 }

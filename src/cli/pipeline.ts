@@ -11,9 +11,10 @@ import {
   type Settings,
 } from '../index.js';
 import { terminalText } from '../render/index.js';
-import type { DesiredState } from '../types.js';
+import type { DesiredState, PlanRollout } from '../types.js';
 import { type CliContext, useColour } from './context.js';
 import { createReadProgressPrinter } from './read-progress.js';
+import { prepareRollout } from './rollout.js';
 
 /**
  * The CLI's side of the shared front half of plan, apply, comment and drift: the engine does the
@@ -24,6 +25,8 @@ export interface Planned extends PlannedNow {
   settings: Settings;
   client: DashboardClient;
   configPath: string;
+  /** The rollout state and plan-time health checks the plan was made with, if any. */
+  rollout?: PlanRollout;
 }
 
 export interface PlanNowOptions {
@@ -34,6 +37,8 @@ export interface PlanNowOptions {
   refresh?: boolean;
   /** No progress lines while reading. */
   quiet?: boolean;
+  /** Open wave gates whose health checks fail (`apply --override-health`); time gates hold. */
+  overrideHealth?: boolean;
 }
 
 /** Prints a warning of the engine: it may quote the dashboard, so controls are neutralised. */
@@ -85,6 +90,12 @@ export async function planNow(ctx: CliContext, options: PlanNowOptions): Promise
         createReadProgressPrinter(ctx.stderr, () => ctx.now().getTime(), { quiet: options.quiet === true }),
       now: ctx.now,
       lifetimeMinutes: settings.planLifetimeMinutes,
+      rollout: ({ live, targetSiteIds }) =>
+        prepareRollout(ctx, desired, live, client, configPath, {
+          overrideHealth: options.overrideHealth === true,
+          // A targeted read lists only the targeted sites' updates: no recorded version is dropped.
+          completeRead: targetSiteIds === undefined,
+        }),
     });
     const { live, targetSiteIds } = planned;
     const scope = targetSiteIds ? ` (updates and ignores of ${targetSiteIds.length} targeted)` : '';

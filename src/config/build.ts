@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { DesiredFile, DesiredState, Hold } from '../types.js';
+import { durationMs } from '../schedule/duration.js';
+import type { DesiredFile, DesiredState, Hold, UpdatePolicy, UpdateWindow, Wave } from '../types.js';
 import { expandSelection } from './expand.js';
-import type { MergedState } from './model.js';
+import type { MergedState, RawWindow } from './model.js';
 import type { Locate } from './places.js';
 
 /**
@@ -28,26 +29,40 @@ export function buildDesiredState(merged: MergedState, files: DesiredFile[], loc
       ...(r.siteFlags ? { siteFlags: r.siteFlags } : {}),
       source: locate(r.place),
     })),
-    policies: merged.policies.map((p) => ({
-      name: p.name,
-      selection: select(p.sites),
-      kinds: p.kinds,
-      include: uniqueValues(p.include),
-      exclude: uniqueValues(p.exclude),
-      maxLevel: p.maxLevel,
-      source: locate(p.place),
-    })),
+    policies: merged.policies.map((p) => {
+      const policy: UpdatePolicy = {
+        name: p.name,
+        selection: select(p.sites),
+        kinds: p.kinds,
+        include: uniqueValues(p.include),
+        exclude: uniqueValues(p.exclude),
+        maxLevel: p.maxLevel,
+        source: locate(p.place),
+      };
+      if (p.window) policy.window = windowOf(p.window);
+      if (p.minReleaseAge) {
+        const text = p.minReleaseAge.value;
+        policy.minReleaseAge = { text, ms: durationMs(text) };
+      }
+      return policy;
+    }),
     holds: merged.holds.map((h) => {
       const hold: Hold = { selection: select(h.sites), kind: h.kind, slug: h.slug, source: locate(h.place) };
       if (h.pin !== undefined) hold.maxVersion = h.pin;
       if (h.reason !== undefined) hold.reason = h.reason;
       return hold;
     }),
-    waves: merged.waves.map((w) => ({
-      name: w.name,
-      selection: select(w.sites),
-      maxFailures: w.maxFailures,
-    })),
+    waves: merged.waves.map((w) => {
+      const wave: Wave = { name: w.name, selection: select(w.sites), maxFailures: w.maxFailures };
+      if (w.window) wave.window = windowOf(w.window);
+      if (w.after) {
+        const text = w.after.healthyFor;
+        wave.after = { wave: w.after.wave.value, healthyFor: { text, ms: durationMs(text) } };
+      }
+      if (w.maxUnhealthy !== undefined) wave.maxUnhealthy = w.maxUnhealthy;
+      return wave;
+    }),
+    ...(merged.health ? { health: { ...merged.health.value } } : {}),
     approval,
     files,
     digest: digestOf(files),
@@ -58,6 +73,10 @@ export function buildDesiredState(merged: MergedState, files: DesiredFile[], loc
 export function digestOf(files: readonly DesiredFile[]): string {
   const lines = files.map((f) => `${f.path}\0${f.sha256}\n`).sort();
   return createHash('sha256').update(lines.join('')).digest('hex');
+}
+
+function windowOf(raw: RawWindow): UpdateWindow {
+  return { schedule: raw.schedule.map((s) => s.value), timezone: raw.timezone.value };
 }
 
 function uniqueValues(list: Array<{ value: string }>): string[] {

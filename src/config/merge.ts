@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../errors.js';
-import type { FileState, MergedState, Place, RawItemAt, RawSelection, Valued } from './model.js';
+import type { FileState, MergedState, Place, RawItemAt, RawSelection, RawWave, Valued } from './model.js';
 import { diagnostic, type Locate, placeText } from './places.js';
 
 /**
@@ -53,14 +53,18 @@ export function mergeFiles(
     for (const policy of file.policies) merged.policies.push(policy);
     for (const hold of file.holds) merged.holds.push(hold);
     if (file.waves) {
-      const key = JSON.stringify(file.waves.value.map((w) => [w.name, selectionKey(w.sites), w.maxFailures]));
-      const mergedKey = JSON.stringify(
-        merged.waves.map((w) => [w.name, selectionKey(w.sites), w.maxFailures]),
-      );
+      const key = JSON.stringify(file.waves.value.map(waveKey));
+      const mergedKey = JSON.stringify(merged.waves.map(waveKey));
       if (!wavesPlace) {
         merged.waves = file.waves.value;
         wavesPlace = file.waves.place;
       } else if (key !== mergedKey) contradiction('`rollout.waves`', wavesPlace, file.waves.place);
+    }
+    if (file.health) {
+      if (!merged.health) merged.health = file.health;
+      else if (JSON.stringify(merged.health.value) !== JSON.stringify(file.health.value)) {
+        contradiction('`rollout.health`', merged.health.place, file.health.place);
+      }
     }
     const a = file.approval;
     merged.approval.maxSites = single(
@@ -85,6 +89,20 @@ function single<T>(
   if (!current) return next;
   if (current.value !== next.value) contradiction(what, current.place, next.place);
   return current;
+}
+
+/** Everything a wave says, without places: two files agree on a wave when these are equal. */
+function waveKey(w: RawWave): unknown[] {
+  const window = w.window && [w.window.schedule.map((s) => s.value), w.window.timezone.value];
+  return [
+    w.name,
+    selectionKey(w.sites),
+    w.maxFailures,
+    window,
+    w.after?.wave.value,
+    w.after?.healthyFor,
+    w.maxUnhealthy,
+  ];
 }
 
 function itemsKey(items: RawItemAt[]): string {

@@ -60,6 +60,25 @@ export interface RawPolicy {
   exclude: Valued<string>[];
   maxLevel: VersionLevel;
   place: Place;
+  window?: RawWindow;
+  minReleaseAge?: Valued<string>;
+}
+
+export interface RawWindow {
+  schedule: Valued<string>[];
+  timezone: Valued<string>;
+  place: Place;
+}
+
+export interface RawWaveAfter {
+  wave: Valued<string>;
+  healthyFor: string;
+}
+
+export interface RawHealth {
+  status: string[];
+  responseTimeFactor?: number;
+  maxUnhealthy: number;
 }
 
 export interface RawHold {
@@ -76,6 +95,9 @@ export interface RawWave {
   sites: RawSelection;
   maxFailures: number;
   place: Place;
+  window?: RawWindow;
+  after?: RawWaveAfter;
+  maxUnhealthy?: number;
 }
 
 /** One file's content, normalised but with groups still unexpanded (they may live in other files). */
@@ -89,6 +111,7 @@ export interface FileState {
   policies: RawPolicy[];
   holds: RawHold[];
   waves?: Valued<RawWave[]>;
+  health?: Valued<RawHealth>;
   approval: {
     maxSites?: Valued<number>;
     core?: Valued<boolean>;
@@ -105,6 +128,7 @@ export interface MergedState {
   policies: RawPolicy[];
   holds: RawHold[];
   waves: RawWave[];
+  health?: Valued<RawHealth> | undefined;
   approval: {
     maxSites?: Valued<number> | undefined;
     core?: Valued<boolean> | undefined;

@@ -8,12 +8,14 @@ import {
 import type {
   FileState,
   Place,
+  RawHealth,
   RawHold,
   RawIgnoreRule,
   RawItem,
   RawPolicy,
   RawSelection,
   RawWave,
+  RawWindow,
   Segment,
   Valued,
 } from './model.js';
@@ -25,14 +27,17 @@ import type {
 export const HANDLED_KEYS = {
   document: ['version', 'groups', 'sites', 'ignores', 'updates', 'holds', 'rollout', 'approval'],
   ignores: ['unmanaged', 'rules'],
-  rollout: ['waves'],
+  rollout: ['waves', 'health'],
   approval: ['max_sites', 'core', 'major'],
   selection: ['include', 'exclude'],
   ignoreRule: ['sites', 'core', 'plugins', 'themes', 'site_flags'],
   siteFlags: ['core', 'plugins', 'themes'],
-  updatePolicy: ['name', 'sites', 'kinds', 'include', 'exclude', 'max'],
+  updatePolicy: ['name', 'sites', 'kinds', 'include', 'exclude', 'max', 'window', 'min_release_age'],
   hold: ['sites', 'core', 'plugin', 'theme', 'translation', 'pin', 'reason'],
-  wave: ['name', 'sites', 'max_failures'],
+  wave: ['name', 'sites', 'max_failures', 'window', 'after', 'max_unhealthy'],
+  window: ['schedule', 'timezone'],
+  waveAfter: ['wave', 'healthy_for'],
+  health: ['status', 'response_time_factor', 'max_unhealthy'],
 } as const;
 
 /** YAML kind names (plural, as people say them) to the domain's item kinds. */
@@ -81,7 +86,11 @@ export function normaliseFile(file: string, data: Obj): FileState {
   );
   state.policies = ((data.updates ?? []) as Obj[]).map((policy, i) => updatePolicy(policy, at('updates', i)));
   state.holds = ((data.holds ?? []) as Obj[]).map((hold, i) => holdOf(hold, at('holds', i)));
-  const waves = ((data.rollout ?? {}) as Obj).waves as Obj[] | undefined;
+  const rollout = (data.rollout ?? {}) as Obj;
+  const waves = rollout.waves as Obj[] | undefined;
+  if (rollout.health !== undefined) {
+    state.health = valued(healthOf(rollout.health as Obj), at('rollout', 'health'));
+  }
   if (waves !== undefined) {
     state.waves = {
       value: waves.map((w, i) => waveOf(w, at('rollout', 'waves', i))),
@@ -162,7 +171,27 @@ function updatePolicy(policy: Obj, place: Place): RawPolicy {
     exclude: strings(policy.exclude, place, 'exclude'),
     maxLevel: policy.max as VersionLevel,
     place,
+    ...(policy.window === undefined ? {} : { window: windowOf(policy.window as Obj, sub(place, 'window')) }),
+    ...(policy.min_release_age === undefined
+      ? {}
+      : { minReleaseAge: valued(policy.min_release_age as string, sub(place, 'min_release_age')) }),
   };
+}
+
+function windowOf(window: Obj, place: Place): RawWindow {
+  const schedule = Array.isArray(window.schedule)
+    ? strings(window.schedule, place, 'schedule')
+    : [valued(window.schedule as string, sub(place, 'schedule'))];
+  return { schedule, timezone: valued(window.timezone as string, sub(place, 'timezone')), place };
+}
+
+function healthOf(health: Obj): RawHealth {
+  const out: RawHealth = {
+    status: (health.status as string[] | undefined) ?? ['2xx', '3xx'],
+    maxUnhealthy: (health.max_unhealthy as number | undefined) ?? 0,
+  };
+  if (typeof health.response_time_factor === 'number') out.responseTimeFactor = health.response_time_factor;
+  return out;
 }
 
 function holdOf(hold: Obj, place: Place): RawHold {
@@ -184,7 +213,14 @@ function waveOf(wave: Obj, place: Place): RawWave {
     sites: selection(wave.sites, sub(place, 'sites')),
     maxFailures: (wave.max_failures as number | undefined) ?? 0,
     place,
+    ...(wave.window === undefined ? {} : { window: windowOf(wave.window as Obj, sub(place, 'window')) }),
+    ...(wave.after === undefined ? {} : { after: afterOf(wave.after as Obj, sub(place, 'after')) }),
+    ...(typeof wave.max_unhealthy === 'number' ? { maxUnhealthy: wave.max_unhealthy } : {}),
   };
+}
+
+function afterOf(after: Obj, place: Place) {
+  return { wave: valued(after.wave as string, sub(place, 'wave')), healthyFor: after.healthy_for as string };
 }
 
 function sub(place: Place, ...more: Segment[]): Place {

@@ -54,6 +54,12 @@ export interface DashboardClient {
    */
   runAbility(shortName: string, input: Record<string, unknown>, options?: CallOptions): Promise<unknown>;
 
+  /**
+   * Checks sites through the dashboard (`check-site-v1`): whether each answers, its HTTP status
+   * and response time. Needs the abilities API.
+   */
+  checkSites(siteIds: readonly number[], options?: CallOptions): Promise<SiteCheck[]>;
+
   /** Requests issued and response bytes read so far (for progress, budgets and benchmarks). */
   stats(): ClientStats;
 
@@ -147,6 +153,16 @@ export interface SkippedItem {
   slug: string;
   /** As the dashboard says it: `ignored_site`, `ignored_global`, `ignored_site_flag`. */
   reason: string;
+}
+
+export interface SiteCheck {
+  siteId: number;
+  online: boolean;
+  httpCode: number;
+  /** Seconds. */
+  responseTime: number;
+  /** Set when the dashboard answered this site's check with an error. */
+  error?: string;
 }
 
 export interface ClientStats {

@@ -3,6 +3,7 @@ import type { Settings } from '../settings/types.js';
 import { type DashboardCapabilities, FLAG_SLUG } from '../types.js';
 import { type AbilityCaller, createAbilityCaller } from './abilities/call.js';
 import { readCatalogue } from './abilities/catalogue.js';
+import { checkSites } from './abilities/check-sites.js';
 import { setIgnored } from './abilities/ignore.js';
 import { runUpdates } from './abilities/run-updates.js';
 import { syncSitesViaAbility } from './abilities/sync.js';
@@ -144,6 +145,10 @@ export function createDashboardClient(
     async runAbility(shortName, input, callOptions = {}) {
       const caller = await abilities(`the ability ${shortName}`, callOptions.signal);
       return caller.call(shortName, input, callOptions.signal);
+    },
+    async checkSites(siteIds, callOptions = {}) {
+      const caller = await abilities('checking site health', callOptions.signal);
+      return checkSites(caller, siteIds, settings.concurrency, callOptions.signal);
     },
     stats: () => conn.transport.stats(),
     close: () => conn.transport.close(),

@@ -2,7 +2,7 @@ import type { Planned } from '../apply/index.js';
 import type { DashboardClient, ReadProgress } from '../dashboard/index.js';
 import { compileSelection, createPlan } from '../plan/index.js';
 import { safeText } from '../render/index.js';
-import type { DesiredState, LiveState, Site } from '../types.js';
+import type { DesiredState, LiveState, PlanRollout, Site } from '../types.js';
 import { resolveTargets } from './targets.js';
 
 export interface ReadLiveOptions {
@@ -77,25 +77,36 @@ export interface PlanNowOptions extends ReadLiveOptions {
   now?: (() => Date) | undefined;
   /** How long the plan may be applied (the setting `planLifetimeMinutes`). */
   lifetimeMinutes: number;
+  /**
+   * The rollout inputs for this read (the recorded state, plan-time health checks), made by the
+   * caller, which keeps the state file: windows, soak times and wave gates decide with them.
+   */
+  rollout?: ((read: LiveRead) => Promise<PlanRollout | undefined>) | undefined;
 }
 
 /** A plan made now, and the sites `targets` named. */
 export interface PlannedNow extends Planned {
   targetSiteIds?: number[];
+  /** The rollout inputs the plan was made with, if any. */
+  rollout?: PlanRollout;
 }
 
 /** Reads the live state (`readLive`) and plans the desired state against it (pure `createPlan`). */
 export async function planNow(client: DashboardClient, options: PlanNowOptions): Promise<PlannedNow> {
-  const { live, targetSiteIds } = await readLive(client, options);
+  const read = await readLive(client, options);
+  const { live, targetSiteIds } = read;
+  const rollout = await options.rollout?.(read);
   const plan = createPlan(options.desired, live, {
     now: (options.now ?? (() => new Date()))(),
     lifetimeMinutes: options.lifetimeMinutes,
     ...(targetSiteIds === undefined ? {} : { targetSiteIds }),
+    ...(rollout === undefined ? {} : { rollout }),
   });
   return {
     desired: options.desired,
     live,
     plan,
     ...(targetSiteIds === undefined ? {} : { targetSiteIds }),
+    ...(rollout === undefined ? {} : { rollout }),
   };
 }

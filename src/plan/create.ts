@@ -16,6 +16,7 @@ import {
   type LiveState,
   type PendingUpdate,
   type Plan,
+  type PlanRollout,
   type Site,
 } from '../types.js';
 import { judgeApproval } from './approval.js';
@@ -26,6 +27,8 @@ import { indexLiveState, type LiveSiteFacts } from './live-index.js';
 import { createNoteBook, type NoteBook } from './notes.js';
 import { plannedPlanId } from './plan-id.js';
 import { compileRules } from './policies.js';
+import { describeItem } from './reasons.js';
+import { blockedWaves, compileUpdateGates } from './rollout-gates.js';
 import { scopeNotes } from './scope-notes.js';
 import { compileSelection } from './select.js';
 import { summarise } from './summary.js';
@@ -37,6 +40,12 @@ export interface PlanOptions {
   lifetimeMinutes: number;
   /** Restrict the plan to these site ids (the CLI's --target), on top of `desired.sites`. */
   targetSiteIds?: number[];
+  /**
+   * The recorded rollout state and plan-time health checks (windows, soak times and `after`
+   * gates decide with them; without them, versions count as first seen now and waves that
+   * start `after` another wait for its health check).
+   */
+  rollout?: PlanRollout;
 }
 
 /** The dashboard's address as a plan may record it: no user info, query or fragment. */
@@ -113,6 +122,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   const desiredIgnoresOf = compileDesiredIgnores(desired.ignores);
   const rules = compileRules(desired.policies, desired.holds);
   const waves = assignWaves(desired.waves);
+  const gates = compileUpdateGates(desired, options.rollout, options.now);
   const context = { scope: desired.ignoreScope, capabilities: live.capabilities };
   const book = createNoteBook();
   scopeNotes(desired, live, index, inScope, targets, book);
@@ -126,6 +136,13 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   const fingerprints: Record<string, string> = {};
   const offline = new Map<Site['status'], { sites: Site[]; withheld: number }>();
   const unmanaged: LiveIgnore[] = [];
+  const activeByWave = new Map<string, number>();
+  const touched: Array<{
+    facts: LiveSiteFacts;
+    siteIgnores: ReturnType<typeof planSiteIgnores>;
+    siteUpdates: ReturnType<typeof planSiteUpdates>;
+    wave: string | undefined;
+  }> = [];
   const sites: LiveSiteFacts[] = [...index.sites.values()].sort((a, b) => a.site.id - b.site.id);
   const hiddenBySite = new Map<number, PendingUpdate[]>();
   for (const update of live.hidden ?? []) {
@@ -145,7 +162,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     if (!inScope(site) || index.unreadable.has(site.id)) continue;
     const wave = waves.waveOf(site);
     const siteIgnores = planSiteIgnores(facts, desiredIgnoresOf(site), context);
-    const siteUpdates = planSiteUpdates(facts, rules, rules.siteRules(site), siteIgnores.after, wave);
+    const siteUpdates = planSiteUpdates(facts, rules, rules.siteRules(site), siteIgnores.after, wave, gates);
     const touchedCount =
       siteIgnores.ignores.length + siteIgnores.unignores.length + siteUpdates.actions.length;
     if (site.status !== 'connected') {
@@ -159,7 +176,26 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     hiddenUpdateNotes(hiddenBySite.get(site.id), siteIgnores.unignores, site.id, book);
     for (const note of siteUpdates.notes) book.add(note, site.id);
     for (const ignore of siteIgnores.unmanaged) unmanaged.push(ignore);
-    if (touchedCount === 0) continue;
+    if (wave !== undefined) {
+      const active = siteUpdates.actions.length + siteUpdates.waiting;
+      if (active > 0) activeByWave.set(wave, (activeByWave.get(wave) ?? 0) + active);
+    }
+    if (touchedCount > 0) touched.push({ facts, siteIgnores, siteUpdates, wave });
+  }
+  // Whether a wave may start depends on the waves before it across the whole fleet: decided
+  // once every site was judged, then the actions are dealt.
+  const blocked = blockedWaves(desired.waves, options.rollout, options.now, activeByWave);
+  for (const { facts, siteIgnores, siteUpdates, wave } of touched) {
+    const { site } = facts;
+    const waits = wave === undefined ? undefined : blocked.get(wave);
+    if (waits !== undefined) {
+      for (const action of siteUpdates.actions) {
+        const message = `${describeItem(action)} updates wait: wave "${wave}" ${waits}`;
+        book.add({ kind: 'waiting', item: { kind: action.kind, slug: action.slug }, message }, site.id);
+      }
+      siteUpdates.actions = [];
+      if (siteIgnores.ignores.length + siteIgnores.unignores.length === 0) continue;
+    }
     // The site is readable (checked above): its status is the listing's.
     fingerprints[site.id] = fingerprintOfFacts(facts, site.status, [
       siteIgnores.ignores,

@@ -12,9 +12,19 @@
 export { canonicalJson, canonicalSha256 } from '../canonical/canonical-json.js';
 export { createPlan, type PlanOptions, publicDashboardUrl } from './create.js';
 export { fingerprintIndexed, fingerprintSite } from './fingerprint.js';
+export { DEFAULT_HEALTH, type SiteReading, siteProblem } from './health.js';
 export { indexLiveState, type LiveIndex } from './live-index.js';
 export { compareActions, compareNotes } from './order.js';
 export { planId, verifyPlanId } from './plan-id.js';
+export { healthChecksNeeded, type WaveCheck } from './rollout-checks.js';
+export {
+  clearRecovered,
+  emptyRolloutState,
+  observeVersions,
+  parseRolloutState,
+  recordWaves,
+  serialiseRolloutState,
+} from './rollout-state.js';
 export { compileSelection, compileSelections, matchesSelection, normaliseAddress } from './select.js';
 export { summarise } from './summary.js';
 export { compareVersions, levelWithin, versionLevel, withinPin } from './versions.js';

@@ -13,6 +13,7 @@ const NOTE_ORDER: readonly PlanNoteKind[] = [
   'unreadable-site',
   'offline-site',
   'held',
+  'waiting',
   'cannot-ignore',
   'cannot-unignore',
   'unmanaged-ignore',

@@ -10,12 +10,15 @@ import { type IgnoresAfter, staysIgnored } from './ignores.js';
 import type { LiveSiteFacts } from './live-index.js';
 import type { CompiledRules, HoldVerdict, PolicyVerdict, SiteRules } from './policies.js';
 import { describeItem, sourceLabel } from './reasons.js';
+import type { UpdateGates } from './rollout-gates.js';
 
 export interface SiteUpdateOutcome {
   /** In action order (kind, then slug). */
   actions: Action[];
   /** About this site; createPlan merges them across sites, so they name no site themselves. */
   notes: Array<Omit<PlanNote, 'site_ids'>>;
+  /** Allowed updates that wait (window, soak): each also has a `waiting` note. */
+  waiting: number;
 }
 
 /**
@@ -74,10 +77,12 @@ export function planSiteUpdates(
   siteRules: SiteRules,
   ignores: IgnoresAfter,
   wave: string | undefined,
+  gates?: UpdateGates,
 ): SiteUpdateOutcome {
   const { site } = facts;
   const actions: Action[] = [];
   const notes: SiteUpdateOutcome['notes'] = [];
+  let waiting = 0;
   for (const update of lowestMoves(facts.pending)) {
     if (staysIgnored(ignores, update)) continue;
     const verdict = rules.judge(siteRules, update);
@@ -87,7 +92,13 @@ export function planSiteUpdates(
       notes.push({ kind: 'held', item, message: heldMessage(update, verdict) });
       continue;
     }
+    const wait = gates?.waitReason(update, verdict.policy, wave);
+    if (wait !== undefined) {
+      notes.push({ kind: 'waiting', item: { kind: update.kind, slug: update.slug }, message: wait });
+      waiting += 1;
+      continue;
+    }
     actions.push(updateAction(site, update, verdict, wave));
   }
-  return { actions, notes };
+  return { actions, notes, waiting };
 }

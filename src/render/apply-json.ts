@@ -16,6 +16,7 @@ export function renderApplyJson(report: ApplyReport): string {
     outcomes: report.result.outcomes,
     interrupted: report.result.interrupted,
     calls: report.result.calls,
+    ...(report.result.health ? { health: report.result.health } : {}),
     ...(report.reviewed
       ? { reviewed: { not_needed: report.reviewed.notNeeded, unreviewed: report.reviewed.unreviewed } }
       : {}),

@@ -1,3 +1,4 @@
+import { healthMarkdown, stoppingWave, UNHEALTHY_NEXT_STEP } from './apply-health.js';
 import type { ApplyReport } from './apply-report.js';
 import {
   countStatuses,
@@ -22,7 +23,7 @@ export function renderApplyMarkdown(report: ApplyReport): string {
   const unverified = unverifiedDone + unverifiedSkipped;
   const icon = result.interrupted
     ? '⏸️'
-    : counts.failed > 0 || report.unreachable
+    : counts.failed > 0 || report.unreachable || stoppingWave(result)
       ? '❌'
       : unverified > 0
         ? '⚠️'
@@ -31,7 +32,9 @@ export function renderApplyMarkdown(report: ApplyReport): string {
     ? ' (interrupted)'
     : report.unreachable
       ? ' (stopped: the dashboard could not be reached)'
-      : '';
+      : stoppingWave(result)
+        ? ` (stopped: wave ${escapeMarkdown(stoppingWave(result)?.wave ?? '(default)')} left unhealthy sites)`
+        : '';
   const lines = [
     `### ${icon} svc-gitops apply${state}`,
     '',
@@ -62,6 +65,7 @@ export function renderApplyMarkdown(report: ApplyReport): string {
     }
     lines.push('', '</details>');
   }
+  lines.push(...healthMarkdown(result));
   if (report.reviewed) {
     const { notNeeded, unreviewed } = report.reviewed;
     lines.push('', `**Reviewed but no longer needed:** ${notNeeded.length}`);
@@ -86,6 +90,8 @@ export function renderApplyMarkdown(report: ApplyReport): string {
     lines.push('', 'Run `svc-gitops apply --resume` to finish the remaining actions.');
   } else if (report.unreachable) {
     lines.push('', unreachableNextStep(result.outcomes));
+  } else if (stoppingWave(result)) {
+    lines.push('', UNHEALTHY_NEXT_STEP);
   }
   return `${lines.join('\n')}\n`;
 }

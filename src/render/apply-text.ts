@@ -1,3 +1,4 @@
+import { healthText, stoppingWave, UNHEALTHY_NEXT_STEP } from './apply-health.js';
 import type { ApplyReport } from './apply-report.js';
 import {
   countStatuses,
@@ -26,11 +27,13 @@ export function renderApplyText(report: ApplyReport): string {
     ? 'Apply interrupted'
     : report.unreachable
       ? 'Apply stopped (the dashboard could not be reached)'
-      : counts.failed > 0
-        ? 'Apply finished with failures'
-        : unverified > 0
-          ? 'Apply finished unconfirmed'
-          : 'Apply complete';
+      : stoppingWave(result)
+        ? `Apply stopped (wave ${stoppingWave(result)?.wave ?? '(default)'} left unhealthy sites)`
+        : counts.failed > 0
+          ? 'Apply finished with failures'
+          : unverified > 0
+            ? 'Apply finished unconfirmed'
+            : 'Apply complete';
   const done = withUnverified(counts.done, unverifiedDone, 'done');
   const skipped = withUnverified(counts.skipped, unverifiedSkipped, 'skipped');
   lines.push(
@@ -49,6 +52,7 @@ export function renderApplyText(report: ApplyReport): string {
       if (outcomes.length > LIST_LIMIT) lines.push(`  … and ${outcomes.length - LIST_LIMIT} more`);
     }
   }
+  lines.push(...healthText(result));
   if (report.reviewed) {
     const { notNeeded, unreviewed } = report.reviewed;
     lines.push('', `Reviewed actions no longer needed: ${notNeeded.length}`);
@@ -69,5 +73,6 @@ export function renderApplyText(report: ApplyReport): string {
   // The last line is the next step.
   if (result.interrupted) lines.push('', 'Run `svc-gitops apply --resume` to finish the remaining actions.');
   else if (report.unreachable) lines.push('', unreachableNextStep(result.outcomes));
+  else if (stoppingWave(result)) lines.push('', UNHEALTHY_NEXT_STEP);
   return `${lines.join('\n')}\n`;
 }

@@ -1,6 +1,7 @@
 import type { SimClock } from './clock.js';
 import type { FaultInjector } from './faults.js';
 import type { FleetApiKey, FleetSite, FleetUser } from './fleet-types.js';
+import type { HealthFaults } from './health-faults.js';
 import type { JobTable } from './jobs.js';
 import type { OutputAudit } from './output-audit.js';
 import type { Quirks } from './quirks.js';
@@ -25,6 +26,8 @@ export interface SandboxContext {
   stats: SandboxStats;
   jobs: JobTable;
   faults: FaultInjector;
+  /** Sites that answer check-site badly once a given update ran (health-faults.ts). */
+  healthFaults: HealthFaults;
   /** Which surfaces exist: REST v2 off = filter `svc_rest_api_v2_enabled` off; abilities off = WordPress < 6.9. */
   surfaces: { rest: boolean; abilities: boolean };
   /** Base URL once listening, without trailing slash. */

@@ -12,6 +12,7 @@ import { type ClockMode, SimClock } from './clock.js';
 import type { SandboxContext } from './context.js';
 import { FaultInjector, type FaultRule } from './faults.js';
 import type { Fleet, FleetUser } from './fleet-types.js';
+import { createHealthFaults } from './health-faults.js';
 import { JobTable } from './jobs.js';
 import { ListenerControl } from './listener.js';
 import { type AuditSink, FileAuditSink, OutputAudit } from './output-audit.js';
@@ -160,6 +161,7 @@ async function serve(
     stats: new SandboxStats(),
     jobs,
     faults: new FaultInjector(options.faults ?? [], seed),
+    healthFaults: createHealthFaults(),
     surfaces: { rest: options.surfaces?.rest ?? true, abilities: options.surfaces?.abilities ?? true },
     baseUrl: '',
     users: [admin, ...fleet.users.filter((u) => u.username !== admin.username)],

@@ -41,6 +41,14 @@ export function handleIntrospection(ctx: SandboxContext, req: SandboxRequest, re
       ctx.faults.replace(rules as FaultRule[]);
       return ok({ rules: ctx.faults.rules() });
     }
+    case 'GET health-faults':
+      return ok(ctx.healthFaults.rules());
+    case 'PUT health-faults': {
+      const rules = isRecord(req.body) ? req.body.rules : req.body;
+      const problem = ctx.healthFaults.replace(rules, (id) => ctx.store.resolve(id));
+      if (problem) return errorReply(400, 'sandbox_invalid_health_faults', problem);
+      return ok({ rules: ctx.healthFaults.rules() });
+    }
     case 'POST clock': {
       const seconds = isRecord(req.body) ? Number(req.body.seconds) : Number.NaN;
       if (!Number.isFinite(seconds) || seconds < 0)

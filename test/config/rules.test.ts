@@ -20,6 +20,9 @@ describe('semantic rules', () => {
   it('every rule is covered below', () => {
     expect(RULES.map((r) => r.name).sort()).toEqual(
       [
+        'bad-cron',
+        'unknown-wave',
+        'unknown-zone',
         'duplicate-name',
         'duplicate-wave-site',
         'empty-selection',

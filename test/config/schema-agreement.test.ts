@@ -22,6 +22,9 @@ const OBJECTS: Record<keyof typeof HANDLED_KEYS, Node | undefined> = {
   updatePolicy: defs.updatePolicy,
   hold: defs.hold,
   wave: defs.wave,
+  window: defs.window,
+  waveAfter: defs.wave?.properties?.after,
+  health: defs.health,
 };
 
 describe('the schema and the TypeScript agree', () => {

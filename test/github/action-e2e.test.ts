@@ -40,6 +40,8 @@ let reviewedPlan: string;
 /** Where apply runs: the same fleet, a dashboard no other test reads, and its reviewed plan. */
 let merged: RunningSandbox;
 let mergedPlan: string;
+/** Where the scheduled rollout runs: the same fleet, a dashboard of its own. */
+let rolledOut: RunningSandbox;
 let github: FakeGitHub;
 let dir: string;
 let runnerTemp: string;
@@ -48,7 +50,25 @@ let bundle: string;
 
 /** The job's state directory for a dashboard: apply's records stay apart from the other steps'. */
 const stateDir = (dashboard: RunningSandbox) =>
-  join(dir, dashboard === merged ? '.svc-gitops-merged' : '.svc-gitops');
+  join(
+    dir,
+    dashboard === merged
+      ? '.svc-gitops-merged'
+      : dashboard === rolledOut
+        ? '.svc-gitops-rollout'
+        : '.svc-gitops',
+  );
+
+/**
+ * The desired state above in two waves: the staging sites first, health-checked; the rest only
+ * once staging has stayed healthy for a day, so one scheduled run applies the first wave alone.
+ */
+const ROLLOUT = `${DESIRED}rollout:
+  health: {max_unhealthy: 0}
+  waves:
+    - {name: canary, sites: ['staging-*.demo.test']}
+    - {name: everyone, sites: [all], after: {wave: canary, healthy_for: 24h}}
+`;
 
 /** A saved plan of the desired state against `dashboard`, made in-process (no tsx start-up). */
 async function savePlan(dashboard: RunningSandbox, file: string): Promise<string> {
@@ -61,7 +81,8 @@ async function savePlan(dashboard: RunningSandbox, file: string): Promise<string
 }
 
 beforeAll(async () => {
-  [sandbox, merged, github] = await Promise.all([
+  [sandbox, merged, rolledOut, github] = await Promise.all([
+    startSandbox({ fleet: FLEET }),
     startSandbox({ fleet: FLEET }),
     startSandbox({ fleet: FLEET }),
     startFakeGitHub(),
@@ -70,6 +91,7 @@ beforeAll(async () => {
   runnerTemp = join(dir, '_temp');
   mkdirSync(runnerTemp);
   writeFileSync(join(dir, 'svc-gitops.yaml'), DESIRED);
+  writeFileSync(join(dir, 'rollout.yaml'), ROLLOUT);
   writeFileSync(join(dir, 'event.json'), JSON.stringify({ pull_request: { number: 12 } }));
   // The action's checkout: its bundle, the schemas it reads beside it, and package.json's "type".
   const checkout = join(dir, 'action-checkout');
@@ -90,7 +112,7 @@ beforeAll(async () => {
   ]);
 });
 afterAll(async () => {
-  await Promise.all([sandbox?.close(), merged?.close(), github?.close()]);
+  await Promise.all([sandbox?.close(), merged?.close(), rolledOut?.close(), github?.close()]);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -261,5 +283,21 @@ describe('the bundled action with the real CLI', () => {
     });
     expect(after.status).toBe(0);
     expect(after.outputs['has-changes']).toBe('false');
+  });
+
+  it('rollout: applies the first wave alone, health-checks it, reports and names the state file', async () => {
+    const run = await step({ command: 'rollout', config: 'rollout.yaml', dashboard: rolledOut });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.summary).toMatch(/^### .*svc-gitops apply$/m);
+    expect(run.summary).toMatch(/wave canary: \d+ updated site\(s\) checked, 0 unhealthy/);
+    expect(run.outputs['report-file']).toBe(join(runnerTemp, 'svc-gitops-apply-report.md'));
+    expect(run.outputs['rollout-state-file']).toBe('rollout.rollout.json');
+    const state = JSON.parse(readFileSync(join(dir, 'rollout.rollout.json'), 'utf8')) as {
+      waves: Record<string, unknown>;
+    };
+    expect(Object.keys(state.waves)).toEqual(['canary']);
+    // The next scheduled run finds the later wave waiting for canary's day of health.
+    const next = await step({ command: 'plan', config: 'rollout.yaml', dashboard: rolledOut });
+    expect(next.stdout).toContain('wave "everyone" starts after wave "canary" has been healthy for 24h');
   });
 });

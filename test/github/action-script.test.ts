@@ -187,6 +187,34 @@ describe('the action', () => {
     expect(run.summary).toBe('## apply report\n');
   });
 
+  it('rollout applies what is due without a reviewed plan, reports, and names the state file', async () => {
+    writeFileSync(join(dir, 'prod.rollout.json'), '{}\n');
+    const run = await step({ command: 'rollout', config: 'prod.yaml' }, { FAKE_EXIT_apply: '1' });
+    expect(run.status).toBe(1);
+    expect(run.calls.map((c) => c.argv)).toEqual([
+      [
+        'apply',
+        '--auto-approve',
+        '-c',
+        'prod.yaml',
+        '--format',
+        'markdown',
+        '--out',
+        join(dir, 'svc-gitops-apply-report.md'),
+      ],
+    ]);
+    expect(run.calls[0]?.env.GITHUB_TOKEN).toBeNull();
+    expect(run.summary).toBe('## apply report\n');
+    expect(run.outputs).toMatch(/^rollout-state-file<<(\S+)\nprod\.rollout\.json\n\1\n$/m);
+    rmSync(join(dir, 'prod.rollout.json'));
+  });
+
+  it('rollout names no state file when the run left none', async () => {
+    const run = await step({ command: 'rollout', config: 'other.yaml' });
+    expect(run.status).toBe(0);
+    expect(run.outputs).not.toContain('rollout-state-file');
+  });
+
   it('a failed apply still reports, and fails the step with its exit code', async () => {
     const run = await step({ command: 'apply', 'plan-file': 'p.json' }, { FAKE_EXIT_apply: '130' });
     expect(run.status).toBe(130);

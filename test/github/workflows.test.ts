@@ -80,7 +80,11 @@ describe('security rules of the templates', () => {
     for (const [name, job] of jobsOf(file)) {
       expect(job.permissions, name).toBeTypeOf('object');
       for (const [scope, level] of Object.entries(job.permissions as Record<string, string>)) {
-        if (level === 'write') expect(['pull-requests', 'issues']).toContain(scope);
+        // The scheduled rollout commits its state file (and only it) back to the branch.
+        const writable = file.endsWith('svc-gitops-rollout.yml')
+          ? ['pull-requests', 'issues', 'contents']
+          : ['pull-requests', 'issues'];
+        if (level === 'write') expect(writable).toContain(scope);
       }
     }
   });
@@ -192,6 +196,24 @@ describe('security rules of the templates', () => {
         schedule: { interval: 'weekly' },
       }),
     ]);
+  });
+
+  it('the scheduled rollout: runs the rollout command in the protected environment, shares the apply group, commits only the state file', () => {
+    const workflow = parseWorkflow('examples/github/svc-gitops-rollout.yml');
+    expect(Object.keys(workflow.on).sort()).toEqual(['schedule', 'workflow_dispatch']);
+    const job = workflow.jobs.rollout as Job;
+    expect(job.environment).toBe('svc-gitops-production');
+    expect(job.concurrency).toMatchObject({
+      group: 'svc-gitops-apply-svc-gitops.yaml',
+      'cancel-in-progress': false,
+    });
+    const rollout = job.steps.findIndex((s) => isOwnAction(s) && s.with?.command === 'rollout');
+    const commit = job.steps.findIndex((s) => s.run?.includes('git push'));
+    expect(rollout).toBeGreaterThanOrEqual(0);
+    expect(commit).toBeGreaterThan(rollout);
+    expect(job.steps[commit]?.if).toBe('always()');
+    expect(job.steps[commit]?.run).toContain('git add -- "$ROLLOUT_STATE"');
+    expect(job.steps[commit]?.env?.ROLLOUT_STATE).toBe(`${EXPR} steps.rollout.outputs.rollout-state-file }}`);
   });
 
   it('apply downloads the artifact name and file name that the plan workflow uploads', () => {

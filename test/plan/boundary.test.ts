@@ -22,19 +22,24 @@ describe('module boundaries of the pure core', () => {
   it('src/plan imports only types, errors, canonical JSON, its own files and node built-ins', () => {
     for (const [file, spec] of imports('plan')) {
       expect(spec, file).toMatch(
-        /^(\.\/[\w-]+\.js|\.\.\/(types|errors)\.js|\.\.\/canonical\/[\w-]+\.js|node:[\w/]+)$/,
+        /^(\.\/[\w-]+\.js|\.\.\/(types|errors)\.js|\.\.\/(canonical|schedule)\/[\w-]+\.js|node:[\w/]+)$/,
       );
     }
+  });
+
+  it('src/schedule imports only types, its own files and node built-ins', () => {
+    for (const [file, spec] of imports('schedule'))
+      expect(spec, file).toMatch(/^(\.\/[\w-]+\.js|\.\.\/types\.js)$/);
   });
 
   it('src/config imports only types, errors, its own files, the YAML and schema libraries and node built-ins', () => {
     for (const dir of ['config', 'config/rules']) {
       for (const [file, spec] of imports(dir)) {
         expect(spec, file).toMatch(
-          /^(\.\/(rules\/)?[\w-]+\.js|\.\.\/(\.\.\/)?(types|errors)\.js|\.\.\/[\w-]+\.js|yaml|ajv(-formats)?(\/[\w/.]+)?|node:[\w/]+)$/,
+          /^(\.\/(rules\/)?[\w-]+\.js|\.\.\/(\.\.\/)?(types|errors)\.js|\.\.\/(\.\.\/)?schedule\/[\w-]+\.js|\.\.\/[\w-]+\.js|yaml|ajv(-formats)?(\/[\w/.]+)?|node:[\w/]+)$/,
         );
         // From config/rules, `../x.js` is config's own file; from config, it is another module.
-        if (dir === 'config') expect(spec, file).not.toMatch(/^\.\.\/(?!types\.js|errors\.js)/);
+        if (dir === 'config') expect(spec, file).not.toMatch(/^\.\.\/(?!types\.js|errors\.js|schedule\/)/);
       }
     }
   });

@@ -13,6 +13,7 @@ const SAMPLES: Record<string, Record<string, unknown>[]> = {
   'get-sites-basic-v1': [{ per_page: 2 }],
   'get-site-plugins-v1': [{ site_id_or_domain: 2 }],
   'get-site-themes-v1': [{ site_id_or_domain: 1 }],
+  'check-site-v1': [{ site_id_or_domain: 1 }, { site_id_or_domain: 3 }],
   'sync-sites-v1': [{ site_ids_or_domains: [1, 3, 99] }],
   'list-updates-v1': [{}, { site_ids_or_domains: [1, 999] }],
   'get-site-updates-v1': [{ site_id_or_domain: 1 }],

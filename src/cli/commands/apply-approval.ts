@@ -16,8 +16,10 @@ import {
   type Settings,
   statePaths,
 } from '../../index.js';
+import type { DesiredState } from '../../types.js';
 import { type CliContext, useColour } from '../context.js';
 import { openDashboard, planNow } from '../pipeline.js';
+import { refuseWhileUnhealthy } from '../rollout.js';
 
 /**
  * The four approval paths of `svc-gitops apply`, as the CLI reaches them: each gathers what its
@@ -35,6 +37,15 @@ export interface ApplyFlags {
   format: string;
   out?: string;
   stateDir?: string;
+  overrideHealth?: boolean;
+}
+
+/** What planNow needs from the flags of an approval path that plans now. */
+function planFlags(flags: ApplyFlags) {
+  return {
+    ...(flags.config === undefined ? {} : { config: flags.config }),
+    ...(flags.overrideHealth ? { overrideHealth: true } : {}),
+  };
 }
 
 /** An approved run with the client and settings it runs with. */
@@ -44,6 +55,8 @@ export interface ApprovedRun {
   settings: Settings;
   /** The desired-state path the lock and journal are named by. */
   configPath: string;
+  /** The desired state, when at hand: the rollout state file is recorded from it. */
+  desired?: DesiredState;
 }
 
 /** Closes the client when preparing an approval fails, so no socket outlives the command. */
@@ -79,13 +92,20 @@ export async function approveSavedPlan(
       now: ctx.now(),
       config,
     });
-    return { approved: approvedOrThrow(decision), client, settings, configPath: config?.path ?? ctx.cwd };
+    const desired = config?.desired?.digest === plan.desired_digest ? config.desired : undefined;
+    return {
+      approved: approvedOrThrow(decision),
+      client,
+      settings,
+      configPath: config?.path ?? ctx.cwd,
+      ...(desired ? { desired } : {}),
+    };
   });
 }
 
 export async function approveNow(ctx: CliContext, flags: ApplyFlags): Promise<ApprovedRun | number> {
   const planned = await planNow(ctx, {
-    ...(flags.config === undefined ? {} : { config: flags.config }),
+    ...planFlags(flags),
     ...(flags.target === undefined ? {} : { targets: flags.target }),
   });
   const { plan, client, settings } = planned;
@@ -118,7 +138,13 @@ export async function approveNow(ctx: CliContext, flags: ApplyFlags): Promise<Ap
       await client.close();
       return EXIT.error;
     }
-    return { approved: approvedOrThrow(decision), client, settings, configPath: planned.configPath };
+    return {
+      approved: approvedOrThrow(decision),
+      client,
+      settings,
+      configPath: planned.configPath,
+      desired: planned.desired,
+    };
   });
 }
 
@@ -128,14 +154,20 @@ export async function approveReviewedPlan(
   flags: ApplyFlags,
 ): Promise<ApprovedRun> {
   const reviewed = readPlanFile(ctx.fs, resolve(ctx.cwd, reviewedFile));
-  const planned = await planNow(ctx, flags.config === undefined ? {} : { config: flags.config });
+  const planned = await planNow(ctx, planFlags(flags));
   const { client, settings } = planned;
   return closingOnError(client, async () => {
     const decision = approveReviewed(reviewed, planned, {
       dashboardUrl: client.url,
       safeMode: settings.safeMode,
     });
-    return { approved: approvedOrThrow(decision), client, settings, configPath: planned.configPath };
+    return {
+      approved: approvedOrThrow(decision),
+      client,
+      settings,
+      configPath: planned.configPath,
+      desired: planned.desired,
+    };
   });
 }
 
@@ -149,12 +181,20 @@ export async function approveResumed(
   // recorded actions that the fresh read shows still needed.
   const config = await configAtHand({ cwd: ctx.cwd, fs: ctx.fs, config: flags.config });
   if (config !== undefined || flags.config !== undefined) {
-    const planned = await planNow(ctx, flags.config === undefined ? {} : { config: flags.config });
+    const planned = await planNow(ctx, planFlags(flags));
     const { client, settings } = planned;
     return closingOnError(client, async () => {
       const paths = statePaths(stateDir, client.url);
       const decision = approveResume(planned, { fs: ctx.fs, paths });
-      return { approved: approvedOrThrow(decision), client, settings, configPath: planned.configPath };
+      // Only an unfinished run is resumed; one a health check stopped waits for a passing check.
+      if (decision.kind === 'approved') refuseWhileUnhealthy(planned.rollout);
+      return {
+        approved: approvedOrThrow(decision),
+        client,
+        settings,
+        configPath: planned.configPath,
+        desired: planned.desired,
+      };
     });
   }
   const { settings, client } = openDashboard(ctx);

@@ -26,6 +26,7 @@ import {
 import type { CliContext } from '../context.js';
 import { warner } from '../pipeline.js';
 import { createProgress } from '../progress.js';
+import { recordApply } from '../rollout.js';
 import { checkWritableOutput, refuseConfigAsOutput } from '../write-file.js';
 import {
   type ApplyFlags,
@@ -63,6 +64,10 @@ export function registerApply(program: Command, ctx: CliContext, setExit: (code:
     .option('--dry-run', 'show the calls apply would send and send nothing')
     .option('--format <format>', 'report format: text, markdown or json', 'text')
     .option('--out <file>', 'also write the report to FILE')
+    .option(
+      '--override-health',
+      'start waves even though a health check found unhealthy sites (time gates still hold)',
+    )
     .option(
       '--state-dir <dir>',
       `where the journal and used-plan records live (default ${DEFAULT_STATE_DIR}); the lock is per user and dashboard, never split by this`,
@@ -171,6 +176,7 @@ async function runApprovedRun(
   } finally {
     progress.finish();
   }
+  if (run.desired) recordApply(ctx, run.desired, run.configPath, result);
   const report = applyReport(run.approved, result, run.client.url, runWarnings);
   const rendered = renderApplyReport(report, flags.format as ReportFormat);
   ctx.stdout.write(rendered);
@@ -191,7 +197,9 @@ async function runApprovedRun(
   }
   // Success only when every action is confirmed: a failed one, or one the re-read could not
   // confirm, makes the run an error.
-  const unsettled = result.outcomes.some((outcome) => outcome.status === 'failed' || outcome.unverified);
+  const unsettled =
+    result.outcomes.some((outcome) => outcome.status === 'failed' || outcome.unverified) ||
+    result.health?.some((wave) => wave.stopped) === true;
   return unsettled ? EXIT.error : EXIT.ok;
 }
 

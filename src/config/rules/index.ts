@@ -3,6 +3,7 @@ import { ignoredAndUpdated } from './conflicts.js';
 import type { Rule, RuleContext } from './context.js';
 import { groupCycle, unknownGroup, unusedGroup } from './groups.js';
 import { duplicateName } from './names.js';
+import { badCron, unknownWave, unknownZone } from './rollout.js';
 import { duplicateWaveSite, emptySelection, wwwGlob } from './selections.js';
 import { malformedSlug } from './slugs.js';
 import { impossibleVersionRule } from './versions.js';
@@ -19,6 +20,9 @@ export const RULES: readonly Rule[] = [
   duplicateWaveSite,
   impossibleVersionRule,
   duplicateName,
+  badCron,
+  unknownZone,
+  unknownWave,
 ];
 
 export function runRules(ctx: RuleContext): Diagnostic[] {

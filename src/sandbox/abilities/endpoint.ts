@@ -5,6 +5,7 @@ import { errorReply, isRecord, noRoute, ok, type Reply, type SandboxRequest } fr
 import { parsePhpQuery } from '../php-query.js';
 import { type FleetHandler, notFoundMessage, type SiteHandler } from './call.js';
 import { type AbilityInfo, catalogueItem, categoryItems, methodFor } from './catalogue.js';
+import { checkSite } from './check-site.js';
 import { gatedUpdate } from './gated.js';
 import { ignoreSiteCore, ignoreSitePlugins, ignoreSiteThemes, setIgnoredUpdates } from './ignore.js';
 import { GATED_ABILITIES } from './next-release.js';
@@ -49,6 +50,7 @@ const SITE_HANDLERS: Record<string, SiteHandler> = {
   'ignore-site-core-v1': ignoreSiteCore,
   'ignore-site-plugins-v1': ignoreSitePlugins,
   'ignore-site-themes-v1': ignoreSiteThemes,
+  'check-site-v1': checkSite,
 };
 
 const METHOD_MESSAGES = {

@@ -1,0 +1,88 @@
+import type { DashboardClient, SiteCheck } from '../dashboard/client.js';
+import { siteProblem } from '../plan/index.js';
+import type { Action, ActionOutcome, HealthRules, UnhealthySite, WaveHealth } from '../types.js';
+
+/**
+ * The health step between waves: before a wave's updates, a reading of its sites (only when
+ * response times are compared); after them, a check of every site the wave updated. A wave that
+ * leaves more unhealthy sites than it may stops the rollout: later waves do not start.
+ */
+export interface WaveHealthOptions {
+  client: Pick<DashboardClient, 'checkSites'>;
+  rules: HealthRules;
+  maxUnhealthy: (wave: string | undefined) => number;
+  signal?: AbortSignal | undefined;
+}
+
+export interface WaveHealthStep {
+  /** Before the wave's calls: readings to compare response times with. */
+  before(wave: string | undefined, actions: readonly Action[]): Promise<void>;
+  /** After the wave's calls: the check, and whether the rollout stops. */
+  after(wave: string | undefined, outcomes: readonly ActionOutcome[]): Promise<WaveHealth>;
+  /** Every wave's check so far, in order. */
+  reports(): WaveHealth[];
+}
+
+export function createWaveHealthStep(options: WaveHealthOptions): WaveHealthStep {
+  const baseline = new Map<number, SiteCheck>();
+  const reports: WaveHealth[] = [];
+  const check = (ids: number[]) =>
+    ids.length === 0
+      ? Promise.resolve([])
+      : options.client.checkSites(ids, options.signal ? { signal: options.signal } : {});
+  return {
+    async before(_wave, actions) {
+      if (options.rules.responseTimeFactor === undefined) return;
+      const ids = [...new Set(actions.map((action) => action.site_id))];
+      // A reading that fails leaves no baseline: the site is then judged without its times.
+      try {
+        for (const reading of await check(ids)) baseline.set(reading.siteId, reading);
+      } catch {
+        // the check after the wave reports the site if it is still failing
+      }
+    },
+    async after(wave, outcomes) {
+      const updated = new Map<number, { url: string; moves: string[] }>();
+      for (const { action, status } of outcomes) {
+        if (action.op !== 'update' || status !== 'done') continue;
+        const entry = updated.get(action.site_id) ?? { url: action.site_url, moves: [] };
+        entry.moves.push(describeMove(action));
+        updated.set(action.site_id, entry);
+      }
+      const ids = [...updated.keys()].sort((a, b) => a - b);
+      const unhealthy: UnhealthySite[] = [];
+      let readings: SiteCheck[] | undefined;
+      let failure: string | undefined;
+      try {
+        readings = await check(ids);
+      } catch (error) {
+        failure = error instanceof Error ? error.message : String(error);
+      }
+      for (const [index, id] of ids.entries()) {
+        const entry = updated.get(id)!;
+        const reading = readings?.[index];
+        const problem = reading
+          ? siteProblem(reading, options.rules, baseline.get(id))
+          : `health check failed: ${failure ?? 'no answer'}`;
+        if (problem !== undefined)
+          unhealthy.push({ site_id: id, site_url: entry.url, problem, after: entry.moves });
+      }
+      const max = options.maxUnhealthy(wave);
+      const report: WaveHealth = {
+        wave,
+        checked: ids.length,
+        unhealthy,
+        max_unhealthy: max,
+        stopped: unhealthy.length > max,
+      };
+      reports.push(report);
+      return report;
+    },
+    reports: () => [...reports],
+  };
+}
+
+function describeMove(action: Action): string {
+  const item = action.kind === 'core' ? 'core' : `${action.kind} ${action.slug}`;
+  return `${item} ${action.from ?? '?'} → ${action.to || '?'}`;
+}

@@ -1,0 +1,153 @@
+/**
+ * When an update a policy allows may run now, from the desired state's maintenance windows,
+ * soak times and wave order, the recorded rollout state and plan-time health checks. An update
+ * that may not run yet is planned as waiting (a `waiting` note), never as an action.
+ *
+ * Messages are shared by every site a note lists, so they hold no per-site detail.
+ */
+
+import { describeAge } from '../schedule/duration.js';
+import { type CompiledWindow, compileWindow } from '../schedule/window.js';
+import type { DesiredState, PendingUpdate, PlanRollout, UpdatePolicy, Wave } from '../types.js';
+import { describeItem, sourceLabel } from './reasons.js';
+import { REMAINING_WAVE } from './waves.js';
+
+export interface UpdateGates {
+  /** Why `update`, allowed by `policy`, waits; undefined when it may run now. */
+  waitReason(update: PendingUpdate, policy: UpdatePolicy, wave: string | undefined): string | undefined;
+}
+
+/** The `first_seen` key of a target version. */
+export function versionKey(update: Pick<PendingUpdate, 'kind' | 'slug' | 'to'>): string {
+  return `${update.kind} ${update.slug} ${update.to}`;
+}
+
+export function compileUpdateGates(
+  desired: DesiredState,
+  rollout: PlanRollout | undefined,
+  now: Date,
+): UpdateGates {
+  const policyWindows = new Map<UpdatePolicy, CompiledWindow>();
+  for (const policy of desired.policies)
+    if (policy.window) policyWindows.set(policy, compileWindow(policy.window));
+  const waveWindows = new Map<string, CompiledWindow>();
+  for (const wave of desired.waves) if (wave.window) waveWindows.set(wave.name, compileWindow(wave.window));
+  // Asked per update: each window's answer at `now` once.
+  const openCache = new Map<CompiledWindow, boolean>();
+  const isOpen = (window: CompiledWindow) => {
+    let open = openCache.get(window);
+    if (open === undefined) {
+      open = window.isOpen(now);
+      openCache.set(window, open);
+    }
+    return open;
+  };
+  const firstSeen = rollout?.state.first_seen ?? {};
+  return {
+    waitReason(update, policy, wave) {
+      // Windows hold every version of an item alike: one note per item, not per target version.
+      const policyWindow = policyWindows.get(policy);
+      if (policyWindow && !isOpen(policyWindow)) {
+        return `${describeItem(update)} updates wait for the window of policy "${policy.name}": ${policyWindow.describe()}`;
+      }
+      const waveWindow = wave === undefined ? undefined : waveWindows.get(wave);
+      if (waveWindow && !isOpen(waveWindow)) {
+        return `${describeItem(update)} updates wait for the window of wave "${wave}": ${waveWindow.describe()}`;
+      }
+      const soak = policy.minReleaseAge;
+      if (soak) {
+        // Not recorded yet means first seen now: the caller records it with this plan's time.
+        const seen = firstSeen[versionKey(update)];
+        const seenAt = seen === undefined ? Number.NaN : Date.parse(seen);
+        const age = Number.isNaN(seenAt) ? 0 : now.getTime() - seenAt;
+        // One note per item and policy: a fleet pends many target versions of one item, and
+        // when each was first seen is in the rollout state file.
+        if (age < soak.ms) {
+          return `${describeItem(update)} updates soak: policy "${policy.name}" takes a version only once it has been pending ${soak.text} (min_release_age, ${sourceLabel(policy.source)}; first sightings are in the rollout state file)`;
+        }
+      }
+      return undefined;
+    },
+  };
+}
+
+/**
+ * Waves that may not start in this plan, with the reason, in rollout order. A wave waits when
+ * - it starts `after` a wave that still has updates to run or waiting in this plan, or whose last
+ *   apply is more recent than `healthy_for`, or that a plan-time health check found unhealthy
+ *   (or did not check); or
+ * - an earlier wave's last apply left unhealthy sites that a plan-time check still finds
+ *   unhealthy: a broken rollout stops itself until it is fixed or overridden; or
+ * - an earlier wave waits: waves run in order.
+ */
+export function blockedWaves(
+  waves: readonly Wave[],
+  rollout: PlanRollout | undefined,
+  now: Date,
+  activeByWave: ReadonlyMap<string, number>,
+): Map<string, string> {
+  const blocked = new Map<string, string>();
+  const names = [...waves.map((wave) => wave.name), REMAINING_WAVE];
+  const byName = new Map(waves.map((wave) => [wave.name, wave]));
+  const override = rollout?.overrideHealth === true;
+  let stopAll: string | undefined;
+  for (const name of names) {
+    if (stopAll) {
+      blocked.set(name, stopAll);
+      continue;
+    }
+    const wave = byName.get(name);
+    const reason = wave?.after ? afterReason(wave, rollout, now, activeByWave, override) : undefined;
+    if (reason) blocked.set(name, reason);
+    // A wave's own unhealthy record holds back every wave after it.
+    const unhealthy = override ? undefined : unhealthyReason(name, rollout);
+    stopAll = unhealthy ?? (reason ? `waits for wave "${name}", which ${reason}` : undefined);
+  }
+  return blocked;
+}
+
+function afterReason(
+  wave: Wave,
+  rollout: PlanRollout | undefined,
+  now: Date,
+  activeByWave: ReadonlyMap<string, number>,
+  override: boolean,
+): string | undefined {
+  const after = wave.after!;
+  const before = `wave "${after.wave}"`;
+  const starts = `starts after ${before} has been healthy for ${after.healthyFor.text}`;
+  if ((activeByWave.get(after.wave) ?? 0) > 0) return `${starts}; ${before} still has updates to run`;
+  const record = rollout?.state.waves[after.wave];
+  // Never applied: nothing of it to watch.
+  if (!record) return undefined;
+  const since = now.getTime() - Date.parse(record.updated_at);
+  if (!(since >= after.healthyFor.ms)) {
+    const ready = new Date(Date.parse(record.updated_at) + after.healthyFor.ms).toISOString();
+    return `${starts}; it was last updated ${record.updated_at} (${describeAge(since)} ago), so not before ${ready}`;
+  }
+  if (override) return undefined;
+  const checked = rollout?.health[after.wave];
+  if (!checked) return `${starts}; its health was not checked at plan time`;
+  if (checked.length > 0) return `${starts}; a health check found ${checked.length} unhealthy site(s) in it`;
+  return undefined;
+}
+
+/**
+ * The wave's last apply left unhealthy sites and the plan-time re-check did not clear them. The
+ * reason names the first few sites, what is wrong and the update that preceded it (from the
+ * record): the plan comment is where reviewers see why the rollout stopped.
+ */
+function unhealthyReason(name: string, rollout: PlanRollout | undefined): string | undefined {
+  const record = rollout?.state.waves[name];
+  if (!record || record.unhealthy.length === 0) return undefined;
+  const rechecked = rollout?.health[name];
+  if (rechecked && rechecked.length === 0) return undefined;
+  const sites = rechecked ?? record.unhealthy;
+  const after = new Map(record.unhealthy.map((site) => [site.site_id, site.after ?? []]));
+  const named = sites.slice(0, 3).map((site) => {
+    const moves = after.get(site.site_id) ?? [];
+    return `${site.site_url}: ${site.problem}${moves.length > 0 ? ` after ${moves.join(', ')}` : ''}`;
+  });
+  const more = sites.length > 3 ? `; and ${sites.length - 3} more` : '';
+  return `waits for wave "${name}", which left ${sites.length} unhealthy site(s) (${named.join('; ')}${more}); fix them, or run with --override-health`;
+}

@@ -1,0 +1,92 @@
+import type { FleetSite } from './fleet-types.js';
+
+/**
+ * Sites that answer badly once a given update has run on them: the failure a rollout's health
+ * checks exist for (the update call "succeeds" and the site goes down). Set at run time through
+ * `PUT /__sandbox/health-faults`; check-site-v1 reports such a site with the rule's status.
+ *
+ * A rule names the site, the item (`plugin:<slug>`, `theme:<slug>`, `core`) and the version that
+ * breaks it; without a version, the version pending on the site when the rule was set. It fires
+ * while the site has that version installed, so undoing the update (or a newer one) heals it.
+ */
+export interface HealthFault {
+  site: number;
+  item: string;
+  version: string;
+  /** What check-site reports while the fault fires (defaults: offline, HTTP 500). */
+  online: boolean;
+  httpCode: number;
+  /** Response time in seconds; default: the site's usual time. */
+  responseTime?: number;
+}
+
+export interface HealthFaults {
+  rules(): HealthFault[];
+  /** Replaces the rules; returns a message naming the first bad rule, or undefined. */
+  replace(value: unknown, resolve: (id: number | string) => FleetSite | undefined): string | undefined;
+  /** The rule that fires for this site now, if any. */
+  firing(site: FleetSite): HealthFault | undefined;
+}
+
+export function createHealthFaults(): HealthFaults {
+  let rules: HealthFault[] = [];
+  return {
+    rules: () => rules.map((rule) => ({ ...rule })),
+    replace(value, resolve) {
+      if (!Array.isArray(value)) return 'health faults must be a JSON array of rules';
+      const next: HealthFault[] = [];
+      for (const [index, raw] of value.entries()) {
+        const parsed = parseRule(raw, resolve);
+        if (typeof parsed === 'string') return `rule ${index}: ${parsed}`;
+        next.push(parsed);
+      }
+      rules = next;
+      return undefined;
+    },
+    firing(site) {
+      return rules.find(
+        (rule) => rule.site === site.id && installedVersion(site, rule.item) === rule.version,
+      );
+    },
+  };
+}
+
+function parseRule(
+  raw: unknown,
+  resolve: (id: number | string) => FleetSite | undefined,
+): HealthFault | string {
+  if (typeof raw !== 'object' || raw === null) return 'not an object';
+  const rule = raw as Record<string, unknown>;
+  const site =
+    typeof rule.site === 'number' || typeof rule.site === 'string' ? resolve(rule.site) : undefined;
+  if (!site) return 'site must name a site of the fleet (ID or domain)';
+  const item = typeof rule.item === 'string' ? rule.item : '';
+  if (!/^(core|(plugin|theme):.+)$/.test(item))
+    return 'item must be `core`, `plugin:<slug>` or `theme:<slug>`';
+  const version = typeof rule.version === 'string' ? rule.version : pendingVersion(site, item);
+  if (!version) return `no version given and no update of ${item} is pending on site ${site.id}`;
+  const fault: HealthFault = {
+    site: site.id,
+    item,
+    version,
+    online: rule.online === undefined ? false : rule.online === true,
+    httpCode: typeof rule.http_code === 'number' ? rule.http_code : 500,
+  };
+  if (typeof rule.response_time === 'number') fault.responseTime = rule.response_time;
+  return fault;
+}
+
+function itemOf(site: FleetSite, item: string): { version: string; update: string | null } | undefined {
+  if (item === 'core') return { version: site.core.current, update: site.core.new };
+  const [kind, slug] = [item.slice(0, item.indexOf(':')), item.slice(item.indexOf(':') + 1)];
+  const list = kind === 'plugin' ? site.plugins : site.themes;
+  return list.find((entry) => entry.slug === slug);
+}
+
+function installedVersion(site: FleetSite, item: string): string | undefined {
+  return itemOf(site, item)?.version;
+}
+
+function pendingVersion(site: FleetSite, item: string): string | undefined {
+  return itemOf(site, item)?.update ?? undefined;
+}
