@@ -66,7 +66,12 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   const phases = batchPlan(runnable, options.live.capabilities.queueThreshold, options.live.pending);
   const healthStep =
     options.health &&
-    createWaveHealthStep({ client: options.client, ...options.health, signal: options.signal });
+    createWaveHealthStep({
+      client: options.client,
+      ...options.health,
+      signal: options.signal,
+      onProgress: (progress) => options.onEvent?.({ type: 'health-progress', ...progress }),
+    });
   options.onEvent?.({
     type: 'start',
     actions: runnable.length,

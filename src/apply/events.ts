@@ -19,6 +19,14 @@ export type ApplyEvent =
   | { type: 'interrupted'; progress: ApplyProgress }
   /** The health check after an update wave (`report.stopped`: later waves do not start). */
   | { type: 'health'; report: WaveHealth }
+  /** Sites of a wave's health check answered so far (`before`: the reading compared with). */
+  | {
+      type: 'health-progress';
+      wave: string | undefined;
+      stage: 'before' | 'after';
+      done: number;
+      total: number;
+    }
   /**
    * A failure no later call can get past (AUTH_FAILED, FORBIDDEN, RESOURCE_EXHAUSTED), or a
    * dashboard that cannot be reached at all (DASHBOARD_UNREACHABLE): no new call starts.

@@ -12,6 +12,15 @@ export interface WaveHealthOptions {
   rules: HealthRules;
   maxUnhealthy: (wave: string | undefined) => number;
   signal?: AbortSignal | undefined;
+  /** Sites checked so far of a check (`stage` before: the baseline reading; after: the check). */
+  onProgress?: ((progress: HealthProgress) => void) | undefined;
+}
+
+export interface HealthProgress {
+  wave: string | undefined;
+  stage: 'before' | 'after';
+  done: number;
+  total: number;
 }
 
 export interface WaveHealthStep {
@@ -26,17 +35,23 @@ export interface WaveHealthStep {
 export function createWaveHealthStep(options: WaveHealthOptions): WaveHealthStep {
   const baseline = new Map<number, SiteCheck>();
   const reports: WaveHealth[] = [];
-  const check = (ids: number[]) =>
-    ids.length === 0
-      ? Promise.resolve([])
-      : options.client.checkSites(ids, options.signal ? { signal: options.signal } : {});
+  const check = (ids: number[], wave: string | undefined, stage: HealthProgress['stage']) => {
+    if (ids.length === 0) return Promise.resolve([]);
+    const report = options.onProgress;
+    return options.client.checkSites(ids, {
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(report
+        ? { onProgress: (done: number, total: number) => report({ wave, stage, done, total }) }
+        : {}),
+    });
+  };
   return {
-    async before(_wave, actions) {
+    async before(wave, actions) {
       if (options.rules.responseTimeFactor === undefined) return;
       const ids = [...new Set(actions.map((action) => action.site_id))];
       // A reading that fails leaves no baseline: the site is then judged without its times.
       try {
-        for (const reading of await check(ids)) baseline.set(reading.siteId, reading);
+        for (const reading of await check(ids, wave, 'before')) baseline.set(reading.siteId, reading);
       } catch {
         // the check after the wave reports the site if it is still failing
       }
@@ -54,7 +69,7 @@ export function createWaveHealthStep(options: WaveHealthOptions): WaveHealthStep
       let readings: SiteCheck[] | undefined;
       let failure: string | undefined;
       try {
-        readings = await check(ids);
+        readings = await check(ids, wave, 'after');
       } catch (error) {
         failure = error instanceof Error ? error.message : String(error);
       }

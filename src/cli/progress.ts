@@ -83,17 +83,24 @@ export function createProgress(stream: OutputStream, options: ProgressOptions): 
     show(current());
   };
 
-  const reread: ProgressReporter['onReread'] = (what, progress) => {
-    const pages =
-      progress.total === undefined ? `${progress.done} page(s)` : `${progress.done}/${progress.total} pages`;
-    current = () =>
-      `apply: re-reading the touched sites ${what === 'before' ? 'before writing' : 'to confirm the changes'}: ${pages}`;
+  /** A step with a count of its own (a re-read, a health check): shown at most every interval. */
+  const step = (line: () => string, force = false) => {
+    current = line;
     startTicking();
     const now = options.clock();
-    if (now - lastShown < interval) return;
+    if (!force && now - lastShown < interval) return;
     lastShown = now;
     show(current());
   };
+  const reread: ProgressReporter['onReread'] = (what, progress) => {
+    const pages =
+      progress.total === undefined ? `${progress.done} page(s)` : `${progress.done}/${progress.total} pages`;
+    step(
+      () =>
+        `apply: re-reading the touched sites ${what === 'before' ? 'before writing' : 'to confirm the changes'}: ${pages}`,
+    );
+  };
+  const health = healthPace();
 
   return {
     onEvent(event) {
@@ -133,6 +140,24 @@ export function createProgress(stream: OutputStream, options: ProgressOptions): 
           break;
         case 'recheck-progress':
           reread('before', event);
+          break;
+        case 'health-progress': {
+          const wave = event.wave ?? '(default)';
+          const what =
+            event.stage === 'before' ? 'reading response times before' : 'checking the health after';
+          const eta = health.etaMs(event, options.clock());
+          const percent = Math.floor((event.done / event.total) * 100);
+          step(
+            () =>
+              `apply: ${what} wave ${wave}: ${event.done}/${event.total} sites (${percent}%)${eta === undefined ? '' : `, ETA ${formatDuration(eta)}`}`,
+            event.done === event.total && event.total >= 100,
+          );
+          break;
+        }
+        case 'health':
+          say(
+            `apply: wave ${event.report.wave ?? '(default)'}: ${event.report.checked} updated site(s) checked, ${event.report.unhealthy.length} unhealthy${event.report.stopped ? `, more than ${event.report.max_unhealthy}: later waves do not start` : ''}`,
+          );
           break;
         case 'verify-failed':
           say(`apply: the confirming re-read failed (${event.code}): ${event.message}`);
@@ -180,6 +205,28 @@ function callPace(rateLimit: number) {
       if (rateLimit > 0) perMs = Math.min(perMs, rateLimit / 60_000);
       if (!Number.isFinite(perMs) || perMs <= 0) return undefined;
       return (calls - done) / perMs;
+    },
+  };
+}
+
+/**
+ * Time left of a health check, from its pace since it started: one call per site, all alike, so
+ * the average since the start is a fair guess. No estimate before two sites were answered.
+ */
+function healthPace() {
+  let key = '';
+  let started = 0;
+  return {
+    etaMs(event: { wave: string | undefined; stage: string; done: number; total: number }, now: number) {
+      const current = `${event.stage}:${event.wave ?? ''}`;
+      if (current !== key || event.done <= 1) {
+        key = current;
+        started = now;
+        return undefined;
+      }
+      const elapsed = now - started;
+      if (elapsed <= 0 || event.done >= event.total) return undefined;
+      return ((event.total - event.done) / (event.done - 1)) * elapsed;
     },
   };
 }

@@ -23,6 +23,7 @@ import type {
   UnhealthySite,
 } from '../types.js';
 import type { CliContext } from './context.js';
+import { createCountProgressPrinter } from './count-progress.js';
 import { writeFileAtomic } from './write-file.js';
 
 /**
@@ -108,7 +109,17 @@ export async function prepareRollout(
   const rules = desired.health ?? DEFAULT_HEALTH;
   const urls = new Map(live.sites.map((site) => [site.id, site.url]));
   for (const { wave, siteIds } of healthChecksNeeded(desired, live, observed, now)) {
-    const readings = await client.checkSites(siteIds, { signal: ctx.signal });
+    const progress = createCountProgressPrinter(
+      ctx.stderr,
+      () => ctx.now().getTime(),
+      `health: checking wave ${wave} at plan time, sites`,
+    );
+    let readings: Awaited<ReturnType<typeof client.checkSites>>;
+    try {
+      readings = await client.checkSites(siteIds, { signal: ctx.signal, onProgress: progress.onProgress });
+    } finally {
+      progress.finish();
+    }
     health[wave] = [];
     for (const reading of readings) {
       const problem = siteProblem(reading, rules);

@@ -58,7 +58,7 @@ export interface DashboardClient {
    * Checks sites through the dashboard (`check-site-v1`): whether each answers, its HTTP status
    * and response time. Needs the abilities API.
    */
-  checkSites(siteIds: readonly number[], options?: CallOptions): Promise<SiteCheck[]>;
+  checkSites(siteIds: readonly number[], options?: CheckSitesOptions): Promise<SiteCheck[]>;
 
   /** Requests issued and response bytes read so far (for progress, budgets and benchmarks). */
   stats(): ClientStats;
@@ -68,6 +68,11 @@ export interface DashboardClient {
 
 export interface CallOptions {
   signal?: AbortSignal;
+}
+
+export interface CheckSitesOptions extends CallOptions {
+  /** Called as each site's check is answered: sites checked so far of `total`. */
+  onProgress?: (done: number, total: number) => void;
 }
 
 export interface ReadLiveOptions extends CallOptions {

@@ -148,7 +148,7 @@ export function createDashboardClient(
     },
     async checkSites(siteIds, callOptions = {}) {
       const caller = await abilities('checking site health', callOptions.signal);
-      return checkSites(caller, siteIds, settings.concurrency, callOptions.signal);
+      return checkSites(caller, siteIds, settings.concurrency, callOptions);
     },
     stats: () => conn.transport.stats(),
     close: () => conn.transport.close(),

@@ -100,7 +100,15 @@ describe('check-site-v1 and health faults', () => {
     });
     const dashboard = createDashboardClient(settings);
     try {
-      const readings = await dashboard.checkSites([3, 1, 99]);
+      const counted: Array<[number, number]> = [];
+      const readings = await dashboard.checkSites([3, 1, 99], {
+        onProgress: (done, total) => counted.push([done, total]),
+      });
+      expect(counted).toEqual([
+        [1, 3],
+        [2, 3],
+        [3, 3],
+      ]);
       expect(readings.map((r) => [r.siteId, r.online, r.httpCode])).toEqual([
         [3, false, 0],
         [1, true, 200],

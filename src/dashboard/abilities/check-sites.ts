@@ -1,5 +1,5 @@
 import { isSvcError, SvcError } from '../../errors.js';
-import type { SiteCheck } from '../client.js';
+import type { CheckSitesOptions, SiteCheck } from '../client.js';
 import { parseSiteCheck } from '../wire/check-site.js';
 import type { AbilityCaller } from './call.js';
 
@@ -15,8 +15,9 @@ export async function checkSites(
   caller: AbilityCaller,
   siteIds: readonly number[],
   concurrency: number,
-  signal?: AbortSignal,
+  options: CheckSitesOptions = {},
 ): Promise<SiteCheck[]> {
+  const { signal, onProgress } = options;
   if (!caller.info(ABILITY)) {
     throw new SvcError(
       'UNSUPPORTED',
@@ -29,6 +30,7 @@ export async function checkSites(
   const where = `ability ${caller.info(ABILITY)?.name ?? ABILITY}`;
   const results: SiteCheck[] = new Array(siteIds.length);
   let next = 0;
+  let done = 0;
   const worker = async () => {
     while (next < siteIds.length) {
       const index = next++;
@@ -50,6 +52,7 @@ export async function checkSites(
           error: `${error.code}: ${error.message}`,
         };
       }
+      onProgress?.(++done, siteIds.length);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, siteIds.length)) }, worker));
