@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { NODE_BUNDLE } from './bundle-options.js';
 
 /**
  * Bundles the GitHub action (src/cli/action-main.ts and everything it imports, dependencies
@@ -14,18 +15,9 @@ const outIndex = process.argv.indexOf('--out');
 const outfile = outIndex > 0 ? (process.argv[outIndex + 1] ?? '') : join(ROOT, 'action/dist/index.js');
 
 await build({
+  ...NODE_BUNDLE,
   absWorkingDir: ROOT,
   entryPoints: ['src/cli/action-main.ts'],
   outfile,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
   minify: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-  // The CommonJS dependencies (commander, ajv, undici) call require; an ES module has none.
-  banner: {
-    js: "import { createRequire as __svcGitopsRequire } from 'node:module'; const require = __svcGitopsRequire(import.meta.url);",
-  },
 });

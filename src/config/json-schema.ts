@@ -15,10 +15,18 @@ import { type ParsedYaml, parseYaml } from './yaml.js';
 export type JsonSchemaCheck = (file: string, text: string, value: unknown) => Diagnostic[];
 
 export function compileJsonSchemaCheck(schema: Record<string, unknown>): JsonSchemaCheck {
-  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true });
-  addFormats.default(ajv);
-  const validate: ValidateFunction = ajv.compile(schema);
+  let compiled: ValidateFunction | undefined;
+  const validator = (): ValidateFunction => {
+    if (compiled) return compiled;
+    // The schemas are the package's own fixed files, checked against the meta-schema by
+    // test/config/shipped-schemas.test.ts: checking them again at every run only costs time.
+    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, validateSchema: false });
+    addFormats.default(ajv);
+    compiled = ajv.compile(schema);
+    return compiled;
+  };
   return (file, text, value) => {
+    const validate = validator();
     if (validate(value)) return [];
     const parsed = positionsOf(file, text, value);
     return relevantErrors(validate.errors ?? [])

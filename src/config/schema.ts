@@ -8,7 +8,10 @@ import type { ParsedYaml } from './yaml.js';
 /**
  * The JSON Schema in `schemas/svc-gitops.schema.json` is the single description of the format.
  * It ships with the package and is read from there (beside `dist/` or `src/`), never from the
- * user's file system, and compiled once when this module loads; both values are immutable.
+ * user's file system; both values are immutable. It is compiled at the first check, and without
+ * checking it against the draft 2020-12 meta-schema (compiling that one cost more than the
+ * schema itself at every run): it is a fixed file, checked against the meta-schema by
+ * test/config/shipped-schemas.test.ts.
  */
 export const DESIRED_STATE_SCHEMA_URL = new URL('../../schemas/svc-gitops.schema.json', import.meta.url);
 
@@ -16,19 +19,26 @@ export const DESIRED_STATE_SCHEMA: Record<string, unknown> = JSON.parse(
   readFileSync(DESIRED_STATE_SCHEMA_URL, 'utf8'),
 );
 
-const validateDocument: ValidateFunction = new Ajv2020({
-  allErrors: true,
-  verbose: true,
-  strict: true,
-  strictTypes: false,
-  strictTuples: false,
-  strictRequired: false,
-}).compile(DESIRED_STATE_SCHEMA);
+let compiled: ValidateFunction | undefined;
+function validateDocument(data: unknown): { valid: boolean; errors: ErrorObject[] } {
+  compiled ??= new Ajv2020({
+    allErrors: true,
+    verbose: true,
+    strict: true,
+    strictTypes: false,
+    strictTuples: false,
+    strictRequired: false,
+    validateSchema: false,
+  }).compile(DESIRED_STATE_SCHEMA);
+  const valid = compiled(data);
+  return { valid, errors: compiled.errors ?? [] };
+}
 
 /** Validates one file's data against the schema; every problem becomes a located diagnostic. */
 export function checkSchema(file: string, parsed: ParsedYaml): Diagnostic[] {
-  if (validateDocument(parsed.data)) return [];
-  return relevantErrors(validateDocument.errors ?? [])
+  const { valid, errors } = validateDocument(parsed.data);
+  if (valid) return [];
+  return relevantErrors(errors)
     .map((error) => translateSchemaError(error, file, parsed, DESIRED_STATE_SCHEMA))
     .sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
 }

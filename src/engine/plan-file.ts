@@ -1,6 +1,6 @@
 import type * as nodeFs from 'node:fs';
 import { readFileSync } from 'node:fs';
-import { compileJsonSchemaCheck } from '../config/index.js';
+import { compileJsonSchemaCheck, type JsonSchemaCheck } from '../config/index.js';
 import { type Diagnostic, jsonSyntaxPlace, SvcError } from '../errors.js';
 import { summarise } from '../plan/index.js';
 import type { Plan, PlanSummary } from '../types.js';
@@ -12,11 +12,14 @@ import type { Plan, PlanSummary } from '../types.js';
  * integrity check (the recomputed id).
  */
 
-const PLAN_SCHEMA: Record<string, unknown> = JSON.parse(
-  readFileSync(new URL('../../schemas/plan.schema.json', import.meta.url), 'utf8'),
-);
-/** Compiled once, when the module loads. */
-const checkPlanSchema = compileJsonSchemaCheck(PLAN_SCHEMA);
+let planSchemaCheck: JsonSchemaCheck | undefined;
+/** Read and compiled at the first plan file read, once: `plan` itself never needs it. */
+function checkPlanSchema(file: string, text: string, value: unknown): Diagnostic[] {
+  planSchemaCheck ??= compileJsonSchemaCheck(
+    JSON.parse(readFileSync(new URL('../../schemas/plan.schema.json', import.meta.url), 'utf8')),
+  );
+  return planSchemaCheck(file, text, value);
+}
 
 /** Problems listed in the error's message; all of them are in its details. */
 const LISTED = 5;

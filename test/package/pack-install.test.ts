@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +38,8 @@ beforeAll(async () => {
     'tsconfig.build.json',
     'README.md',
     'LICENSE',
+    'scripts/build-cli.ts',
+    'scripts/bundle-options.ts',
     ...PACKAGE.files.filter((f) => f !== 'dist'),
   ])
     cpSync(join(ROOT, entry), join(stage, entry), { recursive: true });
@@ -97,10 +99,38 @@ function emptyDir(name: string): string {
 describe('npm pack → npm install -g → svc-gitops', () => {
   it('builds an executable entry point and installs a svc-gitops that prints the package version', async () => {
     // The build itself marks it executable (npm does so on install, `npm run build` alone did not).
-    expect(statSync(join(stage, 'dist/cli/main.js')).mode & 0o111).not.toBe(0);
-    expect(readFileSync(join(stage, 'dist/cli/main.js'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
+    expect(statSync(join(stage, 'dist/bin/svc-gitops.js')).mode & 0o111).not.toBe(0);
+    expect(readFileSync(join(stage, 'dist/bin/svc-gitops.js'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
     const version = await svcGitops(emptyDir('version'), ['--version']);
     expect(version).toEqual({ code: 0, stdout: `${PACKAGE.version}\n`, stderr: '' });
+  });
+
+  it('runs the bundle, which loads no module of the package but its own chunks', async () => {
+    expect(realpathSync(bin)).toBe(join(installed, 'dist/bin/svc-gitops.js'));
+    const text = readFileSync(join(installed, 'dist/bin/svc-gitops.js'), 'utf8');
+    const imports = [...text.matchAll(/^import\b[^;]*?\bfrom\s*"([^"]+)";$/gms)].map(
+      (match) => match[1] ?? '',
+    );
+    expect(imports.length).toBeGreaterThan(0);
+    for (const specifier of imports)
+      expect(specifier, specifier).toMatch(/^(node:[a-z_/]+|\.\/chunk-[\w-]+\.js)$/);
+  });
+
+  it('init copies the workflow templates and mcp loads its own chunk, from the installed bundle', async () => {
+    const dir = emptyDir('init');
+    const init = await svcGitops(dir, ['init']);
+    expect(init.code, init.stderr).toBe(0);
+    expect(readFileSync(join(dir, '.github/workflows/svc-gitops-plan.yml'), 'utf8')).toBe(
+      readFileSync(join(installed, 'examples/github/svc-gitops-plan.yml'), 'utf8'),
+    );
+    // stdin at its end: the server starts, says it is ready and stops.
+    const started = run(bin, ['mcp'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', HOME: join(work, 'home') },
+    });
+    started.child.stdin?.end();
+    const mcp = await started;
+    expect(mcp.stderr).toContain('ready on stdio');
   });
 
   it('ships what the CLI reads at run time and nothing of the tests', async () => {

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { EXIT, SvcError } from '../../errors.js';
 import { loadSettings } from '../../settings/index.js';
 import type { CliContext } from '../context.js';
+import { packageFile } from '../package-files.js';
 import { writeFileAtomic } from '../write-file.js';
 import { importLive } from './import.js';
 
@@ -21,7 +22,7 @@ const TEMPLATES: ReadonlyArray<readonly [string, string]> = [
   ['svc-gitops-drift.yml', '.github/workflows/svc-gitops-drift.yml'],
   ['dependabot.yml', '.github/dependabot.yml'],
 ];
-const templateUrl = (name: string) => new URL(`../../../examples/github/${name}`, import.meta.url);
+const templatePath = (name: string) => packageFile(`examples/github/${name}`);
 
 /** Without a dashboard: a valid desired state that changes nothing until rules are added. */
 const STARTER = `# svc-gitops desired state: ignore lists and update policies of the dashboard's sites.
@@ -89,7 +90,7 @@ async function init(ctx: CliContext, flags: InitFlags): Promise<number> {
     );
   }
   const templates = TEMPLATES.map(
-    ([name, path]) => [path, ctx.fs.readFileSync(templateUrl(name), 'utf8')] as const,
+    ([name, path]) => [path, ctx.fs.readFileSync(templatePath(name), 'utf8')] as const,
   );
   const imported = flags.import !== false && dashboardConfigured(ctx);
   // The desired state first: import reads the whole dashboard before it writes, so a failed read

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import type { Command } from 'commander';
 import { EXIT, SvcError } from '../../errors.js';
-import { createToolServer, serveHttp, serveStdio, type ToolServer } from '../../mcp/index.js';
+import type { ToolServer } from '../../mcp/index.js';
 import { terminalText } from '../../render/index.js';
 import type { CliContext } from '../context.js';
 
@@ -37,6 +37,9 @@ export async function runMcp(ctx: CliContext, flags: McpFlags): Promise<number> 
   }
   const port = flags.http === undefined ? undefined : parsePort(flags.http);
   const log = (line: string) => ctx.stderr.write(`svc-gitops mcp: ${terminalText(line)}\n`);
+  // Loaded by this command only: the protocol SDK and its schemas cost every other command
+  // ~40 ms of start-up.
+  const { createToolServer, serveHttp, serveStdio } = await import('../../mcp/index.js');
   const make = (): ToolServer => {
     const server = createToolServer({
       env: ctx.env,

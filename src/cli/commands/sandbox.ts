@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { SvcError } from '../../errors.js';
 import {
@@ -13,12 +12,11 @@ import {
   startSandbox,
 } from '../../sandbox/index.js';
 import type { CliContext } from '../context.js';
+import { packageFile } from '../package-files.js';
 import { parseGenerate, parseQuirkFlags, parseSurfaces } from './sandbox-options.js';
 
 /** The demo fleet ships with the package: located from this file, never from the cwd. */
-export const DEMO_FLEET_PATH = fileURLToPath(
-  new URL('../../../examples/sandbox/demo-fleet.yaml', import.meta.url),
-);
+export const DEMO_FLEET_PATH = packageFile('examples/sandbox/demo-fleet.yaml');
 
 interface SandboxFlags {
   fleet?: string;
