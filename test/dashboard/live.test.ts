@@ -110,6 +110,33 @@ describe.each(['compat-6.1', 'spec'] as const)('readLive against the %s sandbox'
   });
 });
 
+describe('readLive of the unpaged REST site records (site-wide flags)', () => {
+  it('allows GET /sites a size that grows with the listed sites, beyond maxResponseSize', async () => {
+    // 200 sites, nothing pending or ignored: every abilities page stays small, while the one
+    // REST answer with every site record (~250 bytes each) is larger than the limit set.
+    const fleet = generateFleet({ sites: 200, pendingPerSite: 0, ignoredPerSite: 0, seed: 11 });
+    h = await openHarness({ fleet });
+    const limit = 30_000;
+    const records = await fetch(`${h.sandbox.url}/wp-json/svc/v2/sites`, {
+      headers: { authorization: `Bearer ${h.sandbox.credentials.token}` },
+    });
+    expect((await records.text()).length).toBeGreaterThan(limit);
+    const live = await h.client({ maxResponseSize: limit }).readLive();
+    expect(live.sites).toHaveLength(200);
+    expect(live.capabilities.siteFlags).toBe('read-write');
+  });
+
+  it('still refuses a records answer beyond what the listed sites can hold', async () => {
+    const fleet = generateFleet({ sites: 3, pendingPerSite: 0, ignoredPerSite: 0, seed: 11 });
+    h = await openHarness({ fleet });
+    // 3 sites allow 3 × SITE_RECORD_BYTES: an answer of 40 kB is refused, not read.
+    await h.control('PUT', 'faults', [{ kind: 'oversized', route: '/v2/sites', bytes: 40_000 }]);
+    await expect(h.client({ maxResponseSize: 30_000 }).readLive()).rejects.toMatchObject({
+      code: 'RESPONSE_TOO_LARGE',
+    });
+  });
+});
+
 describe('readLive with another interface namespace', () => {
   it('uses the namespace in ability names', async () => {
     h = await openHarness({ namespace: 'acme' });

@@ -14,6 +14,9 @@ import { restData } from '../wire/rest-reads.js';
  * (`update_version` ignores no ignore) where the abilities API offers them. Without a key the
  * flags stay unseen, and the capabilities say so.
  */
+/** Bytes allowed per listed site in `GET /sites` (the sandbox's records are ~250). */
+export const SITE_RECORD_BYTES = 4096;
+
 export async function withSiteFlags(
   conn: Connection,
   caller: AbilityCaller | undefined,
@@ -23,7 +26,14 @@ export async function withSiteFlags(
   if (conn.restAuth.kind === 'none')
     return { ...live, capabilities: { ...live.capabilities, siteFlags: 'unseen' } };
   const where = 'REST GET /sites';
-  const data = restData(await restCall(conn, { method: 'GET', route: '/sites', retry: true, signal }), where);
+  // One unpaged answer for the whole fleet (the interface shows no paging for it): its limit
+  // grows with the sites listed, as the listing it mirrors does, so a large fleet plans with the
+  // default maxResponseSize while a reply far beyond any fleet's records is still refused.
+  const fleetSizedLimit = live.sites.length * SITE_RECORD_BYTES;
+  const data = restData(
+    await restCall(conn, { method: 'GET', route: '/sites', retry: true, signal, fleetSizedLimit }),
+    where,
+  );
   const listed = new Set(live.sites.map((site) => site.id));
   const flagged = new Map<number, SiteFlags>();
   (Array.isArray(data) ? data : []).forEach((record, index) => {

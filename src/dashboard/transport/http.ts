@@ -324,7 +324,7 @@ async function readCapped(
   started: number,
 ): Promise<string> {
   const where = `${req.method} ${req.path}`;
-  const limit = config.maxResponseSize;
+  const limit = Math.max(config.maxResponseSize, req.fleetSizedLimit ?? 0);
   const declared = Number(res.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     discard(res.body);

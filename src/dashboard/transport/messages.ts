@@ -18,6 +18,11 @@ export interface HttpRequest {
    */
   retry: boolean;
   signal?: AbortSignal | undefined;
+  /**
+   * For an unpaged answer whose size grows with the fleet (REST `GET /sites`): a size limit
+   * the caller computed from the fleet. It only ever raises maxResponseSize, never lowers it.
+   */
+  fleetSizedLimit?: number;
 }
 
 export interface HttpResponse {
