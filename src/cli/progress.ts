@@ -25,6 +25,8 @@ export interface ProgressOptions {
    * (a long call, a re-read), so a CI log shows the run is alive.
    */
   every?: (ms: number, tick: () => void) => () => void;
+  /** `--quiet`: no progress lines; the notable events still get theirs. */
+  quiet?: boolean;
 }
 
 export interface ProgressReporter {
@@ -52,7 +54,7 @@ export function createProgress(stream: OutputStream, options: ProgressOptions): 
       return () => clearInterval(timer);
     });
   const startTicking = () => {
-    if (tty || stopTicking || interval <= 0) return;
+    if (tty || stopTicking || interval <= 0 || options.quiet) return;
     stopTicking = every(interval, () => {
       const now = options.clock();
       if (current && now - lastShown >= interval) {
@@ -63,6 +65,7 @@ export function createProgress(stream: OutputStream, options: ProgressOptions): 
   };
 
   const show = (text: string) => {
+    if (options.quiet) return;
     if (tty) {
       stream.write(`\r\u001b[2K${text}`);
       liveLine = true;

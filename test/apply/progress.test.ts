@@ -46,6 +46,36 @@ describe('apply progress', () => {
     ]);
   });
 
+  it('--quiet: no progress lines, on a terminal or off it, while the notable events still print', () => {
+    for (const isTTY of [true, false]) {
+      let out = '';
+      let now = 0;
+      const ticks: Array<() => void> = [];
+      const progress = createProgress(
+        { write: (s: string) => (out += s), isTTY },
+        {
+          clock: () => now,
+          plainIntervalMs: 0,
+          quiet: true,
+          every: (_ms, tick) => {
+            ticks.push(tick);
+            return () => undefined;
+          },
+        },
+      );
+      progress.onEvent({ type: 'start', actions: 6, calls: 3 });
+      now = 500;
+      progress.onEvent(callDone(2, 6));
+      progress.onReread('after', { done: 1, total: 4 });
+      for (const tick of ticks) tick();
+      progress.onEvent({ type: 'wave-stopped', wave: 'canary', failed: 2, maxFailures: 1 });
+      progress.finish();
+      expect(out).toBe(
+        'apply: 6 action(s) in 3 call(s)\napply: wave canary stopped: 2 failed update(s), more than 1 allowed; later calls are skipped\n',
+      );
+    }
+  });
+
   it('redraws one line in place on a terminal and clears it when finished', () => {
     let out = '';
     let now = 0;

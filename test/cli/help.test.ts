@@ -69,6 +69,25 @@ describe('--help', () => {
       expect(line).toContain(`svc-gitops ${command}`);
   });
 
+  it('every command that reads the dashboard with progress lines takes -q, --quiet', () => {
+    const program = createProgram(
+      {
+        stdout: { write: () => true },
+        stderr: { write: () => true },
+        env: {},
+        cwd: '.',
+        fs: {} as never,
+        signal: new AbortController().signal,
+        now: () => new Date(),
+      },
+      () => undefined,
+    );
+    for (const name of ['plan', 'apply', 'drift', 'comment']) {
+      const command = program.commands.find((c) => c.name() === name);
+      expect(command?.options.find((option) => option.long === '--quiet')?.short, name).toBe('-q');
+    }
+  });
+
   it('--version prints the version of package.json', async () => {
     const { version } = (await import('../../package.json', { with: { type: 'json' } })).default;
     expect(await cli(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });

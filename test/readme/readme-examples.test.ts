@@ -214,7 +214,7 @@ describe('README examples', () => {
       for (const server of servers) {
         expect(server.args.at(-1)).toBe('mcp');
         expect(['node', 'svc-gitops']).toContain(server.command);
-        if (server.command === 'node') expect(server.args[0]).toMatch(/dist\/cli\/main\.js$/);
+        if (server.command === 'node') expect(server.args[0]).toMatch(/dist\/bin\/svc-gitops\.js$/);
       }
     }
   });

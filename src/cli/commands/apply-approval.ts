@@ -38,6 +38,7 @@ export interface ApplyFlags {
   out?: string;
   stateDir?: string;
   overrideHealth?: boolean;
+  quiet?: boolean;
 }
 
 /** What planNow needs from the flags of an approval path that plans now. */
@@ -45,6 +46,7 @@ function planFlags(flags: ApplyFlags) {
   return {
     ...(flags.config === undefined ? {} : { config: flags.config }),
     ...(flags.overrideHealth ? { overrideHealth: true } : {}),
+    ...(flags.quiet ? { quiet: true } : {}),
   };
 }
 

@@ -62,6 +62,7 @@ export function registerApply(program: Command, ctx: CliContext, setExit: (code:
     .option('--resume', 'finish an interrupted apply: only what is left of it')
     .option('--target <site...>', 'only these sites (IDs, domains or globs), when planning now')
     .option('--dry-run', 'show the calls apply would send and send nothing')
+    .option('-q, --quiet', 'no progress lines (reading the dashboard, applying); notable events still print')
     .option('--format <format>', 'report format: text, markdown or json', 'text')
     .option('--out <file>', 'also write the report to FILE')
     .option(
@@ -155,6 +156,7 @@ async function runApprovedRun(
   const warn = warner(ctx);
   const progress = createProgress(ctx.stderr, {
     clock: () => ctx.now().getTime(),
+    ...(flags.quiet ? { quiet: true } : {}),
     ...(run.settings.rateLimit === undefined ? {} : { rateLimit: run.settings.rateLimit }),
   });
   let result: Awaited<ReturnType<typeof runApproved>>;

@@ -42,6 +42,7 @@ interface CommentFlags {
   artifactName: string;
   artifactUrl?: string;
   dryRun?: boolean;
+  quiet?: boolean;
 }
 
 type Obtained =
@@ -72,6 +73,7 @@ export function registerComment(program: Command, ctx: CliContext, setExit: (cod
     .option('--artifact-name <name>', 'name of the artifact that holds the JSON plan', 'svc-gitops-plan')
     .option('--artifact-url <url>', 'link to that artifact (default: this workflow run)')
     .option('--dry-run', 'print the comment instead of posting it (still writes summary and outputs)')
+    .option('-q, --quiet', 'no progress lines while reading the dashboard')
     .action(async (flags: CommentFlags) => setExit(await runComment(ctx, flags)));
 }
 
@@ -176,7 +178,7 @@ async function obtainPlan(ctx: CliContext, flags: CommentFlags, configPath: stri
     return { plan };
   }
   try {
-    const planned = await planNow(ctx, { config: configPath });
+    const planned = await planNow(ctx, { config: configPath, ...(flags.quiet ? { quiet: true } : {}) });
     await planned.client.close();
     return { plan: planned.plan, live: planned.live };
   } catch (error) {

@@ -27,6 +27,7 @@ interface DriftFlags {
   config?: string;
   issue?: boolean;
   label: string;
+  quiet?: boolean;
 }
 
 /** Room the issue's own text around the rendered plan needs. */
@@ -44,6 +45,7 @@ export function registerDrift(program: Command, ctx: CliContext, setExit: (code:
     .option('-c, --config <path>', 'desired-state file or directory')
     .option('--issue', 'keep one GitHub issue per dashboard up to date (GITHUB_REPOSITORY, GITHUB_TOKEN)')
     .option('--label <name>', 'label of the drift issue', 'svc-gitops-drift')
+    .option('-q, --quiet', 'no progress lines while reading the dashboard')
     .action(async (flags: DriftFlags) => setExit(await runDrift(ctx, flags)));
 }
 
@@ -54,7 +56,10 @@ export async function runDrift(ctx: CliContext, flags: DriftFlags): Promise<numb
     ? repositoryFromEnv(ctx.env, 'leave out --issue to print the report only')
     : undefined;
   if (repository) githubToken(ctx.env);
-  const planned = await planNow(ctx, flags.config === undefined ? {} : { config: flags.config });
+  const planned = await planNow(ctx, {
+    ...(flags.config === undefined ? {} : { config: flags.config }),
+    ...(flags.quiet ? { quiet: true } : {}),
+  });
   await planned.client.close();
   const { plan, live } = planned;
   const drift = plan.actions.length > 0;
