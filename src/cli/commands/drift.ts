@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { EXIT } from '../../errors.js';
 import {
   actionsRun,
@@ -18,13 +18,14 @@ import {
   driftResolvedComment,
   driftTitle,
   renderPlanMarkdown,
-  renderPlanText,
 } from '../../render/index.js';
-import { type CliContext, useColour } from '../context.js';
+import type { CliContext } from '../context.js';
 import { planNow } from '../pipeline.js';
+import { type PlanFormat, printPlan } from '../print-plan.js';
 
 interface DriftFlags {
   config?: string;
+  format: PlanFormat;
   issue?: boolean;
   label: string;
   quiet?: boolean;
@@ -43,6 +44,11 @@ export function registerDrift(program: Command, ctx: CliContext, setExit: (code:
     .command('drift')
     .description('detect drift between the YAML and the dashboard (exit 2 when there is drift)')
     .option('-c, --config <path>', 'desired-state file or directory')
+    .addOption(
+      new Option('--format <format>', 'output format (json: the plan, as `plan --format json`)')
+        .choices(['text', 'markdown', 'json'])
+        .default('text'),
+    )
     .option('--issue', 'keep one GitHub issue per dashboard up to date (GITHUB_REPOSITORY, GITHUB_TOKEN)')
     .option('--label <name>', 'label of the drift issue', 'svc-gitops-drift')
     .option('-q, --quiet', 'no progress lines while reading the dashboard')
@@ -63,8 +69,10 @@ export async function runDrift(ctx: CliContext, flags: DriftFlags): Promise<numb
   await planned.client.close();
   const { plan, live } = planned;
   const drift = plan.actions.length > 0;
-  ctx.stdout.write(renderPlanText(plan, { colour: useColour(ctx) }));
-  ctx.stdout.write(drift ? 'svc-gitops: drift found\n' : 'svc-gitops: no drift\n');
+  printPlan(ctx, plan, flags.format, 'site');
+  // stdout of --format json is the plan document alone; the verdict is also the exit code.
+  const verdictTo = flags.format === 'json' ? ctx.stderr : ctx.stdout;
+  verdictTo.write(drift ? 'svc-gitops: drift found\n' : 'svc-gitops: no drift\n');
 
   const key = configKey(resolve(ctx.cwd, planned.configPath), run.workspace ?? ctx.cwd);
   const markdown = renderPlanMarkdown(plan, { live, maxChars: DEFAULT_BODY_BUDGET - ISSUE_FRAME_CHARS });
@@ -95,7 +103,7 @@ export async function runDrift(ctx: CliContext, flags: DriftFlags): Promise<numb
         resolvedComment: redacted(ctx, driftResolvedComment(plan, now)),
       });
       const which = result.number === undefined ? '' : ` #${result.number}`;
-      ctx.stdout.write(
+      verdictTo.write(
         `svc-gitops: drift issue${which} ${result.action}${result.url ? `: ${result.url}` : ''}\n`,
       );
       if (result.labelDropped) {

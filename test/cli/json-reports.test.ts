@@ -1,0 +1,125 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
+import { cli } from '../helpers/cli.js';
+import { fastClientEnv, sandboxPer } from '../helpers/sandbox.js';
+import { tempDirForFile } from '../helpers/temp-dir.js';
+
+/**
+ * Every `--format json` a command prints fits the schema docs/json-output.md names for it, on
+ * real runs against the sandbox: validate (valid, invalid, none found), plan, show and drift (the
+ * plan file's schema), apply (a run with a failed call) and apply --dry-run.
+ */
+const ROOT = join(import.meta.dirname, '..', '..');
+const FLEET = parseFleet(
+  readFileSync(join(ROOT, 'examples/sandbox/demo-fleet.yaml'), 'utf8'),
+  'demo-fleet.yaml',
+);
+const MINIMAL = join(ROOT, 'examples/minimal.yaml');
+const sandbox = sandboxPer('test', () => startSandbox({ fleet: FLEET }));
+
+const ajv = new Ajv2020({ strict: true, allErrors: true });
+addFormats.default(ajv);
+for (const name of ['plan', 'validate-report', 'apply-report', 'apply-dry-run'])
+  ajv.addSchema(JSON.parse(readFileSync(join(ROOT, `schemas/${name}.schema.json`), 'utf8')));
+const schema = (name: string): ValidateFunction => {
+  const validate = ajv.getSchema(`https://svc-gitops.dev/schemas/${name}.schema.json`);
+  if (!validate) throw new Error(`no schema ${name}`);
+  return validate;
+};
+
+function expectFits(name: string, stdout: string): Record<string, unknown> {
+  const document = JSON.parse(stdout) as Record<string, unknown>;
+  const validate = schema(name);
+  expect(validate(document), JSON.stringify(validate.errors, null, 2)).toBe(true);
+  return document;
+}
+
+function setup() {
+  const dir = tempDirForFile('svc-gitops-json-');
+  return { dir, env: { ...fastClientEnv(sandbox), SVC_ALLOW_HTTP: 'true', HOME: dir } };
+}
+
+describe('--format json documents fit their schemas', () => {
+  it('validate: a valid config (with digest), an invalid one (located diagnostics), none found', async () => {
+    const { dir, env } = setup();
+    const valid = await cli(['validate', '-c', MINIMAL, '--format', 'json'], { cwd: dir, env });
+    expect(valid.code).toBe(0);
+    expect(expectFits('validate-report', valid.stdout)).toMatchObject({ valid: true, errors: 0 });
+
+    const bad = join(dir, 'bad.yaml');
+    writeFileSync(bad, 'version: 1\npolicies:\n  - name: p\n    max: sideways\n    sites: [a, a]\n');
+    const invalid = await cli(['validate', '-c', bad, '--format', 'json'], { cwd: dir, env });
+    expect(invalid.code).toBe(1);
+    const report = expectFits('validate-report', invalid.stdout) as { diagnostics: Array<{ line?: number }> };
+    expect(report).toMatchObject({ valid: false });
+    expect(report.diagnostics.some((d) => d.line !== undefined)).toBe(true);
+
+    const none = await cli(['validate', '--format', 'json'], { cwd: dir, env });
+    expect(none.code).toBe(1);
+    expectFits('validate-report', none.stdout);
+  });
+
+  it('plan and show print the plan file format', async () => {
+    const { dir, env } = setup();
+    const plan = await cli(['plan', '-c', MINIMAL, '--format', 'json', '--out', join(dir, 'p.json')], {
+      cwd: dir,
+      env,
+    });
+    expect(plan.code, plan.stderr).toBe(0);
+    expect((expectFits('plan', plan.stdout).actions as unknown[]).length).toBeGreaterThan(0);
+    const show = await cli(['show', join(dir, 'p.json'), '--format', 'json'], { cwd: dir, env });
+    expect(show.code, show.stderr).toBe(0);
+    expectFits('plan', show.stdout);
+  });
+
+  it('drift prints the plan file format, its verdict on stderr and exit 2', async () => {
+    const { dir, env } = setup();
+    const drift = await cli(['drift', '-c', MINIMAL, '--format', 'json'], { cwd: dir, env });
+    expect(drift.code, drift.stderr).toBe(2);
+    expect((expectFits('plan', drift.stdout).actions as unknown[]).length).toBeGreaterThan(0);
+    expect(drift.stderr).toContain('svc-gitops: drift found');
+  });
+
+  it('apply: the report of a run with done and failed actions', async () => {
+    const { dir, env } = setup();
+    // The demo fleet's wordfence update on tyrell fails: the report carries a failed outcome's code.
+    const run = await cli(['apply', '-c', MINIMAL, '--auto-approve', '--format', 'json'], {
+      cwd: dir,
+      env: { ...env, SVC_SAFE_MODE: 'false' },
+    });
+    const report = expectFits('apply-report', run.stdout) as {
+      counts: Record<string, number>;
+      outcomes: Array<{ status: string; code?: string }>;
+    };
+    expect(report.counts.done).toBeGreaterThan(0);
+    expect(report.outcomes.some((o) => o.status === 'failed' && o.code)).toBe(true);
+    expect(run.code).toBe(1);
+  });
+
+  it('apply --dry-run: the calls it would send, and nothing is sent', async () => {
+    const { dir, env } = setup();
+    const actions = async () =>
+      (
+        JSON.parse((await cli(['plan', '-c', MINIMAL, '--format', 'json'], { cwd: dir, env })).stdout) as {
+          actions: unknown[];
+        }
+      ).actions;
+    const before = await actions();
+    const run = await cli(['apply', '-c', MINIMAL, '--dry-run', '--format', 'json'], { cwd: dir, env });
+    expect(run.code, run.stderr).toBe(0);
+    const document = expectFits('apply-dry-run', run.stdout) as {
+      calls: number;
+      phases: Array<{ kind: string; calls: unknown[] }>;
+    };
+    expect(document.calls).toBeGreaterThan(0);
+    expect(document.calls).toBe(document.phases.reduce((n, p) => n + p.calls.length, 0));
+    expect(document.phases.map((p) => p.kind)).toEqual(['ignore', 'update']);
+    expect(await actions()).toEqual(before);
+    const text = await cli(['apply', '-c', MINIMAL, '--dry-run'], { cwd: dir, env });
+    expect(text.stdout).toMatch(/^Dry run: \d+ call\(s\) would be sent to /m);
+  });
+});
