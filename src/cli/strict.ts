@@ -4,14 +4,38 @@ import type { DesiredState, ItemKind, LiveState, Plan, SourceRef } from '../type
 /**
  * Names in the desired state that the dashboard does not know: a site an ID or domain names that
  * it does not list (the plan's `unknown-site` notes), and a plugin or theme slug that no site
- * reports (no pending update, no ignore). Most are typos, which would otherwise plan nothing, or
- * an ignore of nothing, without a word. Each comes with the closest name the dashboard does know.
- * The dashboard lists no installed items, only pending updates and ignores: a slug of an item
- * that is installed, up to date and not ignored is reported too (the warning says so).
+ * reports. Most are typos, which would otherwise plan nothing, or an ignore of nothing, without a
+ * word. Each comes with the closest name the dashboard does know.
+ *
+ * The fleet-wide listings hold pending updates and ignores only, so a slug is first checked
+ * against those (free: already read). A slug of an item that is installed, up to date and not
+ * ignored is in neither; `installed` (the items the per-site listings showed, see
+ * DashboardClient.searchInstalled) settles it, and without it the message says what was checked.
  */
 export interface UnknownName {
   message: string;
   suggestion?: string;
+  /** Set for a slug: what `installed` would settle. */
+  item?: { kind: 'plugin' | 'theme'; slug: string };
+}
+
+/** The installed items seen on `sitesRead` sites of the plan (every site, unless all were found). */
+export interface InstalledSeen {
+  plugin: Set<string>;
+  theme: Set<string>;
+  sitesRead: number;
+}
+
+/**
+ * A plugin slug is `folder/file.php`: a misspelt file name alone (`classic-editr.php`) is too far
+ * from the whole slug for a typo match, so it is matched against the file names too.
+ */
+function closestByFile(slug: string, candidates: readonly string[]): string | undefined {
+  const byFile = new Map(
+    candidates.map((candidate) => [candidate.slice(candidate.indexOf('/') + 1), candidate]),
+  );
+  const file = closest(slug, byFile.keys());
+  return file === undefined ? undefined : byFile.get(file);
 }
 
 /** A slug glob matches many names: only a plain slug can be checked. */
@@ -19,7 +43,12 @@ const isGlob = (slug: string) => /[*?[\]]/.test(slug);
 
 const where = (source: SourceRef) => `${source.file}:${source.line}:${source.col}`;
 
-export function unknownNames(desired: DesiredState, live: LiveState, plan: Plan): UnknownName[] {
+export function unknownNames(
+  desired: DesiredState,
+  live: LiveState,
+  plan: Plan,
+  installed?: InstalledSeen,
+): UnknownName[] {
   const found: UnknownName[] = [];
   const addresses = [...live.sites.map((site) => site.url), ...live.unreadable.map((entry) => entry.url)].map(
     (url) => url.replace(/^[a-z]+:\/\//i, '').replace(/\/+$/, ''),
@@ -39,16 +68,24 @@ export function unknownNames(desired: DesiredState, live: LiveState, plan: Plan)
   };
   for (const update of live.pending) remember(update.kind, update.slug);
   for (const ignore of live.ignores) if (ignore.kind !== 'core') remember(ignore.kind, ignore.slug);
+  for (const slug of installed?.plugin ?? []) remember('plugin', slug);
+  for (const slug of installed?.theme ?? []) remember('theme', slug);
+  const checked = installed
+    ? `no pending update, no ignore, not installed on any of the ${installed.sitesRead} sites read`
+    : 'no pending update, no ignore; installed items not read';
 
-  const check = (kind: ItemKind, slug: string, who: string, source: SourceRef) => {
+  const check = (kind: 'plugin' | 'theme', slug: string, who: string, source: SourceRef) => {
     if (isGlob(slug) || known.get(kind)?.has(slug)) return;
     const candidates = [...(known.get(kind) ?? [])];
     // `akismet.php` for `akismet/akismet.php`: the file without its folder is no typo distance away.
     const suggestion =
-      candidates.find((candidate) => candidate.endsWith(`/${slug}`)) ?? closest(slug, candidates);
+      candidates.find((candidate) => candidate.endsWith(`/${slug}`)) ??
+      closest(slug, candidates) ??
+      closestByFile(slug, candidates);
     found.push({
-      message: `${where(source)}: ${who} names ${kind} ${slug}, which no site reports (no pending update, no ignore)`,
+      message: `${where(source)}: ${who} names ${kind} ${slug}, which no site reports (${checked})`,
       ...(suggestion === undefined ? {} : { suggestion }),
+      item: { kind, slug },
     });
   };
   for (const rule of desired.ignores) {

@@ -60,6 +60,13 @@ export interface DashboardClient {
    */
   checkSites(siteIds: readonly number[], options?: CheckSitesOptions): Promise<SiteCheck[]>;
 
+  /**
+   * Looks for plugin and theme slugs among the items installed on the given sites, stopping once
+   * all are found (one read per site and kind: slow on a large fleet, so only `--strict` asks).
+   * Undefined when the dashboard cannot list installed items (no abilities API, or no listing).
+   */
+  searchInstalled(search: InstalledSearch, options?: CallOptions): Promise<InstalledSearchResult | undefined>;
+
   /** Requests issued and response bytes read so far (for progress, budgets and benchmarks). */
   stats(): ClientStats;
 
@@ -94,6 +101,21 @@ export interface ReadProgress {
   total: number | undefined;
   /** Sites listed so far. */
   sites: number;
+}
+
+export interface InstalledSearch {
+  siteIds: number[];
+  plugins: string[];
+  themes: string[];
+  onProgress?: (sitesRead: number, sites: number) => void;
+}
+
+export interface InstalledSearchResult {
+  /** The slugs searched for that some site has installed. */
+  found: { plugin: Set<string>; theme: Set<string> };
+  /** Every slug seen installed on the sites read (for suggestions). */
+  installed: { plugin: Set<string>; theme: Set<string> };
+  sitesRead: number;
 }
 
 export interface SyncResult {

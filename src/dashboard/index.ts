@@ -10,6 +10,7 @@ import { syncSitesViaAbility } from './abilities/sync.js';
 import type { DashboardClient } from './client.js';
 import { type Connection, openConnection } from './connection.js';
 import { readLiveViaAbilities } from './live/abilities-live.js';
+import { searchInstalled } from './live/installed.js';
 import { readLiveViaRest } from './live/rest-live.js';
 import { withSiteFlags } from './live/site-flags.js';
 import { runUpdatesViaRest } from './rest/run-updates.js';
@@ -93,6 +94,10 @@ export function createDashboardClient(
         return withSiteFlags(conn, s.caller, live, readOptions.signal);
       }
       return withSiteFlags(conn, undefined, await readLiveViaRest(conn, s.capabilities, readOptions));
+    },
+    async searchInstalled(search, callOptions = {}) {
+      const s = await resolveSurface(callOptions.signal);
+      return s.kind === 'abilities' ? searchInstalled(s.caller, search, callOptions.signal) : undefined;
     },
     async syncSites(siteIds, callOptions = {}) {
       const s = await resolveSurface(callOptions.signal);

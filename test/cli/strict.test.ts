@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
 import { cli } from '../helpers/cli.js';
 import { fastClientEnv, sandboxPer } from '../helpers/sandbox.js';
@@ -26,6 +26,24 @@ writeFileSync(
   'version: 1\nsites: [wayne.demo.tst]\nignores:\n  rules:\n    - sites: [all]\n      plugins: [akismet.php]\n',
 );
 writeFileSync(join(dir, 'clean.yaml'), readFileSync(join(ROOT, 'examples/minimal.yaml')));
+writeFileSync(
+  join(dir, 'installed.yaml'),
+  'version: 1\nignores:\n  rules:\n    - sites: [all]\n      plugins: [classic-editor/classic-editor.php, classic-editr.php]\n',
+);
+/** classic-editor is installed on site 3 only, up to date and not ignored: in no fleet-wide listing. */
+const UP_TO_DATE = parseFleet(
+  `sites:
+${[1, 2, 3]
+  .map(
+    (id) => `  - id: ${id}
+    url: https://site-${id}.demo.test/
+    plugins:
+      akismet/akismet.php: 5.3.6 -> 5.3.7
+${id === 3 ? '      classic-editor/classic-editor.php: 1.6.7\n' : ''}`,
+  )
+  .join('')}`,
+  'up-to-date.yaml',
+);
 const env = (extra: Record<string, string> = {}) => ({
   ...fastClientEnv(sandbox),
   SVC_ALLOW_HTTP: 'true',
@@ -75,5 +93,23 @@ describe('names the dashboard does not know', () => {
     const plan = await cli(['plan', '-c', 'clean.yaml', '--strict'], { cwd: dir, env: env() });
     expect(plan.code, plan.stderr).toBe(0);
     expect(plan.stderr).not.toMatch(/warning|error/);
+  });
+
+  it('--strict reads the installed items: an installed, up-to-date slug passes, a typo is still named', async () => {
+    const fleet = await startSandbox({ fleet: UP_TO_DATE });
+    onTestFinished(() => fleet.close());
+    const env = () => ({ ...fastClientEnv(fleet), SVC_ALLOW_HTTP: 'true', HOME: dir });
+    const loose = await cli(['plan', '-c', 'installed.yaml'], { cwd: dir, env: env() });
+    expect(loose.code, loose.stderr).toBe(0);
+    expect(loose.stderr).toContain('plugin classic-editor/classic-editor.php, which no site reports');
+    expect(loose.stderr).toContain('installed items not read');
+
+    const strict = await cli(['plan', '-c', 'installed.yaml', '--strict'], { cwd: dir, env: env() });
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).not.toContain('plugin classic-editor/classic-editor.php, which');
+    expect(strict.stderr).toMatch(
+      /svc-gitops: error: installed\.yaml:\d+:\d+: an ignore rule names plugin classic-editr\.php, which no site reports \(no pending update, no ignore, not installed on any of the \d+ sites read\) \(did you mean classic-editor\/classic-editor\.php\?\)/,
+    );
+    expect(strict.stderr).toContain('names 1 site or slug the dashboard does not know');
   });
 });

@@ -4,9 +4,10 @@ import { EXIT } from '../../errors.js';
 import { planJsonChunks, safeText, shortId } from '../../render/index.js';
 import type { Plan } from '../../types.js';
 import type { CliContext } from '../context.js';
-import { planNow } from '../pipeline.js';
+import { type Planned, planNow } from '../pipeline.js';
 import { type PlanFormat, printPlan } from '../print-plan.js';
-import { unknownNames } from '../strict.js';
+import { createReadProgressPrinter } from '../read-progress.js';
+import { type UnknownName, unknownNames } from '../strict.js';
 import { refuseConfigAsOutput, writeFileAtomic } from '../write-file.js';
 
 interface PlanFlags {
@@ -62,13 +63,20 @@ export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
     ...(flags.refresh ? { refresh: true } : {}),
     ...(flags.quiet ? { quiet: true } : {}),
   });
-  await planned.client.close();
   const { plan: result } = planned;
+  const strict = flags.strict === true || planned.settings.strict;
+  let unknown: UnknownName[];
+  try {
+    unknown = unknownNames(planned.desired, planned.live, result);
+    // Slugs in no listing may still be installed: under --strict, read the installed items first.
+    if (strict && unknown.some((name) => name.item))
+      unknown = await unknownAfterInstalledRead(ctx, planned, unknown, flags.quiet === true);
+  } finally {
+    await planned.client.close();
+  }
 
   printPlan(ctx, result, flags.format, flags.groupBy);
   warnOfSafeMode(ctx, result, planned.settings.safeMode);
-  const strict = flags.strict === true || planned.settings.strict;
-  const unknown = unknownNames(planned.desired, planned.live, result);
   for (const name of unknown) {
     const hint = name.suggestion === undefined ? '' : ` (did you mean ${name.suggestion}?)`;
     ctx.stderr.write(
@@ -89,6 +97,42 @@ export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
     );
   }
   return flags.detailedExitcode && result.actions.length > 0 ? EXIT.changes : EXIT.ok;
+}
+
+/**
+ * The unknown names once the installed items of the plan's sites have been searched for the
+ * unknown slugs (one read per site and kind, stopping when all are found), with progress.
+ */
+async function unknownAfterInstalledRead(
+  ctx: CliContext,
+  planned: Planned,
+  unknown: UnknownName[],
+  quiet: boolean,
+): Promise<UnknownName[]> {
+  const slugs = (kind: 'plugin' | 'theme') => [
+    ...new Set(unknown.flatMap((name) => (name.item?.kind === kind ? [name.item.slug] : []))),
+  ];
+  const search = { plugins: slugs('plugin'), themes: slugs('theme') };
+  const kinds = (search.plugins.length > 0 ? 1 : 0) + (search.themes.length > 0 ? 1 : 0);
+  const sites = planned.live.sites.length;
+  const progress = createReadProgressPrinter(ctx.stderr, () => ctx.now().getTime(), { quiet });
+  try {
+    const result = await planned.client.searchInstalled(
+      {
+        siteIds: planned.live.sites.map((site) => site.id),
+        ...search,
+        onProgress: (read) => progress.onProgress({ done: read * kinds, total: sites * kinds, sites }),
+      },
+      { signal: ctx.signal },
+    );
+    if (!result) return unknown;
+    return unknownNames(planned.desired, planned.live, planned.plan, {
+      ...result.installed,
+      sitesRead: result.sitesRead,
+    });
+  } finally {
+    progress.finish();
+  }
 }
 
 /**
