@@ -134,54 +134,76 @@ describe('security rules of the templates', () => {
     }
   });
 
-  it('the plan template always reports one required check, in merge queues too, and labels by risk', () => {
-    const workflow = parseWorkflow('examples/github/svc-gitops-plan.yml');
-    expect(workflow.on).toEqual({ pull_request: null, merge_group: null });
-    const check = workflow.jobs.check as Job & { needs?: string[]; name?: string };
-    expect(check.if).toBe('always()');
-    expect(check.needs).toEqual(['validate', 'plan']);
-    expect(check.permissions).toEqual({});
-    expect(check.steps[0]?.env?.RESULTS).toBe(`${EXPR} join(needs.*.result, ' ') }}`);
-    expect(workflow.jobs.plan?.if).toContain("github.event_name == 'merge_group'");
-    // Dependabot's pull requests get no secrets: validation only.
-    expect(workflow.jobs.validate?.if).toContain("github.event.pull_request.user.login == 'dependabot[bot]'");
-    expect(workflow.jobs.plan?.if).toContain("github.event.pull_request.user.login != 'dependabot[bot]'");
-    const label = workflow.jobs.plan?.steps.find((s) => s.name === 'Label the pull request by risk');
-    for (const name of ['high-risk', 'low-risk', 'no-changes']) expect(label?.run).toContain(name);
-    expect(label?.run).toContain('svc-gitops:$label');
-  });
+  const planTemplates = ['examples/github/svc-gitops-plan.yml', 'examples/github/svc-gitops-matrix-plan.yml'];
 
-  it('the check job fails on a failed or cancelled job and passes on skipped ones', () => {
-    const run = parseWorkflow('examples/github/svc-gitops-plan.yml').jobs.check?.steps[0]?.run ?? '';
-    const status = (results: string) =>
-      spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', run], {
-        env: { PATH: process.env.PATH, RESULTS: results },
-      }).status;
-    expect(status('success skipped')).toBe(0);
-    expect(status('skipped success')).toBe(0);
-    expect(status('success failure')).toBe(1);
-    expect(status('cancelled skipped')).toBe(1);
-  });
+  it.each(planTemplates)(
+    '%s always reports one required check, in merge queues too, and labels by risk',
+    (file) => {
+      const workflow = parseWorkflow(file);
+      expect(workflow.on).toEqual({ pull_request: null, merge_group: null });
+      const check = workflow.jobs.check as Job & { needs?: string[]; name?: string };
+      expect(check.name).toBe('svc-gitops check');
+      expect(check.if).toBe('always()');
+      expect(check.needs).toEqual(['validate', 'plan']);
+      expect(check.permissions).toEqual({});
+      expect(check.steps[0]?.env?.RESULTS).toBe(`${EXPR} join(needs.*.result, ' ') }}`);
+      expect(workflow.jobs.plan?.if).toContain("github.event_name == 'merge_group'");
+      // Dependabot's pull requests get no secrets: validation only.
+      expect(workflow.jobs.validate?.if).toContain(
+        "github.event.pull_request.user.login == 'dependabot[bot]'",
+      );
+      expect(workflow.jobs.plan?.if).toContain("github.event.pull_request.user.login != 'dependabot[bot]'");
+      const label = workflow.jobs.plan?.steps.find((s) =>
+        s.name?.startsWith('Label the pull request by risk'),
+      );
+      for (const name of ['high-risk', 'low-risk', 'no-changes']) expect(label?.run).toContain(name);
+      expect(label?.run).toMatch(/svc-gitops:(\$DASHBOARD:)?\$label/);
+    },
+  );
 
-  it('apply posts its report on the merged pull request and can resume from the journal artifact', () => {
-    const workflow = parseWorkflow('examples/github/svc-gitops-apply.yml');
-    const apply = workflow.jobs.apply as Job;
-    const post = apply.steps.find((s) => s.run?.startsWith('gh pr comment'));
-    expect(post?.env?.REPORT).toBe(`${EXPR} steps.apply.outputs.report-file }}`);
-    expect(post?.if).toContain('always()');
-    const keep = apply.steps.find((s) => s.with?.name === 'svc-gitops-apply-journal');
-    expect(keep?.with?.path).toBe('.svc-gitops/');
-    const resume = workflow.jobs.resume as Job;
-    expect(resume.if).toContain("github.event_name == 'workflow_dispatch'");
-    const download = resume.steps.findIndex((s) =>
-      s.run?.includes('--name svc-gitops-apply-journal --dir .svc-gitops'),
-    );
-    const run = resume.steps.findIndex((s) => isOwnAction(s) && s.with?.command === 'resume');
-    expect(download).toBeGreaterThanOrEqual(0);
-    expect(run).toBeGreaterThan(download);
-    expect(resume.steps[run]?.with?.['state-dir']).toBe('.svc-gitops');
-    expect(resume.concurrency?.group).toBe(apply.concurrency?.group);
-  });
+  it.each(planTemplates)(
+    '%s: the check job fails on a failed or cancelled job and passes on skipped ones',
+    (file) => {
+      const run = parseWorkflow(file).jobs.check?.steps[0]?.run ?? '';
+      const status = (results: string) =>
+        spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', run], {
+          env: { PATH: process.env.PATH, RESULTS: results },
+        }).status;
+      expect(status('success skipped')).toBe(0);
+      expect(status('skipped success')).toBe(0);
+      expect(status('success failure')).toBe(1);
+      expect(status('cancelled skipped')).toBe(1);
+    },
+  );
+
+  it.each([
+    ['examples/github/svc-gitops-apply.yml', 'svc-gitops-apply-journal'],
+    ['examples/github/svc-gitops-matrix-apply.yml', `svc-gitops-apply-journal-${matrixName}`],
+  ])(
+    '%s posts its report on the merged pull request and can resume from the journal artifact',
+    (file, journal) => {
+      const workflow = parseWorkflow(file);
+      const apply = workflow.jobs.apply as Job;
+      const post = apply.steps.find((s) => s.run?.startsWith('gh pr comment'));
+      expect(post?.env?.REPORT).toBe(`${EXPR} steps.apply.outputs.report-file }}`);
+      expect(post?.env?.PR).toBe(`${EXPR} steps.reviewed.outputs.pr }}`);
+      expect(post?.if).toContain('always()');
+      expect(apply.permissions).toMatchObject({ 'pull-requests': 'write' });
+      const keep = apply.steps.find((s) => s.with?.name === journal);
+      expect(keep?.with?.path).toBe('.svc-gitops/');
+      const resume = workflow.jobs.resume as Job;
+      expect(resume.if).toContain("github.event_name == 'workflow_dispatch'");
+      const download = resume.steps.findIndex((s) => s.run?.includes('--dir .svc-gitops'));
+      const run = resume.steps.findIndex((s) => isOwnAction(s) && s.with?.command === 'resume');
+      expect(download).toBeGreaterThanOrEqual(0);
+      expect(run).toBeGreaterThan(download);
+      expect(resume.steps[run]?.with?.['state-dir']).toBe('.svc-gitops');
+      // The resume of a dashboard queues behind that dashboard's applies, never beside them.
+      expect(resume.concurrency?.group?.replace('inputs.dashboard', 'matrix.name')).toBe(
+        apply.concurrency?.group,
+      );
+    },
+  );
 
   it('the Dependabot config keeps the pinned actions current', () => {
     const config = parse(read('examples/github/dependabot.yml')) as {
@@ -261,6 +283,7 @@ describe('security rules of the templates', () => {
       'examples/github/svc-gitops-matrix-apply.yml',
     ]) {
       for (const [name, job] of jobsOf(file)) {
+        if (name === 'check' || name === 'resume') continue;
         const include = job.strategy?.matrix?.include ?? [];
         const configs = include.map((entry) => entry.config);
         expect(new Set(configs).size, `${file} ${name}`).toBe(include.length);
@@ -271,6 +294,11 @@ describe('security rules of the templates', () => {
         expect(job.env?.CONFIG).toBe(`${EXPR} matrix.config }}`);
       }
     }
+    // The resume form offers exactly the dashboards the apply matrix applies.
+    const apply = parseWorkflow('examples/github/svc-gitops-matrix-apply.yml');
+    const names = (apply.jobs.apply?.strategy?.matrix?.include ?? []).map((entry) => entry.name);
+    const dispatch = apply.on.workflow_dispatch as { inputs: { dashboard: { options: string[] } } };
+    expect(dispatch.inputs.dashboard.options).toEqual(names);
   });
 });
 
