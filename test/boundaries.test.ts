@@ -57,8 +57,8 @@ describe('module boundaries (docs/architecture.md)', () => {
     allowedOnly('settings', /^(types\.js|errors\.js|config\/did-you-mean\.js|ajv\/dist\/2020\.js)$/);
   });
 
-  it('dashboard: types, errors, the settings types and undici', () => {
-    allowedOnly('dashboard', /^(types\.js|errors\.js|settings\/types\.js|undici)$/);
+  it('dashboard: types, errors, the public URL, the settings types and undici', () => {
+    allowedOnly('dashboard', /^(types\.js|errors\.js|public-url\.js|settings\/types\.js|undici)$/);
   });
 
   it('apply: the dashboard client, the planner, types and errors', () => {

@@ -1,4 +1,5 @@
 import { Document } from 'yaml';
+import { publicUrl } from '../public-url.js';
 import type { LiveIgnore, LiveState, Site } from '../types.js';
 import { LIMITS } from './limits.js';
 import { DESIRED_STATE_SCHEMA } from './schema.js';
@@ -175,7 +176,7 @@ function header(
 ): string {
   const lines = [
     ` yaml-language-server: $schema=${o.schemaRef ?? DEFAULT_SCHEMA_REF}`,
-    ` Imported from ${withoutCredentials(o.dashboardUrl ?? live.dashboardUrl)} by \`svc-gitops import\`.`,
+    ` Imported from ${publicUrl(o.dashboardUrl ?? live.dashboardUrl)} by \`svc-gitops import\`.`,
     ' It adopts the live per-site ignore lists; add update policies, holds and waves as needed.',
     ' Global ignores and site-wide ignore flags are set in the dashboard and are not listed here.',
   ];
@@ -223,17 +224,6 @@ function siteNames(
     names.set(site.id, usable ? address : site.id);
   }
   return names;
-}
-
-function withoutCredentials(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.username = '';
-    parsed.password = '';
-    return parsed.toString();
-  } catch {
-    return '(dashboard)';
-  }
 }
 
 function sortedUnique(values: string[]): string[] {

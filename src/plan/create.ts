@@ -8,6 +8,7 @@
  * becomes an unignore. Ordering is stated in order.ts.
  */
 import { SvcError } from '../errors.js';
+import { publicUrl } from '../public-url.js';
 import {
   type Action,
   type DesiredState,
@@ -46,20 +47,6 @@ export interface PlanOptions {
    * start `after` another wait for its health check).
    */
   rollout?: PlanRollout;
-}
-
-/** The dashboard's address as a plan may record it: no user info, query or fragment. */
-export function publicDashboardUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.username = '';
-    parsed.password = '';
-    parsed.search = '';
-    parsed.hash = '';
-    return parsed.toString();
-  } catch {
-    return url.replace(/\/\/[^/@]*@/, '//').replace(/[?#].*$/s, '');
-  }
 }
 
 function checkOptions(options: PlanOptions): void {
@@ -221,7 +208,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     format_version: 3,
     created_at: options.now.toISOString(),
     expires_at: new Date(options.now.getTime() + options.lifetimeMinutes * 60_000).toISOString(),
-    dashboard: { url: publicDashboardUrl(live.dashboardUrl) },
+    dashboard: { url: publicUrl(live.dashboardUrl) },
     desired_digest: desired.digest,
     actions,
     fingerprints,

@@ -10,7 +10,7 @@
  * - summarise: a plan's counts, recounted from its actions (a saved plan's summary is checked)
  */
 export { canonicalJson, canonicalSha256 } from '../canonical/canonical-json.js';
-export { createPlan, type PlanOptions, publicDashboardUrl } from './create.js';
+export { createPlan, type PlanOptions } from './create.js';
 export { fingerprintIndexed, fingerprintSite } from './fingerprint.js';
 export { DEFAULT_HEALTH, type SiteReading, siteProblem } from './health.js';
 export { indexLiveState, type LiveIndex } from './live-index.js';

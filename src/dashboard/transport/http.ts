@@ -1,5 +1,6 @@
 import { Agent, type Dispatcher, request } from 'undici';
 import { SvcError } from '../../errors.js';
+import { publicUrl } from '../../public-url.js';
 import { type Json, parseJson } from '../wire/json.js';
 import { AbortFanout } from './abort.js';
 import { EchoMask } from './echoes.js';
@@ -93,7 +94,7 @@ export function createTransport(config: TransportConfig): Transport {
   const basePath = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
   const counters = { requests: 0, retries: 0 };
   const origin = new URL(config.baseUrl).origin;
-  const shownUrl = credentialFree(config.baseUrl);
+  const shownUrl = publicUrl(config.baseUrl).replace(/\/+$/, '');
   const echoes = new EchoMask();
   const policy = {
     maxAttempts: config.maxAttempts,
@@ -368,14 +369,6 @@ async function readCapped(
   return chunks.length === 1
     ? (chunks[0] as Buffer).toString('utf8')
     : Buffer.concat(chunks, size).toString('utf8');
-}
-
-/** The base URL as it may be shown: without any user or password. */
-function credentialFree(baseUrl: string): string {
-  const url = new URL(baseUrl);
-  url.username = '';
-  url.password = '';
-  return (url.origin + url.pathname).replace(/\/+$/, '');
 }
 
 /** Drops a body we refuse; the abort it raises has nobody to tell, so it is swallowed here. */
