@@ -1,10 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
 import { cli } from '../helpers/cli.js';
+import { expectFitsSchema } from '../helpers/json-schemas.js';
 import { fastClientEnv, sandboxPer } from '../helpers/sandbox.js';
 import { tempDirForFile } from '../helpers/temp-dir.js';
 
@@ -21,23 +20,6 @@ const FLEET = parseFleet(
 const MINIMAL = join(ROOT, 'examples/minimal.yaml');
 const sandbox = sandboxPer('test', () => startSandbox({ fleet: FLEET }));
 
-const ajv = new Ajv2020({ strict: true, allErrors: true });
-addFormats.default(ajv);
-for (const name of ['plan', 'validate-report', 'apply-report', 'apply-dry-run'])
-  ajv.addSchema(JSON.parse(readFileSync(join(ROOT, `schemas/${name}.schema.json`), 'utf8')));
-const schema = (name: string): ValidateFunction => {
-  const validate = ajv.getSchema(`https://svc-gitops.dev/schemas/${name}.schema.json`);
-  if (!validate) throw new Error(`no schema ${name}`);
-  return validate;
-};
-
-function expectFits(name: string, stdout: string): Record<string, unknown> {
-  const document = JSON.parse(stdout) as Record<string, unknown>;
-  const validate = schema(name);
-  expect(validate(document), JSON.stringify(validate.errors, null, 2)).toBe(true);
-  return document;
-}
-
 function setup() {
   const dir = tempDirForFile('svc-gitops-json-');
   return { dir, env: { ...fastClientEnv(sandbox), SVC_ALLOW_HTTP: 'true', HOME: dir } };
@@ -48,19 +30,21 @@ describe('--format json documents fit their schemas', () => {
     const { dir, env } = setup();
     const valid = await cli(['validate', '-c', MINIMAL, '--format', 'json'], { cwd: dir, env });
     expect(valid.code).toBe(0);
-    expect(expectFits('validate-report', valid.stdout)).toMatchObject({ valid: true, errors: 0 });
+    expect(expectFitsSchema('validate-report', valid.stdout)).toMatchObject({ valid: true, errors: 0 });
 
     const bad = join(dir, 'bad.yaml');
     writeFileSync(bad, 'version: 1\npolicies:\n  - name: p\n    max: sideways\n    sites: [a, a]\n');
     const invalid = await cli(['validate', '-c', bad, '--format', 'json'], { cwd: dir, env });
     expect(invalid.code).toBe(1);
-    const report = expectFits('validate-report', invalid.stdout) as { diagnostics: Array<{ line?: number }> };
+    const report = expectFitsSchema('validate-report', invalid.stdout) as {
+      diagnostics: Array<{ line?: number }>;
+    };
     expect(report).toMatchObject({ valid: false });
     expect(report.diagnostics.some((d) => d.line !== undefined)).toBe(true);
 
     const none = await cli(['validate', '--format', 'json'], { cwd: dir, env });
     expect(none.code).toBe(1);
-    expectFits('validate-report', none.stdout);
+    expectFitsSchema('validate-report', none.stdout);
   });
 
   it('plan and show print the plan file format', async () => {
@@ -70,17 +54,17 @@ describe('--format json documents fit their schemas', () => {
       env,
     });
     expect(plan.code, plan.stderr).toBe(0);
-    expect((expectFits('plan', plan.stdout).actions as unknown[]).length).toBeGreaterThan(0);
+    expect((expectFitsSchema('plan', plan.stdout).actions as unknown[]).length).toBeGreaterThan(0);
     const show = await cli(['show', join(dir, 'p.json'), '--format', 'json'], { cwd: dir, env });
     expect(show.code, show.stderr).toBe(0);
-    expectFits('plan', show.stdout);
+    expectFitsSchema('plan', show.stdout);
   });
 
   it('drift prints the plan file format, its verdict on stderr and exit 2', async () => {
     const { dir, env } = setup();
     const drift = await cli(['drift', '-c', MINIMAL, '--format', 'json'], { cwd: dir, env });
     expect(drift.code, drift.stderr).toBe(2);
-    expect((expectFits('plan', drift.stdout).actions as unknown[]).length).toBeGreaterThan(0);
+    expect((expectFitsSchema('plan', drift.stdout).actions as unknown[]).length).toBeGreaterThan(0);
     expect(drift.stderr).toContain('svc-gitops: drift found');
   });
 
@@ -91,7 +75,7 @@ describe('--format json documents fit their schemas', () => {
       cwd: dir,
       env: { ...env, SVC_SAFE_MODE: 'false' },
     });
-    const report = expectFits('apply-report', run.stdout) as {
+    const report = expectFitsSchema('apply-report', run.stdout) as {
       counts: Record<string, number>;
       outcomes: Array<{ status: string; code?: string }>;
     };
@@ -111,7 +95,7 @@ describe('--format json documents fit their schemas', () => {
     const before = await actions();
     const run = await cli(['apply', '-c', MINIMAL, '--dry-run', '--format', 'json'], { cwd: dir, env });
     expect(run.code, run.stderr).toBe(0);
-    const document = expectFits('apply-dry-run', run.stdout) as {
+    const document = expectFitsSchema('apply-dry-run', run.stdout) as {
       calls: number;
       phases: Array<{ kind: string; calls: unknown[] }>;
     };

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
 import type { Plan, RolloutState } from '../../src/types.js';
 import { cli } from '../helpers/cli.js';
+import { expectFitsSchema } from '../helpers/json-schemas.js';
 import { sandboxPer } from '../helpers/sandbox.js';
 import { FAST_RETRIES, tempDir } from './helpers.js';
 
@@ -185,7 +186,10 @@ describe('safe rollouts against the sandbox', () => {
     ]);
     const broken = await run(['apply', '--auto-approve', '--format', 'json'], T0);
     expect(broken.code).toBe(1);
-    const report = JSON.parse(broken.stdout) as { health: Array<{ wave: string; stopped: boolean }> };
+    // The report with its health section fits the published apply report schema.
+    const report = expectFitsSchema('apply-report', broken.stdout) as {
+      health: Array<{ wave: string; stopped: boolean }>;
+    };
     expect(report.health).toMatchObject([
       { wave: 'canary', stopped: true, unhealthy: [{ site_id: 1, problem: 'HTTP 503' }] },
     ]);
