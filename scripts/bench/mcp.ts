@@ -1,14 +1,19 @@
 /**
- * Tool-server benchmark on a generated 10,000-site fleet (sandbox in a child process). Prints,
- * measured side by side in one run:
+ * Tool-server benchmark on a generated fleet (10,000 sites by default; the sandbox in a child
+ * process). Prints, measured side by side in one run:
  *  - every list_updates_v1 page (per_page 200) through the tool server ÷ the same calls through
- *    the library (`DashboardClient.runAbility`), both at the same concurrency; once with the
- *    server in-process over the SDK's in-memory transport (the server's own work), once with
- *    `svc-gitops mcp` as a child process over stdio (what a client pays: JSON both ways). Target
- *    ≤ 1.15. The in-memory pair is measured again with 20 ms added to every dashboard request.
- *  - the peak RSS (VmHWM) of the `svc-gitops mcp` process after 1,000 tool calls (990 pages of
- *    list_updates_v1, 10 svc_plan of the whole fleet).
+ *    the library (`DashboardClient.runAbilityJson`), both at the same concurrency. Like with
+ *    like: both deliver the same bytes to their caller, the answer's JSON text (checked byte for
+ *    byte on every page before timing). Once with the server in-process over the SDK's
+ *    in-memory transport (the server's own work; target ≤ 1.15), once with `svc-gitops mcp` as a
+ *    child process over stdio (what a client pays: the protocol's JSON both ways, a pipe, a
+ *    second process). The in-memory pair is measured again with 20 ms added to every dashboard
+ *    request.
+ *  - the RSS and peak RSS (VmHWM) of the `svc-gitops mcp` process after 100 and after `--calls`
+ *    tool calls (one svc_plan of the whole fleet per 100 calls, the rest list_updates_v1 pages),
+ *    and the growth per call between the two.
  * Usage: npx tsx scripts/bench/mcp.ts [--sites N] [--rounds N] [--concurrency N] [--calls N]
+ *   [--json FILE] (the figures as JSON too, for the suite's short seeded run)
  */
 import * as fs from 'node:fs';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,12 +24,11 @@ import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createDashboardClient } from '../../src/dashboard/index.js';
+import { createDashboardClient, type DashboardClient } from '../../src/dashboard/index.js';
 import { createToolServer } from '../../src/mcp/index.js';
 import { generateFleet, startSandbox } from '../../src/sandbox/index.js';
 import {
   alternate,
-  benchSettings,
   best,
   forkSandbox,
   inParallel,
@@ -40,6 +44,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '5' },
     concurrency: { type: 'string', default: '4' },
     calls: { type: 'string', default: '1000' },
+    json: { type: 'string' },
     serve: { type: 'boolean', default: false },
   },
 });
@@ -49,17 +54,39 @@ const concurrency = Number(values.concurrency);
 const calls = Number(values.calls);
 const PER_PAGE = 200;
 const LATENCY_MS = 20;
+/** The first RSS sample: after this many calls, the server has served every kind of call. */
+const EARLY_CALLS = 100;
+/** USER_HZ: the unit of /proc/<pid>/stat times, 100 on every Linux this runs on. */
+const CLOCK_TICKS = 100;
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
+
+interface Ratios {
+  best: number;
+  median: number;
+  cpu: number;
+}
+
+/** The figures of one run (also written as JSON with --json). */
+export interface McpBenchFigures {
+  sites: number;
+  pages: number;
+  /** Average bytes of one page's answer, the same through both paths. */
+  answerBytesPerPage: number;
+  /** Wall time (best and median round) and CPU time (all rounds) through the server ÷ through the library. */
+  ratios: Record<'inMemory' | 'inMemoryLatency' | 'stdio', Ratios>;
+  rss: { calls: number; rssMb: number; peakMb: number }[];
+}
 
 if (values.serve) {
   serveToParent(
     await startSandbox({ fleet: generateFleet({ sites, pendingPerSite: 6, ignoredPerSite: 1, seed: 42 }) }),
   );
 } else {
-  await measure();
+  const figures = await measure();
+  if (values.json) writeFileSync(values.json, JSON.stringify(figures, null, 2));
 }
 
-async function measure(): Promise<void> {
+async function measure(): Promise<McpBenchFigures> {
   const { served: sandbox, stop } = await forkSandbox(fileURLToPath(import.meta.url), [
     '--serve',
     '--sites',
@@ -81,45 +108,53 @@ async function measure(): Promise<void> {
     SVC_RETRY_MAX_RETRIES: '1',
     SVC_CONCURRENCY: String(concurrency),
   };
-  const library = createDashboardClient(benchSettings(sandbox, { concurrency }));
-  const first = (await library.runAbility('list-updates-v1', { per_page: PER_PAGE })) as { total: number };
-  const pages = Math.ceil(first.total / PER_PAGE);
-  console.log(
-    `tool server benchmark: ${sites} sites, ${first.total} pending updates, ${pages} pages of ${PER_PAGE}`,
-  );
-
-  const viaLibrary = () =>
-    timed(() =>
-      inParallel(pages, concurrency, (index) =>
-        library.runAbility('list-updates-v1', { per_page: PER_PAGE, page: index + 1 }),
-      ),
-    );
-  const viaClient = (client: Client) => () =>
-    timed(() =>
-      inParallel(pages, concurrency, (index) =>
-        client.callTool({ name: 'list_updates_v1', arguments: { per_page: PER_PAGE, page: index + 1 } }),
-      ),
-    );
-
   // In-process: the server's own work (no serialisation between client and server).
   const tool = createToolServer({ env, cwd, fs, homeDir: cwd, log: () => {} });
+  // The library with the very settings the server loaded: the same limits and the same secrets
+  // to mask in every answer (the mask's cost grows with them).
+  const library = createDashboardClient(tool.settings());
+  const first = (await library.runAbility('list-updates-v1', { per_page: PER_PAGE })) as { total: number };
+  const pages = Math.max(1, Math.ceil(first.total / PER_PAGE));
+  console.log(
+    `tool server benchmark: ${sites} sites, ${first.total} pending updates, ${pages} pages of ${PER_PAGE}, concurrency ${concurrency}`,
+  );
+  const pageArgs = (index: number) => ({ per_page: PER_PAGE, page: index + 1 });
+
+  const viaLibrary = () =>
+    measured(() =>
+      inParallel(pages, concurrency, (index) => library.runAbilityJson('list-updates-v1', pageArgs(index))),
+    );
+  const viaClient = (client: Client, serverPid?: number) => () =>
+    measured(
+      () =>
+        inParallel(pages, concurrency, async (index) => {
+          const result = await client.callTool({ name: 'list_updates_v1', arguments: pageArgs(index) });
+          if (result.isError) throw new Error(`list_updates_v1 failed: ${answerText(result)}`);
+        }),
+      serverPid,
+    );
+
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const inMemory = new Client({ name: 'bench', version: '1' });
   await tool.server.connect(serverSide);
   await inMemory.connect(clientSide);
-  const memory = await alternate(rounds, viaClient(inMemory), viaLibrary);
-  report(
-    'in-memory transport',
-    memory.a.map((r) => r.ms),
-    memory.b.map((r) => r.ms),
+  const answerBytes = await sameAnswers(inMemory, library, pages, pageArgs);
+  console.log(
+    `like with like: on every page both paths deliver the same bytes to their caller, the answer's JSON text (${Math.round(answerBytes / pages)} bytes per page on average, compared byte for byte); the library as runAbilityJson returns it, the server as the result's text content`,
   );
+  const memory = await alternate(rounds, viaClient(inMemory), viaLibrary);
+  const ratios = {
+    inMemory: report('in-memory transport', memory.a, memory.b),
+    inMemoryLatency: { best: 0, median: 0, cpu: 0 },
+    stdio: { best: 0, median: 0, cpu: 0 },
+  };
   // The same with LATENCY_MS per request: a dashboard nearby instead of a loopback sandbox's cache.
   await setLatency(sandbox.url, LATENCY_MS);
   const slow = await alternate(Math.min(rounds, 3), viaClient(inMemory), viaLibrary);
-  report(
+  ratios.inMemoryLatency = report(
     `in-memory transport, ${LATENCY_MS} ms per dashboard request`,
-    slow.a.map((r) => r.ms),
-    slow.b.map((r) => r.ms),
+    slow.a,
+    slow.b,
   );
   await setLatency(sandbox.url, 0);
   await inMemory.close();
@@ -135,38 +170,74 @@ async function measure(): Promise<void> {
   });
   const stdio = new Client({ name: 'bench', version: '1' });
   await stdio.connect(transport);
-  const piped = await alternate(rounds, viaClient(stdio), viaLibrary);
-  report(
-    'stdio (child process)',
-    piped.a.map((r) => r.ms),
-    piped.b.map((r) => r.ms),
-  );
+  const piped = await alternate(rounds, viaClient(stdio, transport.pid ?? undefined), viaLibrary);
+  ratios.stdio = report('stdio (child process)', piped.a, piped.b);
 
-  // Peak RSS of the server process after `calls` tool calls.
-  const plans = Math.max(1, Math.round(calls / 100));
+  // RSS of the server process after EARLY_CALLS and after `calls` tool calls.
+  const rss: McpBenchFigures['rss'] = [];
+  const sample = (done: number) => {
+    const pid = transport.pid;
+    const status = pid === null ? '' : readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) =>
+      Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN);
+    rss.push({ calls: done, rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 });
+  };
   const started = performance.now();
   for (let call = 0; call < calls; call++) {
-    if (call % Math.floor(calls / plans) === 0) {
+    if (call % 100 === 0) {
       const planned = await stdio.callTool({ name: 'svc_plan', arguments: {} });
-      if (planned.isError) throw new Error(`svc_plan failed: ${JSON.stringify(planned.content)}`);
+      if (planned.isError) throw new Error(`svc_plan failed: ${answerText(planned)}`);
     } else {
-      await stdio.callTool({
-        name: 'list_updates_v1',
-        arguments: { per_page: PER_PAGE, page: (call % pages) + 1 },
-      });
+      await stdio.callTool({ name: 'list_updates_v1', arguments: pageArgs(call % pages) });
     }
+    if (call + 1 === EARLY_CALLS || call + 1 === calls) sample(call + 1);
   }
-  const pid = transport.pid;
-  const status = pid === null ? '' : readFileSync(`/proc/${pid}/status`, 'utf8');
-  const peak = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
-  const now = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
+  const seconds = (performance.now() - started) / 1000;
+  const line = (s: McpBenchFigures['rss'][number]) =>
+    `after ${s.calls} calls RSS ${s.rssMb.toFixed(0)} MB, peak ${s.peakMb.toFixed(0)} MB`;
+  const early = rss[0];
+  const late = rss[rss.length - 1];
+  const growth =
+    early && late && late !== early
+      ? `; growth per call from call ${early.calls} to ${late.calls}: RSS ${(((late.rssMb - early.rssMb) * 1024) / (late.calls - early.calls)).toFixed(1)} KB, peak ${(((late.peakMb - early.peakMb) * 1024) / (late.calls - early.calls)).toFixed(1)} KB`
+      : '';
   console.log(
-    `svc-gitops mcp after ${calls} tool calls (${plans} svc_plan of ${sites} sites, the rest list_updates_v1 pages) in ${((performance.now() - started) / 1000).toFixed(1)} s: peak RSS ${peak ? `${Math.round(Number(peak) / 1024)} MB` : 'n/a (no /proc)'}, RSS now ${now ? `${Math.round(Number(now) / 1024)} MB` : 'n/a'}`,
+    `svc-gitops mcp, ${calls} tool calls (one svc_plan of ${sites} sites per 100 calls, the rest list_updates_v1 pages) in ${seconds.toFixed(1)} s: ${rss.map(line).join('; ')}${growth}`,
   );
   await stdio.close();
   await library.close();
   rmSync(cwd, { recursive: true, force: true });
   stop();
+  return { sites, pages, answerBytesPerPage: Math.round(answerBytes / pages), ratios, rss };
+}
+
+/**
+ * Fetches every page both ways and checks the server delivers exactly the bytes the library
+ * does; returns their total. Throws on any difference (the ratios would not compare like with like).
+ */
+async function sameAnswers(
+  client: Client,
+  library: DashboardClient,
+  pages: number,
+  pageArgs: (index: number) => Record<string, unknown>,
+): Promise<number> {
+  let bytes = 0;
+  await inParallel(pages, concurrency, async (index) => {
+    const [direct, served] = await Promise.all([
+      library.runAbilityJson('list-updates-v1', pageArgs(index)),
+      client.callTool({ name: 'list_updates_v1', arguments: pageArgs(index) }),
+    ]);
+    const text = answerText(served);
+    if (text !== direct.json) {
+      throw new Error(`page ${index + 1}: the server's answer differs from the library's`);
+    }
+    bytes += Buffer.byteLength(text);
+  });
+  return bytes;
+}
+
+function answerText(result: Awaited<ReturnType<Client['callTool']>>): string {
+  return (result.content as Array<{ type: string; text?: string }>).map((part) => part.text ?? '').join('');
 }
 
 async function setLatency(url: string, delayMs: number): Promise<void> {
@@ -179,8 +250,47 @@ async function setLatency(url: string, delayMs: number): Promise<void> {
   if (!response.ok) throw new Error(`sandbox faults: ${response.status}`);
 }
 
-function report(label: string, server: number[], lib: number[]): void {
+interface Measured {
+  ms: number;
+  /** CPU time of this process, plus the server's when it is another process. */
+  cpuMs: number;
+}
+
+/** Wall and CPU time of one round; `pid`: a child process whose CPU time counts too. */
+async function measured(run: () => Promise<unknown>, pid?: number): Promise<Measured> {
+  const cpuBefore = process.cpuUsage();
+  const childBefore = childCpuMs(pid);
+  const { ms } = await timed(run);
+  const cpu = process.cpuUsage(cpuBefore);
+  return { ms, cpuMs: (cpu.user + cpu.system) / 1000 + childCpuMs(pid) - childBefore };
+}
+
+/** User + system CPU time of process `pid` (Linux /proc; 0 elsewhere or without a pid). */
+function childCpuMs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0; // no /proc
+  }
+}
+
+/**
+ * Prints the wall-time ratios (best and median round) and the CPU-time ratio (all rounds; on a
+ * machine shared with other work, CPU time is the steadier measure of work done).
+ */
+function report(label: string, server: Measured[], lib: Measured[]): Ratios {
+  const wall = (runs: Measured[]) => runs.map((r) => r.ms);
+  const cpu = (runs: Measured[]) => runs.reduce((sum, r) => sum + r.cpuMs, 0);
   console.log(
-    `list_updates_v1, every page, through the server ÷ through the library, ${label}: best ${ratioText(best(server), best(lib))}, median ${ratioText(median(server), median(lib))} (target ≤ 1.15)`,
+    `list_updates_v1, every page, through the server ÷ through the library, ${label}: wall best ${ratioText(best(wall(server)), best(wall(lib)))}, median ${ratioText(median(wall(server)), median(wall(lib)))}; CPU ${ratioText(cpu(server), cpu(lib))} (target ≤ 1.15)`,
   );
+  return {
+    best: best(wall(server)) / best(wall(lib)),
+    median: median(wall(server)) / median(wall(lib)),
+    cpu: cpu(server) / cpu(lib),
+  };
 }

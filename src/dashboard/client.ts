@@ -67,6 +67,17 @@ export interface DashboardClient {
    */
   searchInstalled(search: InstalledSearch, options?: CallOptions): Promise<InstalledSearchResult | undefined>;
 
+  /**
+   * runAbility, with the answer also as JSON text for a front end that passes it on: the
+   * dashboard's own bytes when they spell exactly the answer (nothing masked, nothing dropped),
+   * else the answer serialised. Credentials are masked in both, as in every answer.
+   */
+  runAbilityJson(
+    shortName: string,
+    input: Record<string, unknown>,
+    options?: CallOptions,
+  ): Promise<{ answer: unknown; json: string }>;
+
   /** Requests issued and response bytes read so far (for progress, budgets and benchmarks). */
   stats(): ClientStats;
 

@@ -26,6 +26,8 @@ export interface ConnectionOptions {
   startSignal?: AbortSignal;
   onRequest?: (event: { method: string; path: string; status?: number; ms: number }) => void;
   random?: () => number;
+  /** See TransportConfig.alsoMask. */
+  alsoMask?: ReadonlyArray<string | undefined>;
 }
 
 export function openConnection(settings: Settings, options: ConnectionOptions = {}): Connection {
@@ -45,6 +47,7 @@ export function openConnection(settings: Settings, options: ConnectionOptions = 
     );
   }
   const baseUrl = settings.dashboardUrl.replace(/\/+$/, '');
+  const secrets = [settings.applicationPassword, settings.token].filter((s): s is string => Boolean(s));
   const transport = createTransport({
     baseUrl,
     timeoutMs: settings.requestTimeout,
@@ -59,6 +62,8 @@ export function openConnection(settings: Settings, options: ConnectionOptions = 
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
     ...(options.random ? { random: options.random } : {}),
     ...(options.startSignal ? { startSignal: options.startSignal } : {}),
+    // Both configured credentials, sent or not (a token beside a login is not sent).
+    alsoMask: [...secrets, ...(options.alsoMask ?? [])],
   });
   const bearer = settings.token ? { authorization: `Bearer ${settings.token}` } : undefined;
   const basic =
@@ -67,7 +72,6 @@ export function openConnection(settings: Settings, options: ConnectionOptions = 
           authorization: `Basic ${Buffer.from(`${settings.username}:${settings.applicationPassword}`).toString('base64')}`,
         }
       : undefined;
-  const secrets = [settings.applicationPassword, settings.token].filter((s): s is string => Boolean(s));
   if (basic?.authorization) secrets.push(basic.authorization.slice('Basic '.length));
   return {
     url: baseUrl,

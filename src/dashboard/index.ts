@@ -31,6 +31,8 @@ export interface DashboardClientOptions {
    * requests already sent are answered. Their callers get INTERRUPTED with `details.sent` false.
    */
   startSignal?: AbortSignal;
+  /** Values no answer may carry besides the configured credentials (a front end's own secrets). */
+  alsoMask?: ReadonlyArray<string | undefined>;
 }
 
 /** Sites per run-updates call above which the dashboard queues the work (§4 of the facts). */
@@ -53,6 +55,7 @@ export function createDashboardClient(
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
     ...(options.random ? { random: options.random } : {}),
     ...(options.startSignal ? { startSignal: options.startSignal } : {}),
+    ...(options.alsoMask ? { alsoMask: options.alsoMask } : {}),
   });
   if (settings.skipSslVerify) {
     options.onWarning?.(
@@ -154,6 +157,11 @@ export function createDashboardClient(
     async checkSites(siteIds, callOptions = {}) {
       const caller = await abilities('checking site health', callOptions.signal);
       return checkSites(caller, siteIds, settings.concurrency, callOptions);
+    },
+    async runAbilityJson(shortName, input, callOptions = {}) {
+      const caller = await abilities(`the ability ${shortName}`, callOptions.signal);
+      const { body, text } = await caller.callWithText(shortName, input, callOptions.signal);
+      return { answer: body, json: text ?? JSON.stringify(body ?? null) };
     },
     stats: () => conn.transport.stats(),
     close: () => conn.transport.close(),

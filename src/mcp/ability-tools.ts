@@ -111,8 +111,8 @@ async function call(
 ): Promise<ToolOutcome> {
   const refusal = queryRefusal(ability, tool, input);
   if (refusal) return refusal;
-  const answer = await options.client.runAbility(ability.shortName, input, { signal });
-  return toolOk(asStructured(answer));
+  const { json } = await options.client.runAbilityJson(ability.shortName, input, { signal });
+  return { answerJson: json };
 }
 
 /**

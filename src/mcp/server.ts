@@ -24,8 +24,12 @@ import { promptList, promptText, readResource, resourceList } from './resources.
 import { type Login, type SetupState, setupTools } from './setup.js';
 import { ConfirmationTokens } from './tokens.js';
 import {
+  answerResult,
   type CallToolResult,
+  type ComposedOutcome,
   callToolResult,
+  isPassedOn,
+  type PassedOnAnswer,
   type ToolDef,
   type ToolOutcome,
   toolError,
@@ -106,8 +110,10 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     { capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} } },
   );
 
+  // The client masks the server's own secrets in every answer too: answers pass on unscanned.
   const openClient = (from: Settings): DashboardClient =>
     createDashboardClient(from, {
+      alsoMask: currentSecrets(from),
       onWarning: (message) => options.log(`warning: ${message}`),
       ...(options.random ? { random: options.random } : {}),
     });
@@ -252,7 +258,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   });
 
   /** The checks before a tool runs, in the order of createToolServer's comment; a refusal or undefined. */
-  const refusal = (tool: ToolDef, args: Record<string, unknown>): ToolOutcome | undefined => {
+  const refusal = (tool: ToolDef, args: Record<string, unknown>): ComposedOutcome | undefined => {
     if (budget.isExhausted) return exhausted(tool.name);
     if (!rate.admit()) {
       return toolError(
@@ -299,30 +305,16 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     return limited(tool.name, outcome);
   };
 
-  /**
-   * Masks credentials, then enforces maxResponseSize and maxSessionData on what is answered: the
-   * bytes of the text and of the structured content. The structured content is serialised once
-   * (a 200-entry page is ~100 KB: every extra pass shows in the benchmark).
-   */
+  /** Enforces maxResponseSize and maxSessionData on the bytes a result's contents hold. */
   const limited = (tool: string, outcome: ToolOutcome): CallToolResult => {
-    let json = JSON.stringify(outcome.structured);
-    let text = outcome.text ?? json;
-    const leaks = (value: string) => secrets.finds(value);
-    if (leaks(json) || (text !== json && leaks(text))) {
-      // Strings are masked one by one: a mask over the JSON text could cut an escape in two.
-      const structured = JSON.parse(json, (_key, value: unknown) =>
-        typeof value === 'string' ? secrets.mask(value) : value,
-      ) as Record<string, unknown>;
-      json = JSON.stringify(structured);
-      text = text === outcome.text ? secrets.mask(text) : json;
-      outcome = {
-        structured,
-        text,
-        ...(outcome.isError ? { isError: true } : {}),
-      };
-    }
-    const jsonBytes = Buffer.byteLength(json);
-    const bytes = jsonBytes + (text === json ? jsonBytes : Buffer.byteLength(text));
+    if (isPassedOn(outcome)) return withinLimits(tool, Buffer.byteLength(outcome.answerJson), outcome);
+    return composed(tool, outcome);
+  };
+  const withinLimits = (
+    tool: string,
+    bytes: number,
+    outcome: PassedOnAnswer | { composed: ComposedOutcome; json: string },
+  ): CallToolResult => {
     if (bytes > settings.maxResponseSize) {
       return callToolResult(
         toolError(
@@ -333,9 +325,30 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       );
     }
     if (!budget.take(bytes)) return callToolResult(exhausted(tool));
-    return callToolResult({ ...outcome, text }, json);
+    return 'answerJson' in outcome ? answerResult(outcome) : callToolResult(outcome.composed, outcome.json);
   };
-  const exhausted = (tool: string): ToolOutcome =>
+  /**
+   * A composed result: credentials masked (it may quote anything: arguments, files, a preview),
+   * its structured content serialised once, counted with its text.
+   */
+  const composed = (tool: string, outcome: ComposedOutcome): CallToolResult => {
+    let json = JSON.stringify(outcome.structured);
+    let text = outcome.text ?? json;
+    const leaks = (value: string) => secrets.finds(value);
+    if (leaks(json) || (text !== json && leaks(text))) {
+      // Strings are masked one by one: a mask over the JSON text could cut an escape in two.
+      const structured = JSON.parse(json, (_key, value: unknown) =>
+        typeof value === 'string' ? secrets.mask(value) : value,
+      ) as Record<string, unknown>;
+      json = JSON.stringify(structured);
+      text = text === outcome.text ? secrets.mask(text) : json;
+      outcome = { structured, text, ...(outcome.isError ? { isError: true } : {}) };
+    }
+    const jsonBytes = Buffer.byteLength(json);
+    const bytes = jsonBytes + (text === json ? jsonBytes : Buffer.byteLength(text));
+    return withinLimits(tool, bytes, { composed: { ...outcome, text }, json });
+  };
+  const exhausted = (tool: string): ComposedOutcome =>
     toolError(
       'RESOURCE_EXHAUSTED',
       `Session data limit reached (${budget.usedBytes} of ${budget.limit} bytes). Start a new session to continue.`,
@@ -403,7 +416,7 @@ function unknownTool(name: string): McpError {
   return new McpError(ErrorCode.InvalidParams, `Tool not found: ${name}`);
 }
 
-function notConfigured(product: string, state: SetupState): ToolOutcome {
+function notConfigured(product: string, state: SetupState): ComposedOutcome {
   const message =
     state.state === 'degraded'
       ? `the tool server cannot use the dashboard at ${state.dashboardHost}: ${state.problem}`

@@ -6,12 +6,30 @@ import type { ErrorCode } from '../errors.js';
  */
 export type ToolErrorCode = ErrorCode | 'CONFIRMATION_UNSUPPORTED' | 'INVALID_PARAMETER' | 'NOT_CONFIGURED';
 
-/** What a tool hands back: structured content, the text shown to the model, error or not. */
-export interface ToolOutcome {
+/** What a tool hands back: a result the server composed, or a dashboard answer passed on. */
+export type ToolOutcome = ComposedOutcome | PassedOnAnswer;
+
+/** Structured content, the text shown to the model, error or not. */
+export interface ComposedOutcome {
   structured: Record<string, unknown>;
-  /** Defaults to the structured content as indented JSON. */
+  /** Defaults to the structured content as JSON. */
   text?: string;
   isError?: boolean;
+}
+
+/**
+ * A dashboard's answer passed on as its JSON text, the result's only content: an answer can be
+ * the largest result there is (a 200-entry page is ~40 KB), and sending it as structured content
+ * too would double every byte serialised, sent and parsed. The text comes from the dashboard
+ * client, which masks in every answer the configured credentials and the server's own secrets
+ * (createToolServer hands them over), so it needs no second scan.
+ */
+export interface PassedOnAnswer {
+  answerJson: string;
+}
+
+export function isPassedOn(outcome: ToolOutcome): outcome is PassedOnAnswer {
+  return 'answerJson' in outcome;
 }
 
 export interface ToolErrorDetails {
@@ -25,7 +43,7 @@ export interface ToolErrorDetails {
  * A refusal: `{error, message, details}` as an error result, with the code also leading the
  * text, so a client that shows only text still sees it.
  */
-export function toolError(code: ToolErrorCode, message: string, details: ToolErrorDetails): ToolOutcome {
+export function toolError(code: ToolErrorCode, message: string, details: ToolErrorDetails): ComposedOutcome {
   const structured = { error: code, message, details: withoutUndefined(details) };
   return {
     structured,
@@ -34,19 +52,24 @@ export function toolError(code: ToolErrorCode, message: string, details: ToolErr
   };
 }
 
-export function toolOk(structured: Record<string, unknown>, text?: string): ToolOutcome {
+export function toolOk(structured: Record<string, unknown>, text?: string): ComposedOutcome {
   return text === undefined ? { structured } : { structured, text };
 }
 
 export interface CallToolResult {
   [key: string]: unknown;
   content: Array<{ type: 'text'; text: string }>;
-  structuredContent: Record<string, unknown>;
+  structuredContent?: Record<string, unknown>;
   isError?: boolean;
 }
 
-/** The wire form of an outcome (MCP CallToolResult); `json` is the structured content serialised, when known. */
-export function callToolResult(outcome: ToolOutcome, json?: string): CallToolResult {
+/** The wire form of a passed-on answer: the text content alone. */
+export function answerResult(answer: PassedOnAnswer): CallToolResult {
+  return { content: [{ type: 'text', text: answer.answerJson }] };
+}
+
+/** The wire form of a composed outcome (MCP CallToolResult); `json` is the structured content serialised, when known. */
+export function callToolResult(outcome: ComposedOutcome, json?: string): CallToolResult {
   const text = outcome.text ?? json ?? JSON.stringify(outcome.structured);
   return {
     content: [{ type: 'text', text }],

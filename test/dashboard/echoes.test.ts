@@ -10,8 +10,8 @@ describe('EchoMask: credentials a response quotes back are masked before anyone 
   it('masks the token and each of its halves in strings and keys, also behind JSON escapes', () => {
     const text = '{"message":"sent cs_0123456789abcdef\\u003d=ck_fedcba9876543210","ck_fedcba9876543210":1}';
     expect(mask.mask(parseJson(text, 'w'), text)).toEqual({
-      message: 'sent [redacted]',
-      '[redacted]': 1,
+      body: { message: 'sent [redacted]', '[redacted]': 1 },
+      changed: true,
     });
   });
 
@@ -25,12 +25,29 @@ describe('EchoMask: credentials a response quotes back are masked before anyone 
     );
     expect(text).toContain('Ab\\/c\\"d\\\\e');
     expect(basic.mask(parseJson(text, 'w'), text)).toEqual({
-      url: 'https://a.test/x',
-      message: 'bad [redacted]',
+      body: { url: 'https://a.test/x', message: 'bad [redacted]' },
+      changed: true,
     });
-    // A page with escaped slashes and no credential comes back as parsed.
+    // A page with escaped slashes and no credential comes back as parsed, marked unchanged.
     const clean = JSON.stringify({ url: 'https://a.test/y' }).replaceAll('/', '\\/');
-    expect(basic.mask(parseJson(clean, 'w'), clean)).toEqual({ url: 'https://a.test/y' });
+    expect(basic.mask(parseJson(clean, 'w'), clean)).toEqual({
+      body: { url: 'https://a.test/y' },
+      changed: false,
+    });
+    // Behind a \u escape every string is walked; none holding a credential is still unchanged.
+    const escaped = '{"name":"caf\\u00e9"}';
+    expect(basic.mask(parseJson(escaped, 'w'), escaped)).toEqual({ body: { name: 'café' }, changed: false });
+  });
+
+  it("masks watched secrets that were never sent (a front end's own), and only once watched", () => {
+    const front = new EchoMask();
+    const text = '{"note":"the key is http-token-0123456789abcdef"}';
+    expect(front.mask(parseJson(text, 'w'), text).changed).toBe(false);
+    front.watch(['http-token-0123456789abcdef', undefined, '']);
+    expect(front.mask(parseJson(text, 'w'), text)).toEqual({
+      body: { note: 'the key is [redacted]' },
+      changed: true,
+    });
   });
 
   it('refuses a hostile body nested deeper than any dashboard answer, instead of exhausting the stack', () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { parseFleet, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { PROFILES, resetStats, sandboxStats } from '../e2e/helpers.js';
+import { ECHOING_FLEET, FRONT_END_SECRET } from '../helpers/echoing-fleet.js';
 import { type Connected, catalogue, connect, sandboxLogin, startSmallSandbox } from './helpers.js';
 
 const GITOPS = ['svc_validate', 'svc_plan', 'svc_apply', 'svc_show_plan', 'svc_drift', 'svc_explain'];
@@ -58,7 +59,10 @@ describe.each(PROFILES)('dashboard tools from the %s sandbox catalogue', (profil
     const agent = await start();
     await agent.client.listTools();
     await resetStats(sandbox);
-    const viaTool = await agent.call('list_updates_v1', { per_page: 2, page: 2 });
+    const viaTool = await agent.client.callTool({
+      name: 'list_updates_v1',
+      arguments: { per_page: 2, page: 2 },
+    });
     const { username, applicationPassword } = sandbox.credentials;
     const direct = await fetch(
       `${sandbox.url}/wp-json/wp-abilities/v1/abilities/svc/list-updates-v1/run?input[per_page]=2&input[page]=2`,
@@ -68,8 +72,10 @@ describe.each(PROFILES)('dashboard tools from the %s sandbox catalogue', (profil
         },
       },
     );
-    expect(viaTool.isError).toBe(false);
-    expect(viaTool.result).toEqual(await direct.json());
+    expect(viaTool.isError).toBeFalsy();
+    // The dashboard's own bytes, once: as the text content, without a structured copy.
+    expect(viaTool.content).toEqual([{ type: 'text', text: await direct.text() }]);
+    expect(viaTool.structuredContent).toBeUndefined();
     const stats = await sandboxStats(sandbox);
     expect(stats.abilities['svc/list-updates-v1']).toBe(2);
   });
@@ -137,6 +143,32 @@ describe('requireUserConfirmation: false', () => {
       expect(ran.result).toHaveProperty('summary');
       const left = await agent.call('get_site_updates_v1', { site_id_or_domain: 1 });
       expect(left.result).toMatchObject({ updates: [] });
+    } finally {
+      await agent.close();
+    }
+  });
+});
+
+describe('dashboard answers through the tool server', () => {
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ fleet: parseFleet(ECHOING_FLEET, 'echoing.yaml'), profile: 'spec' });
+  });
+  afterAll(() => sandbox.close());
+
+  it('mask every credential the server holds: the password sent, the token not sent, the HTTP token', async () => {
+    const { applicationPassword, token } = sandbox.credentials;
+    const agent = await connect({
+      env: sandboxLogin(sandbox, { SVC_TOKEN: token, SVC_HTTP_TOKEN: FRONT_END_SECRET }),
+    });
+    try {
+      const answer = await agent.call('list_updates_v1', { per_page: 10 });
+      expect(answer.isError).toBe(false);
+      for (const secret of [applicationPassword, token, FRONT_END_SECRET]) {
+        expect(answer.text).not.toContain(secret);
+      }
+      const names = (answer.result.updates as Array<{ name: string }>).map((entry) => entry.name);
+      expect(names.slice(0, 3)).toEqual(['Shop [redacted]', 'Blog [redacted]', 'Docs [redacted]']);
     } finally {
       await agent.close();
     }

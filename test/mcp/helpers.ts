@@ -134,10 +134,11 @@ export async function connect(options: ConnectOptions = {}): Promise<Connected> 
     async call(name, args = {}) {
       const response = await client.callTool({ name, arguments: args });
       const content = response.content as Array<{ type: string; text?: string }>;
+      const text = content.map((part) => part.text ?? '').join('');
       return {
-        result: (response.structuredContent ?? {}) as Record<string, unknown>,
+        result: (response.structuredContent ?? answerOf(text)) as Record<string, unknown>,
         isError: response.isError === true,
-        text: content.map((part) => part.text ?? '').join(''),
+        text,
       };
     },
     async close() {
@@ -145,6 +146,15 @@ export async function connect(options: ConnectOptions = {}): Promise<Connected> 
       await tool.close();
     },
   };
+}
+
+/** A dashboard answer passed on as JSON text (no structured content), parsed; {} for other text. */
+export function answerOf(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return {};
+  }
 }
 
 /** The sandbox's login with the client's throttles off (tool-server limits are set per test). */

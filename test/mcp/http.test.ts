@@ -48,7 +48,8 @@ describe('svc-gitops mcp --http', () => {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toContain('list_updates_v1');
       const result = await client.callTool({ name: 'list_updates_v1', arguments: { per_page: 1 } });
-      expect(result.structuredContent).toMatchObject({ per_page: 1, total: 6 });
+      const [content] = result.content as Array<{ type: string; text: string }>;
+      expect(JSON.parse(content?.text ?? '')).toMatchObject({ per_page: 1, total: 6 });
     } finally {
       await client.close();
     }

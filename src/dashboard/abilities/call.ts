@@ -15,6 +15,12 @@ export interface AbilityCaller {
   /** True when the ability declares the input key (so sending it is allowed). */
   declares(shortName: string, key: string): boolean;
   call(shortName: string, input: Record<string, unknown>, signal?: AbortSignal): Promise<Json | undefined>;
+  /** `call`, with the body's text when it spells exactly the body (HttpResponse.text). */
+  callWithText(
+    shortName: string,
+    input: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<{ body: Json | undefined; text?: string }>;
   /**
    * Splits `values` of the array input `key` into the fewest consecutive pieces whose call (with
    * the rest of `input`, and room for `page`/`per_page` where the ability pages) keeps its
@@ -32,6 +38,48 @@ export function createAbilityCaller(conn: Connection, catalogue: Catalogue): Abi
   const info = (shortName: string) => catalogue.get(`${conn.namespace}/${shortName}`);
   const basePath = new URL(conn.url).pathname.replace(/\/+$/, '');
   const runPath = (shortName: string) => `${conn.abilitiesBase}/abilities/${conn.namespace}/${shortName}/run`;
+  const callWithText: AbilityCaller['callWithText'] = async (shortName, input, signal) => {
+    const ability = info(shortName);
+    const name = `${conn.namespace}/${shortName}`;
+    if (!ability) {
+      throw new SvcError('UNSUPPORTED', `the dashboard does not offer the ability ${name}`, {
+        hint: 'Update the dashboard, or check the interface namespace (SVC_NAMESPACE).',
+      });
+    }
+    for (const key of Object.keys(input)) {
+      if (!ability.properties.has(key)) {
+        // Sending an undeclared key is refused by the dashboard (additionalProperties:false);
+        // silently dropping it could widen the call (e.g. an update without its item filter).
+        throw new SvcError('UNSUPPORTED', `the ability ${name} does not declare the input "${key}"`, {
+          details: { ability: name, key },
+        });
+      }
+    }
+    const path = runPath(shortName);
+    const hasInput = Object.keys(input).length > 0;
+    const viaQuery = ability.method !== 'POST';
+    const res = await conn.transport.send({
+      method: ability.method,
+      path,
+      query: viaQuery && hasInput ? bracketQuery(input) : '',
+      ...(!viaQuery && hasInput ? { body: { input } } : {}),
+      headers: conn.abilityAuth.headers,
+      retry: ability.idempotent,
+      signal,
+    });
+    if (res.status < 200 || res.status >= 300) {
+      throw statusFailure(res, {
+        method: ability.method,
+        path,
+        what: `ability ${name}`,
+        surface: 'abilities',
+        auth: conn.abilityAuth.kind,
+        secrets: conn.secrets,
+        url: conn.url,
+      });
+    }
+    return res.text === undefined ? { body: res.body } : { body: res.body, text: res.text };
+  };
   return {
     info,
     splitForQuery(shortName, input, key, values) {
@@ -62,47 +110,7 @@ export function createAbilityCaller(conn: Connection, catalogue: Catalogue): Abi
     },
     all: () => [...catalogue.values()],
     declares: (shortName, key) => info(shortName)?.properties.has(key) ?? false,
-    async call(shortName, input, signal) {
-      const ability = info(shortName);
-      const name = `${conn.namespace}/${shortName}`;
-      if (!ability) {
-        throw new SvcError('UNSUPPORTED', `the dashboard does not offer the ability ${name}`, {
-          hint: 'Update the dashboard, or check the interface namespace (SVC_NAMESPACE).',
-        });
-      }
-      for (const key of Object.keys(input)) {
-        if (!ability.properties.has(key)) {
-          // Sending an undeclared key is refused by the dashboard (additionalProperties:false);
-          // silently dropping it could widen the call (e.g. an update without its item filter).
-          throw new SvcError('UNSUPPORTED', `the ability ${name} does not declare the input "${key}"`, {
-            details: { ability: name, key },
-          });
-        }
-      }
-      const path = runPath(shortName);
-      const hasInput = Object.keys(input).length > 0;
-      const viaQuery = ability.method !== 'POST';
-      const res = await conn.transport.send({
-        method: ability.method,
-        path,
-        query: viaQuery && hasInput ? bracketQuery(input) : '',
-        ...(!viaQuery && hasInput ? { body: { input } } : {}),
-        headers: conn.abilityAuth.headers,
-        retry: ability.idempotent,
-        signal,
-      });
-      if (res.status < 200 || res.status >= 300) {
-        throw statusFailure(res, {
-          method: ability.method,
-          path,
-          what: `ability ${name}`,
-          surface: 'abilities',
-          auth: conn.abilityAuth.kind,
-          secrets: conn.secrets,
-          url: conn.url,
-        });
-      }
-      return res.body;
-    },
+    call: async (shortName, input, signal) => (await callWithText(shortName, input, signal)).body,
+    callWithText,
   };
 }

@@ -19,6 +19,15 @@ const UNESCAPED: Readonly<Record<string, string>> = { b: '\b', f: '\f', n: '\n',
 export class EchoMask {
   private readonly sent = new Set<string>();
   private readonly secrets = new SecretMask();
+  private watching = false;
+
+  /** Masks these values too, sent or not (a front end's own secrets that an answer must never carry). */
+  watch(secrets: ReadonlyArray<string | undefined>): void {
+    const given = secrets.filter((s): s is string => Boolean(s));
+    if (given.length === 0) return;
+    this.secrets.add(given);
+    this.watching = true;
+  }
 
   /** Remembers the credentials of a request's Authorization header. */
   learn(headers: Record<string, string> | undefined): void {
@@ -26,24 +35,35 @@ export class EchoMask {
       if (name.toLowerCase() !== 'authorization' || this.sent.has(value)) continue;
       this.sent.add(value);
       this.secrets.add(credentialsIn(value));
+      this.watching = true;
     }
   }
 
-  /** `body` (parsed from `text`) with every credential masked, in place. */
-  mask(body: Json, text: string): Json {
-    if (!this.sent.size) return body;
+  /**
+   * `body` (parsed from `text`) with every credential masked, in place; `changed` says whether
+   * any string was masked (when not, `text` still spells exactly the body).
+   */
+  mask(body: Json, text: string): { body: Json; changed: boolean } {
+    if (!this.watching) return { body, changed: false };
     // Without a `\u` escape, every string of the body is a piece of the text once its short
     // escapes are undone (WordPress writes every `/` as `\/`): when that text holds no
     // credential, no string does (the usual case, so large pages skip the walk).
-    if (text.includes('\\u')) return this.walk(body);
-    const plain = text.includes('\\')
-      ? text.replace(SHORT_ESCAPE, (_, c: string) => UNESCAPED[c] ?? c)
-      : text;
-    return this.secrets.finds(plain) ? this.walk(body) : body;
+    if (!text.includes('\\u')) {
+      const plain = text.includes('\\')
+        ? text.replace(SHORT_ESCAPE, (_, c: string) => UNESCAPED[c] ?? c)
+        : text;
+      if (!this.secrets.finds(plain)) return { body, changed: false };
+    }
+    const walked = { changed: false };
+    return { body: this.walk(body, 0, walked), changed: walked.changed };
   }
 
-  private walk(value: Json, depth = 0): Json {
-    if (typeof value === 'string') return this.text(value);
+  private walk(value: Json, depth: number, walked: { changed: boolean }): Json {
+    if (typeof value === 'string') {
+      const masked = this.text(value);
+      if (masked !== value) walked.changed = true;
+      return masked;
+    }
     if (value === null || typeof value !== 'object') return value;
     // No dashboard answer nests more than a few levels; a hostile one must not exhaust the stack.
     if (depth > MAX_DEPTH) {
@@ -52,13 +72,14 @@ export class EchoMask {
       });
     }
     if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) value[i] = this.walk(value[i] as Json, depth + 1);
+      for (let i = 0; i < value.length; i++) value[i] = this.walk(value[i] as Json, depth + 1, walked);
       return value;
     }
     for (const key of Object.keys(value)) {
-      const masked = this.walk(value[key] as Json, depth + 1);
+      const masked = this.walk(value[key] as Json, depth + 1, walked);
       const name = this.text(key);
       if (name === key && masked === value[key]) continue;
+      walked.changed = true;
       if (name !== key) delete value[key];
       // Defined, never assigned: an own `__proto__` key stays an inert property (see wire/json.ts).
       Object.defineProperty(value, name, {

@@ -53,6 +53,11 @@ export interface TransportConfig {
    * cut a write off halfway).
    */
   startSignal?: AbortSignal;
+  /**
+   * Values no parsed answer may carry besides the credentials the requests send (those are
+   * learnt from the Authorization headers): a front end's own secrets, masked the same way.
+   */
+  alsoMask?: ReadonlyArray<string | undefined>;
 }
 
 export interface TransportStats {
@@ -96,6 +101,7 @@ export function createTransport(config: TransportConfig): Transport {
   const origin = new URL(config.baseUrl).origin;
   const shownUrl = publicUrl(config.baseUrl).replace(/\/+$/, '');
   const echoes = new EchoMask();
+  echoes.watch(config.alsoMask ?? []);
   const policy = {
     maxAttempts: config.maxAttempts,
     retryBaseDelay: config.retryBaseDelay,
@@ -283,7 +289,7 @@ function parseReply(
   where: string,
   shownUrl: string,
   echoes: EchoMask,
-): Pick<HttpResponse, 'body' | 'notJson'> {
+): Pick<HttpResponse, 'body' | 'notJson' | 'text'> {
   if (text.length === 0 || (text.length < 16 && text.trim() === '')) return { body: undefined };
   let parsed: Json;
   try {
@@ -310,7 +316,10 @@ function parseReply(
       details: { where, status, unreadableBody: true },
     });
   }
-  return { body: echoes.mask(parsed, text) };
+  const masked = echoes.mask(parsed, text);
+  // A dropped `__proto__` key (parseJson) also makes the text say more than the body.
+  const same = !masked.changed && text.indexOf('"__proto__"') === -1;
+  return same ? { body: masked.body, text } : { body: masked.body };
 }
 
 /**

@@ -35,4 +35,10 @@ export interface HttpResponse {
    * reply is an HTML page (text/html), not JSON`. (A 2xx reply that is not JSON is an error.)
    */
   notJson?: string;
+  /**
+   * The body's JSON text exactly as the dashboard sent it, when that text is the body: no
+   * credential was masked in it and no key dropped. A front end passing the answer on can send
+   * these bytes instead of serialising the body again.
+   */
+  text?: string;
 }

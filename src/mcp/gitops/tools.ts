@@ -8,7 +8,7 @@ import {
   renderPlanText,
 } from '../../render/index.js';
 import type { ConfirmationTokens } from '../tokens.js';
-import { type ToolDef, type ToolOutcome, toolError, toolOk } from '../tool-result.js';
+import { type ComposedOutcome, type ToolDef, type ToolOutcome, toolError, toolOk } from '../tool-result.js';
 import type { GitopsEngine, Planned } from './engine.js';
 import { explain } from './explain.js';
 import type { PlanStore } from './plan-store.js';
@@ -249,7 +249,7 @@ export function gitopsTools(options: GitopsToolOptions): ToolDef[] {
   ];
 }
 
-function findPlan(options: GitopsToolOptions, tool: string, id: unknown): Planned | ToolOutcome {
+function findPlan(options: GitopsToolOptions, tool: string, id: unknown): Planned | ComposedOutcome {
   const planned = typeof id === 'string' ? options.plans.get(id) : options.plans.last();
   if (planned) return planned;
   return toolError(
