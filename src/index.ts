@@ -47,6 +47,7 @@ export {
   type SavedApprovalOptions,
   type StatePaths,
   statePaths,
+  type VariableOf,
 } from './apply/index.js';
 export type { DashboardClient } from './dashboard/index.js';
 export {

@@ -10,17 +10,21 @@
  *    second process). The in-memory pair is measured again with 20 ms added to every dashboard
  *    request.
  *  - the RSS and peak RSS (VmHWM) of the `svc-gitops mcp` process after 100 and after `--calls`
- *    tool calls (one svc_plan of the whole fleet per 100 calls, the rest list_updates_v1 pages),
- *    and the growth per call between the two.
+ *    tool calls (svc_plan of the whole fleet for the first four calls, which fill the session's
+ *    bounded plan store, and then every 100th; the rest list_updates_v1 pages), and the growth per
+ *    call between the two; the same mix against the in-process server, with its heap in use after
+ *    a full GC (retained objects, which RSS cannot tell from heap the allocator keeps).
  * Usage: npx tsx scripts/bench/mcp.ts [--sites N] [--rounds N] [--concurrency N] [--calls N]
  *   [--json FILE] (the figures as JSON too, for the suite's short seeded run)
  */
 import * as fs from 'node:fs';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -56,6 +60,8 @@ const PER_PAGE = 200;
 const LATENCY_MS = 20;
 /** The first RSS sample: after this many calls, the server has served every kind of call. */
 const EARLY_CALLS = 100;
+/** Plans a session keeps (src/mcp/gitops/plan-store.ts): the first calls plan one more time than this. */
+const PLANS_KEPT = 3;
 /** USER_HZ: the unit of /proc/<pid>/stat times, 100 on every Linux this runs on. */
 const CLOCK_TICKS = 100;
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -75,6 +81,8 @@ export interface McpBenchFigures {
   /** Wall time (best and median round) and CPU time (all rounds) through the server ÷ through the library. */
   ratios: Record<'inMemory' | 'inMemoryLatency' | 'stdio', Ratios>;
   rss: { calls: number; rssMb: number; peakMb: number }[];
+  /** The in-process server's heap in use after a full GC. */
+  heap: { calls: number; heapMb: number }[];
 }
 
 if (values.serve) {
@@ -157,13 +165,31 @@ async function measure(): Promise<McpBenchFigures> {
     slow.b,
   );
   await setLatency(sandbox.url, 0);
+
+  // Retained memory of the in-process server: the heap in use after a full collection, after
+  // EARLY_CALLS and after `calls` calls of the same mix as below (RSS alone cannot tell retained
+  // objects from heap the allocator keeps).
+  const heap: McpBenchFigures['heap'] = [];
+  await callMix(inMemory, calls, pageArgs, pages, (done) =>
+    heap.push({ calls: done, heapMb: retainedHeapBytes() / 1048576 }),
+  );
+  console.log(
+    `in-process tool server, heap in use after a full GC: ${heap.map((h) => `after ${h.calls} calls ${h.heapMb.toFixed(1)} MB`).join(', ')}${perCall(heap.map((h) => ({ calls: h.calls, mb: h.heapMb })))}`,
+  );
   await inMemory.close();
   await tool.close();
 
   // A child process over stdio, as an AI client runs it.
+  // The built bundle when there is one (`npm run bench:mcp` builds first): what users run, and
+  // what its RSS should be measured on; else the sources through this process's loader.
+  const bundle = join(REPO, 'dist/bin/svc-gitops.js');
+  const server = existsSync(bundle) ? [bundle] : [...process.execArgv, join(REPO, 'src/cli/main.ts')];
+  console.log(
+    `svc-gitops mcp over stdio runs ${existsSync(bundle) ? 'the built bundle' : 'the sources (no build)'}`,
+  );
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [...process.execArgv, join(REPO, 'src/cli/main.ts'), 'mcp'],
+    args: [...server, 'mcp'],
     cwd,
     env,
     stderr: 'ignore',
@@ -183,32 +209,60 @@ async function measure(): Promise<McpBenchFigures> {
     rss.push({ calls: done, rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 });
   };
   const started = performance.now();
-  for (let call = 0; call < calls; call++) {
-    if (call % 100 === 0) {
-      const planned = await stdio.callTool({ name: 'svc_plan', arguments: {} });
-      if (planned.isError) throw new Error(`svc_plan failed: ${answerText(planned)}`);
-    } else {
-      await stdio.callTool({ name: 'list_updates_v1', arguments: pageArgs(call % pages) });
-    }
-    if (call + 1 === EARLY_CALLS || call + 1 === calls) sample(call + 1);
-  }
+  await callMix(stdio, calls, pageArgs, pages, sample);
   const seconds = (performance.now() - started) / 1000;
   const line = (s: McpBenchFigures['rss'][number]) =>
     `after ${s.calls} calls RSS ${s.rssMb.toFixed(0)} MB, peak ${s.peakMb.toFixed(0)} MB`;
-  const early = rss[0];
-  const late = rss[rss.length - 1];
-  const growth =
-    early && late && late !== early
-      ? `; growth per call from call ${early.calls} to ${late.calls}: RSS ${(((late.rssMb - early.rssMb) * 1024) / (late.calls - early.calls)).toFixed(1)} KB, peak ${(((late.peakMb - early.peakMb) * 1024) / (late.calls - early.calls)).toFixed(1)} KB`
-      : '';
   console.log(
-    `svc-gitops mcp, ${calls} tool calls (one svc_plan of ${sites} sites per 100 calls, the rest list_updates_v1 pages) in ${seconds.toFixed(1)} s: ${rss.map(line).join('; ')}${growth}`,
+    `svc-gitops mcp, ${calls} tool calls (svc_plan of ${sites} sites for the first ${PLANS_KEPT + 1} calls and every 100th, the rest list_updates_v1 pages) in ${seconds.toFixed(1)} s: ${rss.map(line).join('; ')}${perCall(rss.map((s) => ({ calls: s.calls, mb: s.rssMb })))} RSS`,
   );
   await stdio.close();
   await library.close();
   rmSync(cwd, { recursive: true, force: true });
   stop();
-  return { sites, pages, answerBytesPerPage: Math.round(answerBytes / pages), ratios, rss };
+  return { sites, pages, answerBytesPerPage: Math.round(answerBytes / pages), ratios, rss, heap };
+}
+
+/**
+ * `calls` tool calls: svc_plan of the whole fleet for the first PLANS_KEPT + 1 calls (the
+ * session's bounded plan store is full, and has evicted once, before the first sample) and every
+ * 100th, list_updates_v1 pages otherwise; `sample(done)` after EARLY_CALLS and after the last.
+ */
+async function callMix(
+  client: Client,
+  calls: number,
+  pageArgs: (index: number) => Record<string, unknown>,
+  pages: number,
+  sample: (done: number) => void,
+): Promise<void> {
+  for (let call = 0; call < calls; call++) {
+    if (call <= PLANS_KEPT || call % 100 === 0) {
+      const planned = await client.callTool({ name: 'svc_plan', arguments: {} });
+      if (planned.isError) throw new Error(`svc_plan failed: ${answerText(planned)}`);
+    } else {
+      const page = await client.callTool({ name: 'list_updates_v1', arguments: pageArgs(call % pages) });
+      if (page.isError) throw new Error(`list_updates_v1 failed: ${answerText(page)}`);
+    }
+    if (call + 1 === EARLY_CALLS || call + 1 === calls) sample(call + 1);
+  }
+}
+
+/** `; growth per call from call A to B: N KB` between the first and last sample, or ''. */
+function perCall(samples: { calls: number; mb: number }[]): string {
+  const early = samples[0];
+  const late = samples[samples.length - 1];
+  if (!early || !late || late === early) return '';
+  const kb = ((late.mb - early.mb) * 1024) / (late.calls - early.calls);
+  return `; growth per call from call ${early.calls} to ${late.calls}: ${kb.toFixed(1)} KB`;
+}
+
+/** This process's heap in use after a full collection (gc exposed at run time for the purpose). */
+function retainedHeapBytes(): number {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
 }
 
 /**

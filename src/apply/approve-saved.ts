@@ -2,7 +2,13 @@ import { SvcError } from '../errors.js';
 import { REMAINING_WAVE } from '../plan/index.js';
 import type { DesiredState, Plan } from '../types.js';
 import { type ApprovalDecision, decidingSync } from './decision.js';
-import { checkIntegrity, checkNotExpired, checkSafeMode, checkSameDashboard } from './guard.js';
+import {
+  checkIntegrity,
+  checkNotExpired,
+  checkSafeMode,
+  checkSameDashboard,
+  type VariableOf,
+} from './guard.js';
 import { healthOf, planLimits, waveLimits } from './wave-limits.js';
 
 export interface SavedApprovalOptions {
@@ -10,6 +16,8 @@ export interface SavedApprovalOptions {
   dashboardUrl: string;
   safeMode: boolean;
   now: Date;
+  /** The variables hints name (default SVC_*; the tool server's under --namespace). */
+  variable?: VariableOf;
   /**
    * The desired-state config at hand, if one was found. `named`: the person named it (`-c`), so
    * it must be the desired state the plan was made from, or the plan is refused. A config only
@@ -29,9 +37,9 @@ export interface SavedApprovalOptions {
 export function approveSaved(plan: Plan, options: SavedApprovalOptions): ApprovalDecision {
   return decidingSync(() => {
     checkIntegrity(plan);
-    checkNotExpired(plan, options.now);
-    checkSameDashboard(plan, options.dashboardUrl);
-    checkSafeMode(plan.actions, options.safeMode);
+    checkNotExpired(plan, options.now, options.variable);
+    checkSameDashboard(plan, options.dashboardUrl, options.variable);
+    checkSafeMode(plan.actions, options.safeMode, options.variable);
     const matching = options.config?.desired?.digest === plan.desired_digest;
     if (options.config?.named && !matching)
       throw otherDesiredState(options.config.path, options.config.desired);

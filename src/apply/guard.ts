@@ -56,20 +56,35 @@ export function isExpired(plan: Plan, now: Date): boolean {
   return !Number.isFinite(expires) || now.getTime() > expires;
 }
 
-export function checkNotExpired(plan: Plan, now: Date): void {
+/**
+ * Names the variable of a setting in a hint. The CLI's are SVC_*; the tool server under
+ * `--namespace NAME` passes its own (settingVariable), so no text needs rewriting afterwards.
+ */
+export type VariableOf = (setting: 'dashboardUrl' | 'safeMode' | 'planLifetimeMinutes') => string;
+
+const SVC_VARIABLES: VariableOf = (setting) =>
+  ({ dashboardUrl: 'SVC_URL', safeMode: 'SVC_SAFE_MODE', planLifetimeMinutes: 'SVC_PLAN_LIFETIME_MINUTES' })[
+    setting
+  ];
+
+export function checkNotExpired(plan: Plan, now: Date, variable: VariableOf = SVC_VARIABLES): void {
   if (isExpired(plan, now)) {
     throw new SvcError('PREVIEW_EXPIRED', `the plan expired at ${plan.expires_at}`, {
-      hint: `${REPLAN_HINT} (the lifetime is the setting planLifetimeMinutes, SVC_PLAN_LIFETIME_MINUTES)`,
+      hint: `${REPLAN_HINT} (the lifetime is the setting planLifetimeMinutes, ${variable('planLifetimeMinutes')})`,
     });
   }
 }
 
-export function checkSameDashboard(plan: Plan, dashboardUrl: string): void {
+export function checkSameDashboard(
+  plan: Plan,
+  dashboardUrl: string,
+  variable: VariableOf = SVC_VARIABLES,
+): void {
   if (normaliseUrl(plan.dashboard.url) !== normaliseUrl(dashboardUrl)) {
     throw new SvcError(
       'PREVIEW_REQUIRED',
       `the plan was made for ${plan.dashboard.url}, not for the configured dashboard ${dashboardUrl}`,
-      { hint: 'point SVC_URL at the plan’s dashboard, or plan again against this one' },
+      { hint: `point ${variable('dashboardUrl')} at the plan’s dashboard, or plan again against this one` },
     );
   }
 }
@@ -88,7 +103,11 @@ export function checkSameDesiredState(plan: Plan, desiredDigest: string): void {
 }
 
 /** While safe mode is on (the default), high-risk actions (core, major versions) are refused. */
-export function checkSafeMode(actions: readonly Action[], safeMode: boolean): void {
+export function checkSafeMode(
+  actions: readonly Action[],
+  safeMode: boolean,
+  variable: VariableOf = SVC_VARIABLES,
+): void {
   if (!safeMode) return;
   const risky = actions.filter((action) => action.risk === 'high');
   if (risky.length === 0) return;
@@ -101,7 +120,7 @@ export function checkSafeMode(actions: readonly Action[], safeMode: boolean): vo
     'SAFE_MODE_BLOCKED',
     `safe mode is on and the plan holds ${risky.length} high-risk action(s): ${listed}${more}`,
     {
-      hint: 'to allow core and major-version updates set `safeMode: false` in the settings file or SVC_SAFE_MODE=false',
+      hint: `to allow core and major-version updates set \`safeMode: false\` in the settings file or ${variable('safeMode')}=false`,
       details: { high_risk: risky.length },
     },
   );

@@ -29,7 +29,13 @@ export {
   refusalError,
 } from './decision.js';
 export type { ApplyEvent, ApplyProgress } from './events.js';
-export { type ApprovalParameters, checkApprovalParameters, checkIntegrity, isExpired } from './guard.js';
+export {
+  type ApprovalParameters,
+  checkApprovalParameters,
+  checkIntegrity,
+  isExpired,
+  type VariableOf,
+} from './guard.js';
 export type { HeldBack } from './held-back.js';
 export { type ApplyJournal, type JournalRecord, openJournal, readJournal } from './journal.js';
 export { type ApplyLockPlace, applyLockPlace } from './lock-dir.js';

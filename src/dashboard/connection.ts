@@ -1,5 +1,5 @@
 import { SvcError } from '../errors.js';
-import type { Settings } from '../settings/types.js';
+import { DEFAULT_PRODUCT, type Settings, settingVariable } from '../settings/types.js';
 import { createTransport, type Transport } from './transport/http.js';
 
 /**
@@ -17,6 +17,8 @@ export interface Connection {
   abilityAuth: { kind: 'basic' | 'bearer' | 'none'; headers: Record<string, string> };
   restAuth: { kind: 'bearer' | 'none'; headers: Record<string, string> };
   secrets: string[];
+  /** The product whose variables hints name (settingVariable). */
+  product: string;
   jobPollInterval: number;
   jobTimeout: number;
 }
@@ -28,12 +30,16 @@ export interface ConnectionOptions {
   random?: () => number;
   /** See TransportConfig.alsoMask. */
   alsoMask?: ReadonlyArray<string | undefined>;
+  /** See TransportConfig.product. */
+  product?: string;
 }
 
 export function openConnection(settings: Settings, options: ConnectionOptions = {}): Connection {
+  const product = options.product ?? DEFAULT_PRODUCT;
   if (!settings.dashboardUrl) {
+    const variable = settingVariable('dashboardUrl', product);
     throw new SvcError('SETTINGS_INVALID', 'no dashboard URL is configured', {
-      hint: 'Set SVC_URL (or dashboardUrl in settings.json), e.g. SVC_URL=https://dashboard.example.com',
+      hint: `Set ${variable} (or dashboardUrl in settings.json), e.g. ${variable}=https://dashboard.example.com`,
     });
   }
   const url = new URL(settings.dashboardUrl);
@@ -42,7 +48,7 @@ export function openConnection(settings: Settings, options: ConnectionOptions = 
       'SETTINGS_INVALID',
       `dashboardUrl ${url.origin} uses HTTP which transmits credentials in plain text`,
       {
-        hint: 'Use https, or set allowHttp (SVC_ALLOW_HTTP=true) for a local test dashboard.',
+        hint: `Use https, or set allowHttp (${settingVariable('allowHttp', product)}=true) for a local test dashboard.`,
       },
     );
   }
@@ -64,6 +70,7 @@ export function openConnection(settings: Settings, options: ConnectionOptions = 
     ...(options.startSignal ? { startSignal: options.startSignal } : {}),
     // Both configured credentials, sent or not (a token beside a login is not sent).
     alsoMask: [...secrets, ...(options.alsoMask ?? [])],
+    product,
   });
   const bearer = settings.token ? { authorization: `Bearer ${settings.token}` } : undefined;
   const basic =
@@ -86,6 +93,7 @@ export function openConnection(settings: Settings, options: ConnectionOptions = 
         : { kind: 'none', headers: {} },
     restAuth: bearer ? { kind: 'bearer', headers: bearer } : { kind: 'none', headers: {} },
     secrets,
+    product,
     jobPollInterval: settings.jobPollInterval,
     jobTimeout: settings.jobTimeout,
   };

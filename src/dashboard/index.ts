@@ -1,5 +1,6 @@
 import { SvcError } from '../errors.js';
 import type { Settings } from '../settings/types.js';
+import { settingVariable } from '../settings/types.js';
 import { type DashboardCapabilities, FLAG_SLUG } from '../types.js';
 import { type AbilityCaller, createAbilityCaller } from './abilities/call.js';
 import { readCatalogue } from './abilities/catalogue.js';
@@ -33,6 +34,8 @@ export interface DashboardClientOptions {
   startSignal?: AbortSignal;
   /** Values no answer may carry besides the configured credentials (a front end's own secrets). */
   alsoMask?: ReadonlyArray<string | undefined>;
+  /** The product whose variables hints name (`svc`: SVC_URL; the tool server's --namespace). */
+  product?: string;
 }
 
 /** Sites per run-updates call above which the dashboard queues the work (§4 of the facts). */
@@ -56,6 +59,7 @@ export function createDashboardClient(
     ...(options.random ? { random: options.random } : {}),
     ...(options.startSignal ? { startSignal: options.startSignal } : {}),
     ...(options.alsoMask ? { alsoMask: options.alsoMask } : {}),
+    ...(options.product ? { product: options.product } : {}),
   });
   if (settings.skipSslVerify) {
     options.onWarning?.(
@@ -196,10 +200,12 @@ async function detectSurface(
   // another web server). The probe sends no credentials: any answer but 404 (401 included) will do.
   const probePath = `${conn.restBase}/sites`;
   const probe = await conn.transport.send({ method: 'GET', path: probePath, retry: true, signal });
-  if (probe.status === 404) throw noApiAtUrl(conn.url, [`${conn.abilitiesBase}/abilities`, probePath], probe);
+  if (probe.status === 404) {
+    throw noApiAtUrl(conn.url, [`${conn.abilitiesBase}/abilities`, probePath], probe, conn.product);
+  }
   if (conn.restAuth.kind === 'none') {
     throw new SvcError('NOT_FOUND', `Abilities API endpoint not found at ${conn.url}${conn.abilitiesBase}`, {
-      hint: 'The dashboard needs version 6.0+ on WordPress 6.9+ for the abilities API; to read through the REST API v2 instead, set SVC_TOKEN.',
+      hint: `The dashboard needs version 6.0+ on WordPress 6.9+ for the abilities API; to read through the REST API v2 instead, set ${settingVariable('token', conn.product)}.`,
     });
   }
   options.onWarning?.(

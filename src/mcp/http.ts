@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { SvcError } from '../errors.js';
+import { settingVariable } from '../settings/index.js';
 import type { ToolServer } from './server.js';
 
 export interface HttpOptions {
@@ -14,6 +15,8 @@ export interface HttpOptions {
   /** One tool server per MCP session (its own tokens, plans and limits). */
   newServer: () => ToolServer;
   log: (line: string) => void;
+  /** The product whose variables hints name (`svc`; the tool server's --namespace). */
+  product?: string;
 }
 
 export interface RunningHttp {
@@ -38,7 +41,7 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
       'SETTINGS_INVALID',
       `the HTTP bearer token must be at least ${MIN_TOKEN_LENGTH} characters`,
       {
-        hint: 'set httpToken (SVC_HTTP_TOKEN) to a long random value, e.g. `openssl rand -hex 32`',
+        hint: `set httpToken (${settingVariable('httpToken', options.product)}) to a long random value, e.g. \`openssl rand -hex 32\``,
       },
     );
   }

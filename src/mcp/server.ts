@@ -13,7 +13,7 @@ import {
 import { createDashboardClient, type DashboardClient, SecretMask } from '../dashboard/index.js';
 
 import { isSvcError } from '../errors.js';
-import { loadSettings, type Settings } from '../settings/index.js';
+import { loadSettings, type Settings, settingVariable } from '../settings/index.js';
 import { abilityTools } from './ability-tools.js';
 import { argumentChecker } from './arguments.js';
 import { createEngine, type GitopsEngine } from './gitops/engine.js';
@@ -114,6 +114,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   const openClient = (from: Settings): DashboardClient =>
     createDashboardClient(from, {
       alsoMask: currentSecrets(from),
+      product,
       onWarning: (message) => options.log(`warning: ${message}`),
       ...(options.random ? { random: options.random } : {}),
     });
@@ -131,6 +132,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       cwd: options.cwd,
       now,
       stateDir: options.env.SVC_GITOPS_STATE_DIR || '.svc-gitops',
+      variable: (setting) => settingVariable(setting, product),
       onWarning: (message) => options.log(`warning: ${message}`),
     });
     const host = new URL(settings.dashboardUrl).host;
@@ -277,7 +279,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       return toolError('SAFE_MODE_BLOCKED', `${tool.name} is destructive and safe mode is on`, {
         tool: tool.name,
         reason: 'safe mode refuses destructive operations before any call to the dashboard',
-        resolution: `an operator can set safeMode false (${envName(product, 'SAFE_MODE')}=false); the GitOps plan/apply tools stay available`,
+        resolution: `an operator can set safeMode false (${settingVariable('safeMode', product)}=false); the GitOps plan/apply tools stay available`,
       });
     }
     return undefined;
@@ -296,9 +298,9 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     } catch (error) {
       if (error instanceof McpError) throw error;
       outcome = isSvcError(error)
-        ? toolError(error.code, rename(product, error.message), {
+        ? toolError(error.code, error.message, {
             tool: tool.name,
-            ...(error.hint ? { resolution: rename(product, error.hint) } : {}),
+            ...(error.hint ? { resolution: error.hint } : {}),
           })
         : toolError('INTERNAL', error instanceof Error ? error.message : String(error), { tool: tool.name });
     }
@@ -431,14 +433,4 @@ function notConfigured(product: string, state: SetupState): ComposedOutcome {
     text: `NOT_CONFIGURED: ${message}; call ${product}_get_setup_status or ${product}_configure`,
     isError: true,
   };
-}
-
-function envName(product: string, suffix: string): string {
-  return `${product.toUpperCase().replace(/-/g, '_')}_${suffix}`;
-}
-
-/** Texts of the shared code name SVC_* variables and svc-mcp: under another namespace, its own. */
-function rename(product: string, text: string): string {
-  if (product === 'svc') return text;
-  return text.replace(/\bSVC_/g, envName(product, '')).replace(/\bsvc-mcp\b/g, `${product}-mcp`);
 }

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { closest } from '../config/did-you-mean.js';
 import { jsonSyntaxPlace, SvcError } from '../errors.js';
 import type { SettingsValidator } from './schema.js';
+import { productVariable } from './types.js';
 
 export interface SettingsFile {
   path: string;
@@ -59,7 +60,7 @@ export function findSettingsFile(
         details: { file },
       });
     }
-    const chosen = chooseDashboard(values, file, validator, dashboard);
+    const chosen = chooseDashboard(values, file, validator, dashboard, productVariable('DASHBOARD', product));
     return {
       path: file,
       values: chosen.values,
@@ -90,6 +91,8 @@ function chooseDashboard(
   file: string,
   validator: SettingsValidator,
   dashboard: string | undefined,
+  /** The variable that names the dashboard (SVC_DASHBOARD under the default product). */
+  dashboardVariable: string,
 ): { values: Record<string, unknown>; name?: string } {
   if (values === null || typeof values !== 'object' || Array.isArray(values) || !('dashboards' in values)) {
     validator.check(values, file);
@@ -98,7 +101,7 @@ function chooseDashboard(
         'SETTINGS_INVALID',
         `${file}: dashboard "${dashboard}" was chosen, but the file names no dashboards`,
         {
-          hint: 'Add "dashboards": {"<name>": {"dashboardUrl": …}} to the file, or unset SVC_DASHBOARD / drop --dashboard.',
+          hint: `Add "dashboards": {"<name>": {"dashboardUrl": …}} to the file, or unset ${dashboardVariable} / drop --dashboard.`,
           details: { file },
         },
       );
@@ -130,7 +133,7 @@ function chooseDashboard(
       'SETTINGS_INVALID',
       `${file} names several dashboards (${names.join(', ')}); none was chosen`,
       {
-        hint: 'Choose one with --dashboard NAME or SVC_DASHBOARD=NAME.',
+        hint: `Choose one with --dashboard NAME or ${dashboardVariable}=NAME.`,
         details: { file },
       },
     );

@@ -3,7 +3,13 @@ import { SvcError } from '../errors.js';
 import { readEnvSettings } from './env.js';
 import { findSettingsFile } from './file.js';
 import { createSettingsValidator } from './schema.js';
-import type { Settings } from './types.js';
+import {
+  DEFAULT_PRODUCT,
+  productVariable,
+  type SettingKey,
+  type Settings,
+  settingVariable,
+} from './types.js';
 
 export { settingsFileCandidates, userSettingsFile } from './file.js';
 export { createSettingsValidator } from './schema.js';
@@ -40,9 +46,9 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   const validator = createSettingsValidator();
   const warnings: string[] = [];
   const source = ['defaults'];
-  const product = options.product ?? 'svc';
+  const product = options.product ?? DEFAULT_PRODUCT;
   // An empty variable counts as unset, as every SVC_* setting does.
-  const dashboard = options.env[`${product.toUpperCase()}_DASHBOARD`] || undefined;
+  const dashboard = options.env[productVariable('DASHBOARD', product)] || undefined;
   const file = findSettingsFile(options.fs, options.cwd, options.homeDir, validator, product, dashboard);
   let fileValues: Record<string, unknown> = {};
   if (file) {
@@ -70,19 +76,20 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   };
   validator.check(merged, 'settings overrides');
   const settings = merged as unknown as Settings;
-  settings.dashboardUrl = checkDashboardUrl(settings, warnings);
+  settings.dashboardUrl = checkDashboardUrl(settings, warnings, product);
   // skipSslVerify is warned of by the dashboard client, when a command connects: once per run.
   const hasBasic = Boolean(settings.username && settings.applicationPassword);
   if (!hasBasic && settings.token) {
     warnings.push(
-      'only a REST token is set: the abilities API needs a username and an application password (SVC_USER, SVC_APP_PASSWORD)',
+      `only a REST token is set: the abilities API needs a username and an application password (${settingVariable('username', product)}, ${settingVariable('applicationPassword', product)})`,
     );
   }
   return { settings, warnings, source };
 }
 
 /** Validates the URL form; returns it without trailing slashes. */
-function checkDashboardUrl(settings: Settings, warnings: string[]): string {
+function checkDashboardUrl(settings: Settings, warnings: string[], product: string): string {
+  const variable = (key: SettingKey) => settingVariable(key, product);
   const raw = settings.dashboardUrl.trim();
   if (raw === '') return '';
   let url: URL;
@@ -90,17 +97,17 @@ function checkDashboardUrl(settings: Settings, warnings: string[]): string {
     url = new URL(raw);
   } catch {
     throw new SvcError('SETTINGS_INVALID', 'dashboardUrl is not a valid URL', {
-      hint: 'Set SVC_URL (or dashboardUrl) to the dashboard address, e.g. https://dashboard.example.com',
+      hint: `Set ${variable('dashboardUrl')} (or dashboardUrl) to the dashboard address, e.g. https://dashboard.example.com`,
     });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new SvcError('SETTINGS_INVALID', `dashboardUrl must use https (got ${url.protocol})`, {
-      hint: 'Set SVC_URL (or dashboardUrl) to the dashboard address, e.g. https://dashboard.example.com',
+      hint: `Set ${variable('dashboardUrl')} (or dashboardUrl) to the dashboard address, e.g. https://dashboard.example.com`,
     });
   }
   if (url.username || url.password || url.search || url.hash) {
     throw new SvcError('SETTINGS_INVALID', 'dashboardUrl must not carry credentials, a query or a fragment', {
-      hint: 'Put credentials in SVC_USER / SVC_APP_PASSWORD / SVC_TOKEN instead.',
+      hint: `Put credentials in ${variable('username')} / ${variable('applicationPassword')} / ${variable('token')} instead.`,
     });
   }
   if (url.protocol === 'http:') {
@@ -108,7 +115,7 @@ function checkDashboardUrl(settings: Settings, warnings: string[]): string {
       throw new SvcError(
         'SETTINGS_INVALID',
         `dashboardUrl ${url.origin} uses HTTP which transmits credentials in plain text`,
-        { hint: 'Use https, or set allowHttp (SVC_ALLOW_HTTP=true) for a local test dashboard.' },
+        { hint: `Use https, or set allowHttp (${variable('allowHttp')}=true) for a local test dashboard.` },
       );
     }
     // Over loopback the credentials never leave the machine (the sandbox): nothing to warn of.

@@ -70,12 +70,20 @@ export const SETTING_ENV: Readonly<Record<SettingKey, string>> = {
   httpToken: 'SVC_HTTP_TOKEN',
 };
 
+/** The product name in variables (SVC_URL) and file names (~/.config/svc-mcp/) unless told otherwise. */
+export const DEFAULT_PRODUCT = 'svc';
+
 /**
  * The variable of a setting under another product name (`--namespace acme` reads ACME_URL):
  * the tool server can stand in for a vendor's own, whose variables carry its name.
  */
-export function settingVariable(key: SettingKey, product = 'svc'): string {
-  return `${product.toUpperCase().replace(/-/g, '_')}_${SETTING_ENV[key].slice('SVC_'.length)}`;
+export function settingVariable(key: SettingKey, product = DEFAULT_PRODUCT): string {
+  return productVariable(SETTING_ENV[key].slice('SVC_'.length), product);
+}
+
+/** A variable of the product that is no setting: `DASHBOARD` → SVC_DASHBOARD (ACME_DASHBOARD). */
+export function productVariable(suffix: string, product = DEFAULT_PRODUCT): string {
+  return `${product.toUpperCase().replace(/-/g, '_')}_${suffix}`;
 }
 
 /** Settings that hold a credential: never printed, logged or put into an error. */

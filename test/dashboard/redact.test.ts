@@ -35,6 +35,7 @@ describe('a 401 says which credential was offered', () => {
     auth,
     secrets: [],
     url: 'https://dashboard.example.test',
+    product: 'svc',
   });
   const refused = {
     status: 401,
@@ -49,5 +50,11 @@ describe('a 401 says which credential was offered', () => {
     expect(none.message).not.toContain('bearer');
     expect(statusFailure(refused, context('bearer')).message).toContain('does not accept a bearer token');
     expect(statusFailure(refused, context('basic')).hint).toContain('SVC_USER and SVC_APP_PASSWORD');
+  });
+
+  it("names the variables of the product it serves (the tool server's --namespace)", () => {
+    const hint = statusFailure(refused, { ...context('basic'), product: 'acme' }).hint ?? '';
+    expect(hint).toContain('Check ACME_USER and ACME_APP_PASSWORD');
+    expect(hint).not.toContain('SVC_');
   });
 });

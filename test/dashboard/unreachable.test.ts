@@ -52,7 +52,7 @@ describe('unreachable, as the transport classifies it', () => {
 
   it('marks connections never made, not connections dropped or timed out after they were made', () => {
     const marked = (code: string) =>
-      isDashboardUnreachable(connectionFailure({ code }, 'POST', '/x', 'https://dash.test'));
+      isDashboardUnreachable(connectionFailure({ code }, 'POST', '/x', 'https://dash.test', 'svc'));
     for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'])
       expect(marked(code), code).toBe(true);
     for (const code of ['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'UND_ERR_HEADERS_TIMEOUT'])

@@ -14,7 +14,7 @@ const root = join(import.meta.dirname, '../..');
  * timing (the full run's ratios are in docs/benchmarks.md).
  */
 describe('bench:mcp, a short seeded run', () => {
-  it('runs both paths on the same bytes and reports ratios and the RSS after 100 and after all calls', async () => {
+  it('runs both paths on the same bytes and reports ratios, RSS and retained heap after 100 and after all calls', async () => {
     const out = join(tempDirForFile('svc-gitops-bench-mcp-test-'), 'figures.json');
     const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SVC_')));
     const args = ['--sites', '300', '--rounds', '1', '--calls', '110', '--concurrency', '2', '--json', out];
@@ -39,6 +39,8 @@ describe('bench:mcp, a short seeded run', () => {
       }
     }
     expect(figures.rss.map((sample) => sample.calls)).toEqual([100, 110]);
+    expect(figures.heap.map((sample) => sample.calls)).toEqual([100, 110]);
+    for (const sample of figures.heap) expect(sample.heapMb).toBeGreaterThan(1);
     for (const sample of figures.rss) {
       expect(sample.rssMb).toBeGreaterThan(20);
       expect(sample.peakMb).toBeGreaterThanOrEqual(sample.rssMb);

@@ -3,7 +3,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { PROFILES } from '../e2e/helpers.js';
-import { catalogue, connect, sandboxLogin, startSmallSandbox, testClock } from './helpers.js';
+import { tempDirForFile } from '../helpers/temp-dir.js';
+import {
+  CORE_CONFIG,
+  catalogue,
+  connect,
+  SMALL_CONFIG,
+  sandboxLogin,
+  startSmallSandbox,
+  testClock,
+} from './helpers.js';
 
 describe.each(PROFILES)('allowedTools and blockedTools against the %s sandbox', (profile) => {
   let sandbox: RunningSandbox;
@@ -157,6 +166,62 @@ describe('--namespace', () => {
       await agent.close();
       await unconfigured.close();
       await fromFile.close();
+    }
+  });
+});
+
+describe('--namespace: texts name what the server reads', () => {
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await startSmallSandbox('spec', { namespace: 'acme' });
+  });
+  afterAll(() => sandbox.close());
+  const acmeLogin = () =>
+    Object.fromEntries(
+      Object.entries(sandboxLogin(sandbox)).map(([key, value]) => [key.replace(/^SVC_/, 'ACME_'), value]),
+    );
+
+  it('a refusal names the ACME_* setting to change', async () => {
+    const agent = await connect({
+      namespace: 'acme',
+      env: acmeLogin(),
+      files: { 'svc-gitops.yaml': CORE_CONFIG },
+    });
+    try {
+      const plan = await agent.call('acme_plan');
+      expect(plan.isError).toBe(false);
+      const refused = await agent.call('acme_apply', {
+        confirmation_token: plan.result.confirmation_token,
+        user_confirmed: true,
+      });
+      expect(refused).toMatchObject({ isError: true, result: { error: 'SAFE_MODE_BLOCKED' } });
+      expect(refused.text).toContain('ACME_SAFE_MODE=false');
+      expect(refused.text).not.toContain('SVC_');
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('a variable of svc-gitops itself keeps its name: the one the server reads', async () => {
+    const cwd = tempDirForFile('svc-gitops-mcp-acme-');
+    fs.writeFileSync(join(cwd, 'blocker'), 'a file where the state directory should go');
+    const agent = await connect({
+      namespace: 'acme',
+      cwd,
+      env: { ...acmeLogin(), SVC_GITOPS_STATE_DIR: join(cwd, 'blocker', 'state') },
+      files: { 'svc-gitops.yaml': SMALL_CONFIG },
+    });
+    try {
+      const plan = await agent.call('acme_plan');
+      const failed = await agent.call('acme_apply', {
+        confirmation_token: plan.result.confirmation_token,
+        user_confirmed: true,
+      });
+      expect(failed).toMatchObject({ isError: true, result: { error: 'IO_ERROR' } });
+      expect(failed.text).toContain('set SVC_GITOPS_STATE_DIR to a writable directory');
+      expect(failed.text).not.toContain('ACME_GITOPS');
+    } finally {
+      await agent.close();
     }
   });
 });

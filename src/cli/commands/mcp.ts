@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { EXIT, SvcError } from '../../errors.js';
 import type { ToolServer } from '../../mcp/index.js';
 import { terminalText } from '../../render/index.js';
+import { settingVariable } from '../../settings/index.js';
 import type { CliContext } from '../context.js';
 
 interface McpFlags {
@@ -60,10 +61,16 @@ export async function runMcp(ctx: CliContext, flags: McpFlags): Promise<number> 
     await first.close();
     if (!token) {
       throw new SvcError('SETTINGS_INVALID', '--http needs a bearer token', {
-        hint: 'set httpToken in the settings file or SVC_HTTP_TOKEN (at least 16 characters); clients send it as Authorization: Bearer <token>',
+        hint: `set httpToken in the settings file or ${settingVariable('httpToken', flags.namespace)} (at least 16 characters); clients send it as Authorization: Bearer <token>`,
       });
     }
-    const running = await serveHttp({ port, token, newServer: make, log });
+    const running = await serveHttp({
+      port,
+      token,
+      newServer: make,
+      log,
+      ...(flags.namespace === undefined ? {} : { product: flags.namespace }),
+    });
     log(`listening on ${running.url} (loopback only, bearer token required)`);
     await untilAborted(ctx.signal);
     await running.close();

@@ -1,4 +1,5 @@
 import { SvcError } from '../../errors.js';
+import { settingVariable } from '../../settings/types.js';
 import type { Connection } from '../connection.js';
 import { MAX_REQUEST_LINE_BYTES, requestLineBytes } from '../transport/request-line.js';
 import { statusFailure } from '../transport/status.js';
@@ -43,7 +44,7 @@ export function createAbilityCaller(conn: Connection, catalogue: Catalogue): Abi
     const name = `${conn.namespace}/${shortName}`;
     if (!ability) {
       throw new SvcError('UNSUPPORTED', `the dashboard does not offer the ability ${name}`, {
-        hint: 'Update the dashboard, or check the interface namespace (SVC_NAMESPACE).',
+        hint: `Update the dashboard, or check the interface namespace (${settingVariable('namespace', conn.product)}).`,
       });
     }
     for (const key of Object.keys(input)) {
@@ -76,6 +77,7 @@ export function createAbilityCaller(conn: Connection, catalogue: Catalogue): Abi
         auth: conn.abilityAuth.kind,
         secrets: conn.secrets,
         url: conn.url,
+        product: conn.product,
       });
     }
     return res.text === undefined ? { body: res.body } : { body: res.body, text: res.text };

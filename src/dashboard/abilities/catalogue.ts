@@ -114,6 +114,7 @@ async function readPage(
     auth: conn.abilityAuth.kind,
     secrets: conn.secrets,
     url: conn.url,
+    product: conn.product,
   } as const;
   if (res.status === 404 && page === 1) return undefined;
   if (res.status < 200 || res.status >= 300) throw statusFailure(res, ctx);

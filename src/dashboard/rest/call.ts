@@ -1,4 +1,5 @@
 import { SvcError } from '../../errors.js';
+import { settingVariable } from '../../settings/types.js';
 import type { Connection } from '../connection.js';
 import type { HttpRequest } from '../transport/http.js';
 import { statusFailure } from '../transport/status.js';
@@ -14,7 +15,7 @@ export async function restCall(
 ): Promise<Json | undefined> {
   if (conn.restAuth.kind === 'none') {
     throw new SvcError('UNSUPPORTED', `the REST API route ${req.route} needs a REST API key`, {
-      hint: 'Set SVC_TOKEN (the key shown by the dashboard as <secret>==<key>).',
+      hint: `Set ${settingVariable('token', conn.product)} (the key shown by the dashboard as <secret>==<key>).`,
     });
   }
   const path = `${conn.restBase}${req.route}`;
@@ -29,6 +30,7 @@ export async function restCall(
       auth: conn.restAuth.kind,
       secrets: conn.secrets,
       url: conn.url,
+      product: conn.product,
     });
   }
   return res.body;

@@ -1,4 +1,5 @@
 import { SvcError } from '../../errors.js';
+import { settingVariable } from '../../settings/types.js';
 import { SecretMask } from './secret-mask.js';
 
 /** Connection-level error codes worth another attempt (for reads and idempotent writes only). */
@@ -98,11 +99,11 @@ export function describeNotJson(
   return type || undefined;
 }
 
-/** The hint for a reply that is not JSON: most often SVC_URL reaches some other web server. */
-export function notJsonHint(status: number, url: string): string {
+/** The hint for a reply that is not JSON: most often the dashboard URL reaches some other web server. */
+export function notJsonHint(status: number, url: string, product: string): string {
   // nginx and Apache answer a plain HTTP request on a TLS port with their own 400 page.
   const tls = status === 400 && url.startsWith('http:') ? '; if that port speaks TLS, use https://' : '';
-  return `Is this the dashboard? Check SVC_URL (${url})${tls}.`;
+  return `Is this the dashboard? Check ${settingVariable('dashboardUrl', product)} (${url})${tls}.`;
 }
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -117,7 +118,14 @@ export function isRetryableNetworkCode(code: string | undefined): boolean {
 }
 
 /** A failed connection as an SvcError that names the code and says what to check. */
-export function connectionFailure(error: unknown, method: string, path: string, origin: string): SvcError {
+export function connectionFailure(
+  error: unknown,
+  method: string,
+  path: string,
+  origin: string,
+  product: string,
+): SvcError {
+  const url = settingVariable('dashboardUrl', product);
   const code = networkCode(error) ?? 'UNKNOWN';
   const details = {
     method,
@@ -127,18 +135,18 @@ export function connectionFailure(error: unknown, method: string, path: string, 
   };
   if (TLS_CODES.has(code)) {
     return new SvcError('TLS_ERROR', `${method} ${path}: certificate check failed (${code}) for ${origin}`, {
-      hint: 'Install a certificate the system trusts; for a local self-signed certificate only, set skipSslVerify (SVC_SKIP_SSL_VERIFY=true).',
+      hint: `Install a certificate the system trusts; for a local self-signed certificate only, set skipSslVerify (${settingVariable('skipSslVerify', product)}=true).`,
       details,
       cause: error,
     });
   }
   const hints: Record<string, string> = {
-    ECONNREFUSED: `Nothing accepts connections at ${origin}: check SVC_URL and that the dashboard is running.`,
-    ENOTFOUND: `The host of ${origin} does not resolve: check SVC_URL.`,
+    ECONNREFUSED: `Nothing accepts connections at ${origin}: check ${url} and that the dashboard is running.`,
+    ENOTFOUND: `The host of ${origin} does not resolve: check ${url}.`,
     ETIMEDOUT: `${origin} did not answer the connection: check the network, firewall or VPN.`,
     ECONNRESET: 'The connection was reset while talking to the dashboard; a proxy or the server dropped it.',
     // The TLS handshake got a reply that is not TLS: the server speaks plain HTTP on that port.
-    ERR_SSL_WRONG_VERSION_NUMBER: `${origin} does not speak TLS on that port: check the scheme of SVC_URL (http:// or https://).`,
+    ERR_SSL_WRONG_VERSION_NUMBER: `${origin} does not speak TLS on that port: check the scheme of ${url} (http:// or https://).`,
     UND_ERR_SOCKET: 'The dashboard closed the connection before the response was complete.',
   };
   // The reverse of ERR_SSL_WRONG_VERSION_NUMBER: a TLS server hangs up on a plain HTTP request
@@ -146,16 +154,16 @@ export function connectionFailure(error: unknown, method: string, path: string, 
   const tlsPort = code === 'UND_ERR_SOCKET' && origin.startsWith('http:') && bytesRead(error) === 0;
   return new SvcError('CONNECTION_FAILED', `${method} ${path}: connection failed (${code})`, {
     hint: tlsPort
-      ? `${origin} closed the connection without answering: if that port speaks TLS, use https:// in SVC_URL.`
-      : (hints[code] ?? 'Check SVC_URL, the network and the dashboard server.'),
+      ? `${origin} closed the connection without answering: if that port speaks TLS, use https:// in ${url}.`
+      : (hints[code] ?? `Check ${url}, the network and the dashboard server.`),
     details,
     cause: error,
   });
 }
 
-export function timeoutFailure(method: string, path: string, ms: number): SvcError {
+export function timeoutFailure(method: string, path: string, ms: number, product: string): SvcError {
   return new SvcError('TIMEOUT', `${method} ${path}: no complete response within ${ms} ms (ETIMEDOUT)`, {
-    hint: 'Raise requestTimeout (SVC_REQUEST_TIMEOUT) or check the dashboard load.',
+    hint: `Raise requestTimeout (${settingVariable('requestTimeout', product)}) or check the dashboard load.`,
     details: { method, path, timeoutMs: ms },
   });
 }

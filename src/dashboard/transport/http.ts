@@ -1,6 +1,7 @@
 import { Agent, type Dispatcher, request } from 'undici';
 import { SvcError } from '../../errors.js';
 import { publicUrl } from '../../public-url.js';
+import { DEFAULT_PRODUCT } from '../../settings/types.js';
 import { type Json, parseJson } from '../wire/json.js';
 import { AbortFanout } from './abort.js';
 import { EchoMask } from './echoes.js';
@@ -58,6 +59,8 @@ export interface TransportConfig {
    * learnt from the Authorization headers): a front end's own secrets, masked the same way.
    */
   alsoMask?: ReadonlyArray<string | undefined>;
+  /** The product whose variables hints name (`svc`: SVC_URL; the tool server's --namespace). */
+  product?: string;
 }
 
 export interface TransportStats {
@@ -95,7 +98,8 @@ export function createTransport(config: TransportConfig): Transport {
   const now = config.now ?? (() => performance.now());
   const aborts = new AbortFanout();
   const rate = new RateLimiter(config.rateLimit);
-  const budget = new DataBudget(config.maxSessionData);
+  const product = config.product ?? DEFAULT_PRODUCT;
+  const budget = new DataBudget(config.maxSessionData, product);
   const basePath = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
   const counters = { requests: 0, retries: 0 };
   const origin = new URL(config.baseUrl).origin;
@@ -263,13 +267,22 @@ async function sendOnce(
     return {
       status: res.statusCode,
       headers: res.headers,
-      ...parseReply(text, res.statusCode, res.headers['content-type'], where, shownUrl, echoes),
+      ...parseReply(
+        text,
+        res.statusCode,
+        res.headers['content-type'],
+        where,
+        shownUrl,
+        echoes,
+        config.product,
+      ),
     };
   } catch (error) {
     if (error instanceof SvcError) throw error;
     if (req.signal?.aborted) throw interrupted();
-    if (isTimeoutCode(networkCode(error))) throw timeoutFailure(req.method, req.path, config.timeoutMs);
-    throw connectionFailure(error, req.method, req.path, origin);
+    if (isTimeoutCode(networkCode(error)))
+      throw timeoutFailure(req.method, req.path, config.timeoutMs, config.product ?? DEFAULT_PRODUCT);
+    throw connectionFailure(error, req.method, req.path, origin, config.product ?? DEFAULT_PRODUCT);
   } finally {
     const event = { method: req.method, path: req.path, ms: performance.now() - started };
     config.onRequest?.(status === undefined ? event : { ...event, status });
@@ -289,6 +302,7 @@ function parseReply(
   where: string,
   shownUrl: string,
   echoes: EchoMask,
+  product = DEFAULT_PRODUCT,
 ): Pick<HttpResponse, 'body' | 'notJson' | 'text'> {
   if (text.length === 0 || (text.length < 16 && text.trim() === '')) return { body: undefined };
   let parsed: Json;
@@ -312,7 +326,7 @@ function parseReply(
       });
     }
     throw new SvcError('BAD_RESPONSE', `${where}: HTTP ${status}, but the reply is ${what}, not JSON`, {
-      hint: notJsonHint(status, shownUrl),
+      hint: notJsonHint(status, shownUrl, product),
       details: { where, status, unreadableBody: true },
     });
   }
@@ -369,12 +383,14 @@ async function readCapped(
       chunks.push(buffer);
     }
   } catch (error) {
-    if (timedOut) throw timeoutFailure(req.method, req.path, config.timeoutMs);
+    if (timedOut)
+      throw timeoutFailure(req.method, req.path, config.timeoutMs, config.product ?? DEFAULT_PRODUCT);
     throw error;
   } finally {
     clearTimeout(timer);
   }
-  if (timedOut) throw timeoutFailure(req.method, req.path, config.timeoutMs);
+  if (timedOut)
+    throw timeoutFailure(req.method, req.path, config.timeoutMs, config.product ?? DEFAULT_PRODUCT);
   return chunks.length === 1
     ? (chunks[0] as Buffer).toString('utf8')
     : Buffer.concat(chunks, size).toString('utf8');

@@ -1,4 +1,5 @@
 import { SvcError } from '../../errors.js';
+import { settingVariable } from '../../settings/types.js';
 import { AbortFanout } from './abort.js';
 
 /** Resolves after `ms`, or rejects with INTERRUPTED when `signal` aborts first. */
@@ -119,7 +120,10 @@ export class RateLimiter {
 export class DataBudget {
   used = 0;
 
-  constructor(private readonly limit: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly product: string,
+  ) {}
 
   add(bytes: number): void {
     this.used += bytes;
@@ -127,7 +131,9 @@ export class DataBudget {
       throw new SvcError(
         'RESOURCE_EXHAUSTED',
         `session data limit reached (${this.used} of ${this.limit} bytes read from the dashboard)`,
-        { hint: 'Raise maxSessionData (SVC_MAX_SESSION_DATA) or narrow the run to fewer sites.' },
+        {
+          hint: `Raise maxSessionData (${settingVariable('maxSessionData', this.product)}) or narrow the run to fewer sites.`,
+        },
       );
     }
   }

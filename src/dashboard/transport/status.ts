@@ -1,4 +1,5 @@
 import { SvcError } from '../../errors.js';
+import { settingVariable } from '../../settings/types.js';
 import { isObject, own } from '../wire/json.js';
 import { notJsonHint, redact } from './failures.js';
 import type { HttpResponse } from './http.js';
@@ -14,6 +15,8 @@ export interface FailureContext {
   secrets: readonly string[];
   /** The dashboard URL (never with credentials), named when the reply was not the dashboard's. */
   url: string;
+  /** The product whose variables the hints name (settingVariable). */
+  product: string;
 }
 
 /** The WordPress error envelope `{code, message, data:{status}}`, read defensively. */
@@ -48,7 +51,7 @@ export function statusFailure(res: HttpResponse, ctx: FailureContext): SvcError 
   if (res.notJson === undefined || res.status >= 500 || res.status === 401 || res.status === 429)
     return error;
   return new SvcError(error.code, error.message, {
-    hint: notJsonHint(res.status, ctx.url),
+    hint: notJsonHint(res.status, ctx.url, ctx.product),
     details: error.details,
   });
 }
@@ -72,7 +75,7 @@ function mappedFailure(res: HttpResponse, ctx: FailureContext): SvcError {
   }
   if (res.status === 429) {
     return new SvcError('RATE_LIMITED', head, {
-      hint: 'The dashboard is rate limiting: lower rateLimit (SVC_RATE_LIMIT) or concurrency (SVC_CONCURRENCY).',
+      hint: `The dashboard is rate limiting: lower rateLimit (${settingVariable('rateLimit', ctx.product)}) or concurrency (${settingVariable('concurrency', ctx.product)}).`,
       details,
     });
   }
@@ -92,44 +95,53 @@ function mappedFailure(res: HttpResponse, ctx: FailureContext): SvcError {
 }
 
 function authFailure(head: string, ctx: FailureContext, details: Record<string, unknown>): SvcError {
+  const [user, password, token] = (['username', 'applicationPassword', 'token'] as const).map((key) =>
+    settingVariable(key, ctx.product),
+  );
   if (ctx.auth === 'none') {
     return new SvcError('AUTH_FAILED', `${head} (no credentials were sent)`, {
-      hint: 'Set SVC_USER and SVC_APP_PASSWORD (the abilities API), or SVC_TOKEN (REST API v2 only).',
+      hint: `Set ${user} and ${password} (the abilities API), or ${token} (REST API v2 only).`,
       details,
     });
   }
   if (ctx.surface === 'abilities' && ctx.auth === 'bearer') {
     return new SvcError('AUTH_FAILED', `${head} (the abilities API does not accept a bearer token)`, {
-      hint: 'The abilities API needs a username and an application password: set SVC_USER and SVC_APP_PASSWORD (SVC_TOKEN is only for the REST API).',
+      hint: `The abilities API needs a username and an application password: set ${user} and ${password} (${token} is only for the REST API).`,
       details,
     });
   }
   if (ctx.surface === 'abilities') {
     return new SvcError('AUTH_FAILED', head, {
-      hint: "Check SVC_USER and SVC_APP_PASSWORD (or the settings file's username and applicationPassword): the username is case-sensitive and must be the user that owns the application password; the password may be given with or without its spaces.",
+      hint: `Check ${user} and ${password} (or the settings file's username and applicationPassword): the username is case-sensitive and must be the user that owns the application password; the password may be given with or without its spaces.`,
       details,
     });
   }
   return new SvcError('AUTH_FAILED', head, {
-    hint: "Check SVC_TOKEN (or the settings file's token): the REST API key must be valid, enabled, and have the read or write permission this call needs.",
+    hint: `Check ${token} (or the settings file's token): the REST API key must be valid, enabled, and have the read or write permission this call needs.`,
     details,
   });
 }
 
 /**
- * Neither API answers below the configured URL (both routes 404): SVC_URL is not the dashboard's
+ * Neither API answers below the configured URL (both routes 404): the URL is not the dashboard's
  * site root (it has a path such as /wp-admin), or not the dashboard at all. Names the URL tried,
  * never with credentials.
  */
-export function noApiAtUrl(url: string, tried: readonly string[], res: HttpResponse): SvcError {
+export function noApiAtUrl(
+  url: string,
+  tried: readonly string[],
+  res: HttpResponse,
+  product: string,
+): SvcError {
+  const variable = settingVariable('dashboardUrl', product);
   const parsed = new URL(url);
   const path = parsed.pathname.replace(/\/+$/, '');
   const shown = parsed.origin + path;
   const notJson = res.notJson ? `; ${res.notJson}` : '';
   const message = `${shown} answered HTTP ${res.status} for the dashboard's API routes (GET ${tried.join(', GET ')})${notJson}`;
   const hint = path
-    ? `Set SVC_URL to the dashboard's site root, without ${siteRootRest(path)} or another path (e.g. ${parsed.origin}${siteRootPrefix(path)}).`
-    : `Is this the dashboard? Check the host and port of SVC_URL (${shown}); it should be the dashboard's site root.`;
+    ? `Set ${variable} to the dashboard's site root, without ${siteRootRest(path)} or another path (e.g. ${parsed.origin}${siteRootPrefix(path)}).`
+    : `Is this the dashboard? Check the host and port of ${variable} (${shown}); it should be the dashboard's site root.`;
   return new SvcError('NOT_FOUND', message, { hint, details: { status: res.status, tried } });
 }
 

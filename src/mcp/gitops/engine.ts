@@ -20,6 +20,7 @@ import {
   type Settings,
   SvcError,
   statePaths,
+  type VariableOf,
 } from '../../index.js';
 import { renderApplyCalls } from '../../render/index.js';
 
@@ -66,6 +67,8 @@ export interface EngineOptions {
   now: () => Date;
   /** Journal, lock and used plans, as the CLI keeps them (`.svc-gitops/`). */
   stateDir: string;
+  /** The variables refusals name (the server's product: SVC_* or NAME_* under --namespace). */
+  variable: VariableOf;
   onWarning: (message: string) => void;
 }
 
@@ -105,6 +108,7 @@ export function createEngine(options: EngineOptions): GitopsEngine {
       const decision = approveSaved(planned.plan, {
         dashboardUrl: client.url,
         safeMode: settings.safeMode,
+        variable: options.variable,
         now: now(),
         config: { path: planned.configPath, desired: planned.desired },
       });
@@ -132,6 +136,7 @@ export function createEngine(options: EngineOptions): GitopsEngine {
       const decision = approveSaved(planned.plan, {
         dashboardUrl: client.url,
         safeMode: false,
+        variable: options.variable,
         now: now(),
         config: { path: planned.configPath, desired: planned.desired },
       });
