@@ -82,6 +82,8 @@ export interface PlanNowOptions extends ReadLiveOptions {
    * caller, which keeps the state file: windows, soak times and wave gates decide with them.
    */
   rollout?: ((read: LiveRead) => Promise<PlanRollout | undefined>) | undefined;
+  /** See PlanOptions.tokenVariable. */
+  tokenVariable?: string | undefined;
 }
 
 /** A plan made now, and the sites `targets` named. */
@@ -101,6 +103,7 @@ export async function planNow(client: DashboardClient, options: PlanNowOptions):
     lifetimeMinutes: options.lifetimeMinutes,
     ...(targetSiteIds === undefined ? {} : { targetSiteIds }),
     ...(rollout === undefined ? {} : { rollout }),
+    ...(options.tokenVariable === undefined ? {} : { tokenVariable: options.tokenVariable }),
   });
   return {
     desired: options.desired,

@@ -133,6 +133,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       now,
       stateDir: options.env.SVC_GITOPS_STATE_DIR || '.svc-gitops',
       variable: (setting) => settingVariable(setting, product),
+      tokenVariable: settingVariable('token', product),
       onWarning: (message) => options.log(`warning: ${message}`),
     });
     const host = new URL(settings.dashboardUrl).host;

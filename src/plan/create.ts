@@ -47,6 +47,11 @@ export interface PlanOptions {
    * start `after` another wait for its health check).
    */
   rollout?: PlanRollout;
+  /**
+   * The variable notes name for the REST API key: SVC_TOKEN by default, the tool server's own
+   * under --namespace (the plan is pure: it is told the name, it does not look it up).
+   */
+  tokenVariable?: string;
 }
 
 function checkOptions(options: PlanOptions): void {
@@ -110,7 +115,8 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   const rules = compileRules(desired.policies, desired.holds);
   const waves = assignWaves(desired.waves);
   const gates = compileUpdateGates(desired, options.rollout, options.now);
-  const context = { scope: desired.ignoreScope, capabilities: live.capabilities };
+  const tokenVariable = options.tokenVariable ?? 'SVC_TOKEN';
+  const context = { scope: desired.ignoreScope, capabilities: live.capabilities, tokenVariable };
   const book = createNoteBook();
   scopeNotes(desired, live, index, inScope, targets, book);
 
@@ -140,8 +146,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   if (live.capabilities.siteFlags === 'unseen') {
     book.add({
       kind: 'flags-unseen',
-      message:
-        "the dashboard's site-wide flags (ignore every core, plugin or theme update of a site) cannot be read without a REST API key (SVC_TOKEN): updates such a flag hides are not in this plan",
+      message: `the dashboard's site-wide flags (ignore every core, plugin or theme update of a site) cannot be read without a REST API key (${tokenVariable}): updates such a flag hides are not in this plan`,
     });
   }
   for (const facts of sites) {

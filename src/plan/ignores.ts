@@ -57,6 +57,8 @@ export interface SiteIgnoreOutcome {
 export interface IgnoreContext {
   scope: IgnoreScope;
   capabilities: DashboardCapabilities;
+  /** The variable notes name for the REST API key (PlanOptions.tokenVariable). */
+  tokenVariable: string;
 }
 
 /**
@@ -239,7 +241,7 @@ function planSiteFlags(
     const verb = flag.value ? 'sets' : 'clears';
     if (context.capabilities.siteFlags !== 'read-write') {
       if (context.capabilities.siteFlags === 'unseen' || on !== flag.value) {
-        const message = `the desired state (${sourceLabel(flag.source)}) ${verb} the site-wide flag ignoring every ${kind} update, but reading and changing it needs a REST API key (SVC_TOKEN)`;
+        const message = `the desired state (${sourceLabel(flag.source)}) ${verb} the site-wide flag ignoring every ${kind} update, but reading and changing it needs a REST API key (${context.tokenVariable})`;
         out.notes.push({ kind: flag.value ? 'cannot-ignore' : 'cannot-unignore', item, message });
       }
       continue;

@@ -202,6 +202,23 @@ describe('--namespace: texts name what the server reads', () => {
     }
   });
 
+  it('a plan note names the ACME_* variable of the REST API key it lacks', async () => {
+    const agent = await connect({
+      namespace: 'acme',
+      env: { ...acmeLogin(), ACME_TOKEN: '' },
+      files: { 'svc-gitops.yaml': SMALL_CONFIG },
+    });
+    try {
+      const plan = await agent.call('acme_plan');
+      expect(plan.isError).toBe(false);
+      // The markdown writes `_` as &#95;.
+      expect(plan.text).toContain('cannot be read without a REST API key (ACME&#95;TOKEN)');
+      expect(plan.text).not.toMatch(/SVC(_|&#95;)/);
+    } finally {
+      await agent.close();
+    }
+  });
+
   it('a variable of svc-gitops itself keeps its name: the one the server reads', async () => {
     const cwd = tempDirForFile('svc-gitops-mcp-acme-');
     fs.writeFileSync(join(cwd, 'blocker'), 'a file where the state directory should go');

@@ -69,6 +69,8 @@ export interface EngineOptions {
   stateDir: string;
   /** The variables refusals name (the server's product: SVC_* or NAME_* under --namespace). */
   variable: VariableOf;
+  /** The variable of the REST API key that plan notes name (SVC_TOKEN, or NAME_TOKEN). */
+  tokenVariable: string;
   onWarning: (message: string) => void;
 }
 
@@ -99,6 +101,7 @@ export function createEngine(options: EngineOptions): GitopsEngine {
         now,
         signal,
         onWarning: options.onWarning,
+        tokenVariable: options.tokenVariable,
         ...(request.targets?.length ? { targets: request.targets } : {}),
       });
       return { plan: planned.plan, live: planned.live, desired, configPath: loaded.configPath };
