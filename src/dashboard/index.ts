@@ -98,9 +98,15 @@ export function createDashboardClient(
           settings.concurrency,
           readOptions,
         );
-        return withSiteFlags(conn, s.caller, live, readOptions.signal);
+        return withSiteFlags(conn, s.caller, live, {
+          signal: readOptions.signal,
+          workers: settings.concurrency,
+        });
       }
-      return withSiteFlags(conn, undefined, await readLiveViaRest(conn, s.capabilities, readOptions));
+      return withSiteFlags(conn, undefined, await readLiveViaRest(conn, s.capabilities, readOptions), {
+        signal: readOptions.signal,
+        workers: settings.concurrency,
+      });
     },
     async searchInstalled(search, callOptions = {}) {
       const s = await resolveSurface(callOptions.signal);

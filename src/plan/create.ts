@@ -9,20 +9,11 @@
  */
 import { SvcError } from '../errors.js';
 import { publicUrl } from '../public-url.js';
-import {
-  type Action,
-  type DesiredState,
-  FLAG_SLUG,
-  type LiveIgnore,
-  type LiveState,
-  type PendingUpdate,
-  type Plan,
-  type PlanRollout,
-  type Site,
-} from '../types.js';
+import type { Action, DesiredState, LiveIgnore, LiveState, Plan, PlanRollout, Site } from '../types.js';
 import { judgeApproval } from './approval.js';
 import { compileDesiredIgnores } from './desired-ignores.js';
 import { fingerprintOfFacts } from './fingerprint.js';
+import { hiddenUpdates } from './hidden-updates.js';
 import { planSiteIgnores, undesiredIgnoreNotes } from './ignores.js';
 import { indexLiveState, type LiveSiteFacts } from './live-index.js';
 import { createNoteBook, type NoteBook } from './notes.js';
@@ -85,26 +76,6 @@ function offlineNotes(
   }
 }
 
-/**
- * Pending updates a site-wide flag hides from the dashboard's listings: noted per item and
- * version move, saying whether the plan clears the flag (then the next plan can update them).
- */
-function hiddenUpdateNotes(
-  hidden: readonly PendingUpdate[] | undefined,
-  unignores: readonly Action[],
-  siteId: number,
-  book: NoteBook,
-): void {
-  for (const update of hidden ?? []) {
-    const cleared = unignores.some((a) => a.kind === update.kind && a.slug === FLAG_SLUG);
-    const next = cleared
-      ? 'this plan clears the flag, so the next plan can update it'
-      : 'clear the flag with site_flags in an ignore rule to let policies update it';
-    const message = `pending ${update.kind} ${update.slug} ${update.from} → ${update.to} is hidden by the site-wide flag ignoring every ${update.kind} update; ${next}`;
-    book.add({ kind: 'hidden-update', item: { kind: update.kind, slug: update.slug }, message }, siteId);
-  }
-}
-
 export function createPlan(desired: DesiredState, live: LiveState, options: PlanOptions): Plan {
   checkOptions(options);
   const index = indexLiveState(live);
@@ -137,12 +108,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     wave: string | undefined;
   }> = [];
   const sites: LiveSiteFacts[] = [...index.sites.values()].sort((a, b) => a.site.id - b.site.id);
-  const hiddenBySite = new Map<number, PendingUpdate[]>();
-  for (const update of live.hidden ?? []) {
-    const list = hiddenBySite.get(update.siteId) ?? [];
-    list.push(update);
-    hiddenBySite.set(update.siteId, list);
-  }
+  const hidden = hiddenUpdates(live, desired.policies);
   if (live.capabilities.siteFlags === 'unseen') {
     book.add({
       kind: 'flags-unseen',
@@ -154,7 +120,8 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     if (!inScope(site) || index.unreadable.has(site.id)) continue;
     const wave = waves.waveOf(site);
     const siteIgnores = planSiteIgnores(facts, desiredIgnoresOf(site), context);
-    const siteUpdates = planSiteUpdates(facts, rules, rules.siteRules(site), siteIgnores.after, wave, gates);
+    const siteRules = rules.siteRules(site);
+    const siteUpdates = planSiteUpdates(facts, rules, siteRules, siteIgnores.after, wave, gates);
     const touchedCount =
       siteIgnores.ignores.length + siteIgnores.unignores.length + siteUpdates.actions.length;
     if (site.status !== 'connected') {
@@ -165,7 +132,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
       continue;
     }
     for (const note of siteIgnores.notes) book.add(note, site.id);
-    hiddenUpdateNotes(hiddenBySite.get(site.id), siteIgnores.unignores, site.id, book);
+    hidden.note(site.id, siteRules.policies, siteIgnores.unignores, book);
     for (const note of siteUpdates.notes) book.add(note, site.id);
     for (const ignore of siteIgnores.unmanaged) unmanaged.push(ignore);
     if (wave !== undefined) {

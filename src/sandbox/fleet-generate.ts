@@ -10,6 +10,11 @@ export interface GenerateFleetOptions {
   pendingPerSite: number;
   /** Ignored items with a pending update per site (hidden from the pending list), default 0. */
   ignoredPerSite?: number;
+  /**
+   * Percent of the sites (0-100, default 0) with a site-wide "ignore every update of this kind"
+   * flag, spread evenly; the flag's kind goes round plugins, themes, core.
+   */
+  flaggedPercent?: number;
   seed: number;
 }
 
@@ -46,12 +51,16 @@ function nextVersion(random: Random, from: string): string {
 /**
  * A deterministic fleet: the same options give the same fleet, byte for byte. Each site gets
  * between 0 and 2×`pendingPerSite` visible pending updates (so the average is
- * `pendingPerSite`), plus `ignoredPerSite` pending plugin updates hidden by per-site ignores.
+ * `pendingPerSite`), plus `ignoredPerSite` pending plugin updates hidden by per-site ignores,
+ * and on `flaggedPercent` of the sites a site-wide ignore flag.
  */
 export function generateFleet(options: GenerateFleetOptions): Fleet {
   const random = createRandom(options.seed);
   const pluginsPerSite = Math.max(options.pluginsPerSite ?? 8, 1);
   const ignoredPerSite = options.ignoredPerSite ?? 0;
+  const flaggedPercent = options.flaggedPercent ?? 0;
+  const flagKinds = ['plugins', 'themes', 'core'] as const;
+  let flagged = 0;
   const sites: FleetSite[] = [];
   for (let n = 1; n <= options.sites; n++) {
     const url = `https://site-${String(n).padStart(5, '0')}.fleet.test/`;
@@ -73,6 +82,8 @@ export function generateFleet(options: GenerateFleetOptions): Fleet {
     const pending = random.int(0, Math.round(2 * options.pendingPerSite));
     hidePending(random, site, ignoredPerSite);
     addPending(random, site, pending);
+    // Without random draws, so fleets generated without flags stay byte for byte the same.
+    if ((n * flaggedPercent) % 100 < flaggedPercent) site.flags[flagKinds[flagged++ % 3]!] = true;
     sites.push(site);
   }
   return { sites, users: [], apiKeys: [], globalIgnores: { core: null, plugins: [], themes: [] } };

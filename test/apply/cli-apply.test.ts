@@ -12,36 +12,39 @@ import { CONFIG, maxRunsPerUpdate, startWorld } from './world.js';
 
 const open = closedAfterEach(startWorld);
 
-describe.each(['spec', 'compat-6.1'] as SandboxProfile[])('svc-gitops apply, plan now (%s)', (profile) => {
-  it('without a terminal needs --auto-approve; with it applies everything and a re-run has nothing to do', async () => {
-    const w = await open({ profile });
-    const refused = await run(w, ['apply']);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('[PREVIEW_REQUIRED]');
-    expect(await writesSent(w)).toBe(0);
+describe.each(['spec', 'compat-6.1', 'next'] as SandboxProfile[])(
+  'svc-gitops apply, plan now (%s)',
+  (profile) => {
+    it('without a terminal needs --auto-approve; with it applies everything and a re-run has nothing to do', async () => {
+      const w = await open({ profile });
+      const refused = await run(w, ['apply']);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('[PREVIEW_REQUIRED]');
+      expect(await writesSent(w)).toBe(0);
 
-    const applied = await run(w, ['apply', '--auto-approve']);
-    expect(applied.stderr).not.toContain('error');
-    expect(applied.code).toBe(0);
-    expect(applied.stdout).toMatch(/Apply complete: \d+ done, 0 failed/);
-    const again = await run(w, ['apply', '--auto-approve']);
-    expect(again.code).toBe(0);
-    expect(again.stdout).not.toContain('Apply complete');
-    expect(maxRunsPerUpdate(await w.stats())).toBe(1);
-  });
+      const applied = await run(w, ['apply', '--auto-approve']);
+      expect(applied.stderr).not.toContain('error');
+      expect(applied.code).toBe(0);
+      expect(applied.stdout).toMatch(/Apply complete: \d+ done, 0 failed/);
+      const again = await run(w, ['apply', '--auto-approve']);
+      expect(again.code).toBe(0);
+      expect(again.stdout).not.toContain('Apply complete');
+      expect(maxRunsPerUpdate(await w.stats())).toBe(1);
+    });
 
-  it('asks at the terminal and applies only on an explicit yes', async () => {
-    const w = await open({ profile });
-    const declined = await run(w, ['apply'], { answers: ['y'] });
-    expect(declined.code).toBe(1);
-    expect(declined.stderr).toContain("Only 'yes' will be accepted");
-    expect(declined.stderr).toContain('apply cancelled');
-    expect(await writesSent(w)).toBe(0);
-    const accepted = await run(w, ['apply'], { answers: ['yes'] });
-    expect(accepted.code).toBe(0);
-    expect(accepted.stdout).toContain('approved by prompt');
-  });
-});
+    it('asks at the terminal and applies only on an explicit yes', async () => {
+      const w = await open({ profile });
+      const declined = await run(w, ['apply'], { answers: ['y'] });
+      expect(declined.code).toBe(1);
+      expect(declined.stderr).toContain("Only 'yes' will be accepted");
+      expect(declined.stderr).toContain('apply cancelled');
+      expect(await writesSent(w)).toBe(0);
+      const accepted = await run(w, ['apply'], { answers: ['yes'] });
+      expect(accepted.code).toBe(0);
+      expect(accepted.stdout).toContain('approved by prompt');
+    });
+  },
+);
 
 describe('svc-gitops apply approval rules', () => {
   it('writes the report in the chosen format to --out as well as stdout', async () => {

@@ -9,34 +9,37 @@ import { changeTouchedSite, maxRunsPerUpdate, startWorld } from './world.js';
 
 const openWorld = closedAfterEach(startWorld);
 
-describe.each(['spec', 'compat-6.1'] as SandboxProfile[])('svc-gitops apply PLANFILE (%s)', (profile) => {
-  it('applies a saved plan once; applying the same file again is refused', async () => {
-    const world = await openWorld({ profile });
-    savePlan(world, (await world.plan()).plan);
-    const first = await run(world, ['apply', 'plan.json']);
-    expect(first.code).toBe(0);
-    expect(first.stdout).toContain('approved by saved-plan');
-    const second = await run(world, ['apply', 'plan.json']);
-    expect(second.code).toBe(1);
-    expect(second.stderr).toContain('[PREVIEW_REQUIRED]');
-    expect(second.stderr).toContain('single use');
-    expect(maxRunsPerUpdate(await world.stats())).toBe(1);
-  });
+describe.each(['spec', 'compat-6.1', 'next'] as SandboxProfile[])(
+  'svc-gitops apply PLANFILE (%s)',
+  (profile) => {
+    it('applies a saved plan once; applying the same file again is refused', async () => {
+      const world = await openWorld({ profile });
+      savePlan(world, (await world.plan()).plan);
+      const first = await run(world, ['apply', 'plan.json']);
+      expect(first.code).toBe(0);
+      expect(first.stdout).toContain('approved by saved-plan');
+      const second = await run(world, ['apply', 'plan.json']);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain('[PREVIEW_REQUIRED]');
+      expect(second.stderr).toContain('single use');
+      expect(maxRunsPerUpdate(await world.stats())).toBe(1);
+    });
 
-  it('refuses a stale plan (the sandbox changed a touched site) with nothing sent', async () => {
-    const world = await openWorld({ profile });
-    savePlan(world, (await world.plan()).plan);
-    await changeTouchedSite(world);
-    const result = await run(world, ['apply', 'plan.json']);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain('[PREVIEW_REQUIRED]');
-    expect(result.stderr).toContain(
-      'live state changed since the plan was made on 1 site(s): https://beta.fleet.test/',
-    );
-    expect(await writesSent(world)).toBe(0);
-    expect((await world.stats()).updates_run).toEqual([]);
-  });
-});
+    it('refuses a stale plan (the sandbox changed a touched site) with nothing sent', async () => {
+      const world = await openWorld({ profile });
+      savePlan(world, (await world.plan()).plan);
+      await changeTouchedSite(world);
+      const result = await run(world, ['apply', 'plan.json']);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('[PREVIEW_REQUIRED]');
+      expect(result.stderr).toContain(
+        'live state changed since the plan was made on 1 site(s): https://beta.fleet.test/',
+      );
+      expect(await writesSent(world)).toBe(0);
+      expect((await world.stats()).updates_run).toEqual([]);
+    });
+  },
+);
 
 describe('svc-gitops apply PLANFILE refusals', () => {
   it('refuses an edited plan, another dashboard, an expired plan and a file that is no plan', async () => {

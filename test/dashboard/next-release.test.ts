@@ -53,4 +53,29 @@ describe('runUpdates against the next release', () => {
     ]);
     expect((await h.stats()).updates_run).toEqual([]);
   });
+
+  it('refuses a preview that reaches past the planned items, before anything runs', async () => {
+    h = await openHarness({ profile: 'next' });
+    // Apply sends kinds together once it checked the planned product against the live state
+    // (productChecked). A translation of the theme's folder that appears after that check is
+    // matched by the same slug: the dashboard's dry run would update it too.
+    await h.control('POST', 'pending', { site: 1, kind: 'translation', slug: 'astra', language: 'de_DE' });
+    const run = h.client().runUpdates({
+      siteIds: [1],
+      items: [
+        { kind: 'theme', slug: 'astra' },
+        { kind: 'translation', slug: 'akismet' },
+      ],
+      productChecked: true,
+    });
+    await expect(run).rejects.toMatchObject({
+      code: 'APPLY_FAILED',
+      message:
+        "the dashboard's dry run of svc/run-updates-v1 would also update 1 item(s) the plan does not contain (first: site 1 translation astra); nothing was run",
+    });
+    const stats = await h.stats();
+    // The dry run only: no confirmed call, nothing updated.
+    expect(stats.abilities['svc/run-updates-v1']).toBe(1);
+    expect(stats.updates_run).toEqual([]);
+  });
 });

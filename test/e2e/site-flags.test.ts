@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
 import { cli } from '../helpers/cli.js';
 import { fastClientEnv, sandboxControl, sandboxPer } from '../helpers/sandbox.js';
 import { REPO, startDemo, tempDir } from './helpers.js';
@@ -59,5 +60,67 @@ describe('site-wide ignore flags', () => {
     expect(run.stdout).toContain(
       'site-wide flags (ignore every core, plugin or theme update of a site) cannot be read without a REST API key',
     );
+  });
+});
+
+/**
+ * A core update behind the site-wide core flag: no listing and no site ability shows its
+ * version, so the plan says the flag hides whatever core update there is, on sites where a
+ * policy would update core; once the desired state clears the flag, the update is planned.
+ */
+describe('the site-wide core flag', () => {
+  const FLEET = `sites:
+  - id: 1
+    url: https://flagged.demo.test/
+    core: 6.8.1 -> 6.8.3
+    ignore_flags: [core]
+  - id: 2
+    url: https://other.demo.test/
+    core: 6.8.1 -> 6.8.3
+    ignore_flags: [core]
+`;
+  const sandbox = sandboxPer('test', () => startSandbox({ fleet: parseFleet(FLEET) }));
+  const POLICY = `version: 1
+updates:
+  - {name: core, sites: [flagged.demo.test], kinds: [core], max: minor}
+approval: {core: false}
+`;
+  const NOTE =
+    'core updates are hidden by the site-wide flag ignoring every core update: the dashboard shows no pending core version behind it, so whether one is pending is unknown';
+
+  it('is noted where a policy takes core, and clearing it lets the next plan update core', async () => {
+    const cwd = tempDir('svc-gitops-core-flag-');
+    const env = { ...fastClientEnv(sandbox), HOME: tempDir(), SVC_SAFE_MODE: 'false' };
+    writeFileSync(join(cwd, 'svc-gitops.yaml'), POLICY);
+    const first = await cli(['plan', '--format', 'json'], { cwd, env });
+    expect(first.code, first.stderr).toBe(0);
+    const plan = JSON.parse(first.stdout) as {
+      actions: unknown[];
+      notes: Array<{ kind: string; message: string; site_ids: number[] }>;
+    };
+    expect(plan.actions).toEqual([]);
+    const hidden = plan.notes.filter((note) => note.kind === 'hidden-update');
+    // Site 2 has the flag too, but no policy would update its core: nothing is hidden from one.
+    expect(hidden.map((note) => [note.site_ids, note.message])).toEqual([
+      [[1], `${NOTE}; clear the flag with site_flags in an ignore rule to let policies update core`],
+    ]);
+
+    writeFileSync(
+      join(cwd, 'svc-gitops.yaml'),
+      `${POLICY}ignores:\n  rules:\n    - sites: [flagged.demo.test]\n      site_flags: { core: false }\n`,
+    );
+    const clearing = await cli(['plan'], { cwd, env });
+    expect(clearing.code, clearing.stderr).toBe(0);
+    expect(clearing.stdout).toMatch(/- unignore +core +\(site-wide flag cleared by the desired state/);
+    expect(clearing.stdout).toContain(
+      `${NOTE}; this plan clears the flag, so the next plan shows a pending core update, if any`,
+    );
+    const applied = await cli(['apply', '--auto-approve'], { cwd, env });
+    expect(applied.code, applied.stderr + applied.stdout).toBe(0);
+
+    const next = await cli(['plan'], { cwd, env });
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stdout).toMatch(/~ update +core +6\.8\.1 → 6\.8\.3/);
+    expect(next.stdout).not.toContain('hidden by the site-wide flag');
   });
 });

@@ -43,6 +43,23 @@ describe('fleet files', () => {
     expect(() => parseFleet(text, 'f.yaml')).toThrow(message);
   });
 
+  it('flags the given percent of the sites, kinds in turn, and leaves the rest of the fleet alone', () => {
+    const plain = generateFleet({ sites: 400, pendingPerSite: 6, seed: 9 });
+    const flagged = generateFleet({ sites: 400, pendingPerSite: 6, seed: 9, flaggedPercent: 5 });
+    const flags = flagged.sites.filter((s) => s.flags.core || s.flags.plugins || s.flags.themes);
+    expect(flags).toHaveLength(20);
+    expect(flags.slice(0, 3).map((s) => Object.entries(s.flags).filter(([, on]) => on)[0]?.[0])).toEqual([
+      'plugins',
+      'themes',
+      'core',
+    ]);
+    const unflag = (s: (typeof flagged.sites)[number]) => ({
+      ...s,
+      flags: { core: false, plugins: false, themes: false },
+    });
+    expect(JSON.stringify(flagged.sites.map(unflag))).toBe(JSON.stringify(plain.sites));
+  });
+
   it('generates the same fleet for the same seed, about pendingPerSite pending per site', () => {
     const a = generateFleet({ sites: 400, pendingPerSite: 6, ignoredPerSite: 2, seed: 9 });
     const b = generateFleet({ sites: 400, pendingPerSite: 6, ignoredPerSite: 2, seed: 9 });

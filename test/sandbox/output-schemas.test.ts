@@ -54,15 +54,17 @@ describe.each<SandboxProfile>([...PROFILES])(
         const samples = SAMPLES[name];
         expect(samples, `a sample input for ${name}`).toBeDefined();
         for (const input of samples ?? []) {
-          // The next release's gated abilities: preview, then confirm with the preview's token.
-          const gated = next && method === 'POST' && destructive;
+          // The next release's gated abilities (the updates and the unignore): preview, then
+          // confirm, with the preview's token where it gives one.
+          const gated = next && destructive;
           const first = await api.ability(name, gated ? { ...input, dry_run: true } : input, { method });
           expect(first.status, `${name} ${JSON.stringify(first.body)}`).toBe(200);
           if (gated) {
             const token = first.body.preview_token;
+            const { dry_run: _preview, ...rest } = input;
             const run = await api.ability(
               name,
-              { ...input, confirm: true, preview_token: token },
+              { ...rest, confirm: true, ...(token === undefined ? {} : { preview_token: token }) },
               { method },
             );
             expect(run.status, `${name} confirm`).toBe(200);
@@ -72,6 +74,11 @@ describe.each<SandboxProfile>([...PROFILES])(
       const checked = [...sink.counts.keys()].map((key) => key.split(' ')[1]);
       expect(new Set(checked).size).toBe((all.body as unknown[]).length - 1);
       expect(sink.mismatches.filter((m) => !m.cited)).toEqual([]);
+      if (next) {
+        // Both answers of a gated ability were checked: the preview and the confirmed result.
+        for (const name of ['run-updates-v1', 'update-all-v1', 'unignore-site-updates-v1'])
+          expect(sink.counts.get(`next ${name}`), name).toBe(2);
+      }
       if (profile === 'compat-6.1') {
         // An unknown site in a filter: site_url is the ID as sent (cited, dashboard-facts §3.3).
         expect(

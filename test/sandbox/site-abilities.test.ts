@@ -3,7 +3,7 @@ import { generateFleet, type SandboxProfile } from '../../src/sandbox/index.js';
 import { sandboxPer } from '../helpers/sandbox.js';
 import { client, start } from './helpers.js';
 
-describe.each<SandboxProfile>(['compat-6.1', 'spec'])('site abilities (%s)', (profile) => {
+describe.each<SandboxProfile>(['compat-6.1', 'spec', 'next'])('site abilities (%s)', (profile) => {
   const sb = sandboxPer('test', () => start({ profile }));
   const api = client(sb);
 

@@ -37,10 +37,11 @@ const GENERATE_KEYS: Record<string, { field: keyof GenerateFleetOptions; min: nu
   pending: { field: 'pendingPerSite', min: 0, max: 50 },
   ignored: { field: 'ignoredPerSite', min: 0, max: 50 },
   plugins: { field: 'pluginsPerSite', min: 1, max: 100 },
+  flagged: { field: 'flaggedPercent', min: 0, max: 100 },
   seed: { field: 'seed', min: 0, max: 2 ** 31 - 1 },
 };
 
-/** `--generate sites=10000,pending=6,ignored=3[,plugins=8,seed=1]`: a generated fleet. */
+/** `--generate sites=10000,pending=6,ignored=3[,plugins=8,flagged=5,seed=1]`: a generated fleet. */
 export function parseGenerate(value: string): GenerateFleetOptions {
   const options: GenerateFleetOptions = { sites: 0, pendingPerSite: 6, seed: 1 };
   for (const part of value.split(',')) {

@@ -57,7 +57,7 @@ export function registerSandbox(program: Command, ctx: CliContext, setExit: (cod
     .option('--fleet <file>', 'fleet file (YAML) that seeds the state (default: the bundled demo fleet)')
     .option(
       '--generate <spec>',
-      'generate the fleet instead: sites=N[,pending=N][,ignored=N][,plugins=N][,seed=N]',
+      'generate the fleet instead: sites=N[,pending=N][,ignored=N][,plugins=N][,flagged=PERCENT][,seed=N]',
     )
     .option('--profile <profile>', PROFILES.join(' | '), 'compat-6.1')
     .option(

@@ -1,5 +1,6 @@
 import { isSvcError, SvcError } from '../../errors.js';
 import type { CheckSitesOptions, SiteCheck } from '../client.js';
+import { mapConcurrent } from '../concurrent.js';
 import { parseSiteCheck } from '../wire/check-site.js';
 import type { AbilityCaller } from './call.js';
 
@@ -28,35 +29,29 @@ export async function checkSites(
     );
   }
   const where = `ability ${caller.info(ABILITY)?.name ?? ABILITY}`;
-  const results: SiteCheck[] = new Array(siteIds.length);
-  let next = 0;
   let done = 0;
-  const worker = async () => {
-    while (next < siteIds.length) {
-      const index = next++;
-      const siteId = siteIds[index] as number;
-      try {
-        const wire = parseSiteCheck(
-          await caller.call(ABILITY, { site_id_or_domain: siteId }, signal),
-          where,
-          siteId,
-        );
-        results[index] = { ...wire, siteId };
-      } catch (error) {
-        if (!isSiteReply(error)) throw error;
-        results[index] = {
-          siteId,
-          online: false,
-          httpCode: 0,
-          responseTime: 0,
-          error: `${error.code}: ${error.message}`,
-        };
-      }
-      onProgress?.(++done, siteIds.length);
+  return mapConcurrent(siteIds, concurrency, async (siteId): Promise<SiteCheck> => {
+    let result: SiteCheck;
+    try {
+      const wire = parseSiteCheck(
+        await caller.call(ABILITY, { site_id_or_domain: siteId }, signal),
+        where,
+        siteId,
+      );
+      result = { ...wire, siteId };
+    } catch (error) {
+      if (!isSiteReply(error)) throw error;
+      result = {
+        siteId,
+        online: false,
+        httpCode: 0,
+        responseTime: 0,
+        error: `${error.code}: ${error.message}`,
+      };
     }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, siteIds.length)) }, worker));
-  return results;
+    onProgress?.(++done, siteIds.length);
+    return result;
+  });
 }
 
 /** A reply about this one site (the dashboard answered), as opposed to a failed connection. */

@@ -1,5 +1,6 @@
 import type { LiveIgnore, LiveState, PendingUpdate } from '../../types.js';
 import type { AbilityCaller } from '../abilities/call.js';
+import { mapConcurrent } from '../concurrent.js';
 import type { Connection } from '../connection.js';
 import { restCall } from '../rest/call.js';
 import { decodeSlug, type Json, Reader } from '../wire/json.js';
@@ -21,8 +22,9 @@ export async function withSiteFlags(
   conn: Connection,
   caller: AbilityCaller | undefined,
   live: LiveState,
-  signal?: AbortSignal,
+  options: { signal?: AbortSignal | undefined; workers: number },
 ): Promise<LiveState> {
+  const { signal } = options;
   if (conn.restAuth.kind === 'none')
     return { ...live, capabilities: { ...live.capabilities, siteFlags: 'unseen' } };
   const where = 'REST GET /sites';
@@ -46,7 +48,7 @@ export async function withSiteFlags(
     live.ignores.filter((i) => i.origin === 'site-flag').map((i) => `${i.siteId}|${i.kind}`),
   );
   const ignores: LiveIgnore[] = [...live.ignores];
-  const hidden: PendingUpdate[] = [];
+  const reads: Array<{ siteId: number; kind: 'plugin' | 'theme'; ability: string; field: string }> = [];
   for (const [siteId, flags] of flagged) {
     for (const kind of ['core', 'plugin', 'theme'] as const) {
       if (!flags[kind] || known.has(`${siteId}|${kind}`)) continue;
@@ -56,15 +58,17 @@ export async function withSiteFlags(
       ['plugin', 'get-site-plugins-v1', 'plugins'],
       ['theme', 'get-site-themes-v1', 'themes'],
     ] as const) {
-      if (!flags[kind] || !caller?.info(ability)) continue;
-      const input: Record<string, unknown> = { site_id_or_domain: siteId };
-      if (caller.declares(ability, 'has_update')) input.has_update = true;
-      const body = await caller.call(ability, input, signal);
-      hidden.push(
-        ...pendingOf(body, siteId, kind, field, `ability ${caller.info(ability)?.name ?? ability}`),
-      );
+      if (flags[kind] && caller?.info(ability)) reads.push({ siteId, kind, ability, field });
     }
   }
+  // One request per flagged site and kind: at the client's concurrency, as the listings are read.
+  const perSite = await mapConcurrent(reads, options.workers, async ({ siteId, kind, ability, field }) => {
+    const input: Record<string, unknown> = { site_id_or_domain: siteId };
+    if (caller?.declares(ability, 'has_update')) input.has_update = true;
+    const body = await caller?.call(ability, input, signal);
+    return pendingOf(body, siteId, kind, field, `ability ${caller?.info(ability)?.name ?? ability}`);
+  });
+  const hidden: PendingUpdate[] = perSite.flat();
   return { ...live, ignores, hidden, capabilities: { ...live.capabilities, siteFlags: 'read-write' } };
 }
 
