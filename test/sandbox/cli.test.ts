@@ -131,6 +131,8 @@ describe('svc-gitops sandbox', () => {
       1,
       true,
     ]);
+    const percent = await cli(['sandbox', '--generate', 'sites=10,flagged=101']);
+    expect(percent.stderr).toContain('--generate flagged must be from 0 to 100, got 101');
     const both = await cli(['sandbox', '--generate', 'sites=10', '--fleet', 'x.yaml']);
     expect(both.stderr).toContain('--generate and --fleet cannot be combined');
   });
@@ -164,7 +166,7 @@ describe('svc-gitops sandbox', () => {
   it('serves a generated fleet, profile next, one quirk switched off and the abilities API alone', async () => {
     const run = launch([
       '--generate',
-      'sites=300,pending=2,ignored=1,seed=5',
+      'sites=300,pending=2,ignored=1,flagged=10,seed=5',
       '--profile',
       'next',
       '--quirk',
@@ -193,6 +195,10 @@ describe('svc-gitops sandbox', () => {
       body: JSON.stringify({ input: { site_ids_or_domains: [1] } }),
     });
     expect(((await ungated.json()) as { code: string }).code).toBe('svc_confirmation_required');
+    const state = (await (await fetch(`${url}/__sandbox/state`)).json()) as {
+      sites: Array<{ ignore_flags: Record<string, boolean> }>;
+    };
+    expect(state.sites.filter((site) => Object.values(site.ignore_flags).some(Boolean))).toHaveLength(30);
     const rest = await fetch(`${url}/wp-json/svc/v2/sites`);
     expect(rest.status).toBe(404);
     run.stop();

@@ -7,6 +7,9 @@ import { decodeSlug, type Json, Reader } from '../wire/json.js';
 import { type SiteFlags, siteFlagsOf } from '../wire/reads.js';
 import { restData } from '../wire/rest-reads.js';
 
+/** Bytes allowed per listed site in `GET /sites` (the sandbox's records are ~250). */
+export const SITE_RECORD_BYTES = 4096;
+
 /**
  * The dashboard's site-wide "ignore every update of this kind" flags (dashboard-facts §5): no
  * listing shows them and they hide whole kinds, so they are read from the REST site records
@@ -15,9 +18,6 @@ import { restData } from '../wire/rest-reads.js';
  * (`update_version` ignores no ignore) where the abilities API offers them. Without a key the
  * flags stay unseen, and the capabilities say so.
  */
-/** Bytes allowed per listed site in `GET /sites` (the sandbox's records are ~250). */
-export const SITE_RECORD_BYTES = 4096;
-
 export async function withSiteFlags(
   conn: Connection,
   caller: AbilityCaller | undefined,
