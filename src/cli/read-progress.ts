@@ -1,6 +1,7 @@
 import type { ReadProgress } from '../dashboard/index.js';
 import type { OutputStream } from './context.js';
 import { formatDuration } from './progress.js';
+import { createProgressLine } from './progress-line.js';
 
 export interface ReadProgressPrinter {
   onProgress(progress: ReadProgress): void;
@@ -10,37 +11,17 @@ export interface ReadProgressPrinter {
 
 /**
  * Progress of a dashboard read on stderr: sites listed, requests answered of those needed, rate
- * and time left. At a terminal one live line redrawn at most every 100 ms; elsewhere (CI logs
- * keep every line) a plain line every 10 s, so a read of a few seconds prints nothing.
+ * and time left, as one progress line (createProgressLine).
  */
 export function createReadProgressPrinter(
   stream: OutputStream,
   clock: () => number,
   options: { quiet?: boolean; plainIntervalMs?: number } = {},
 ): ReadProgressPrinter {
-  const tty = stream.isTTY === true;
-  const interval = tty ? 100 : (options.plainIntervalMs ?? 10_000);
-  const started = clock();
-  let lastShown = started;
-  let liveLine = false;
+  const line = createProgressLine(stream, clock, options);
   return {
-    onProgress(progress) {
-      if (options.quiet) return;
-      const now = clock();
-      if (now - lastShown < interval) return;
-      lastShown = now;
-      const text = formatReadProgress(progress, now - started);
-      if (tty) {
-        stream.write(`\r\u001b[2K${text}`);
-        liveLine = true;
-      } else {
-        stream.write(`${text}\n`);
-      }
-    },
-    finish() {
-      if (liveLine) stream.write('\r\u001b[2K');
-      liveLine = false;
-    },
+    onProgress: (progress) => line.update((elapsed) => formatReadProgress(progress, elapsed)),
+    finish: () => line.finish(),
   };
 }
 

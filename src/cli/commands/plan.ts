@@ -4,9 +4,9 @@ import { EXIT } from '../../errors.js';
 import { planJsonChunks, safeText, shortId } from '../../render/index.js';
 import type { Plan } from '../../types.js';
 import type { CliContext } from '../context.js';
+import { createCountProgressPrinter } from '../count-progress.js';
 import { type Planned, planNow } from '../pipeline.js';
 import { type PlanFormat, printPlan } from '../print-plan.js';
-import { createReadProgressPrinter } from '../read-progress.js';
 import { type UnknownName, unknownNames } from '../strict.js';
 import { refuseConfigAsOutput, writeFileAtomic } from '../write-file.js';
 
@@ -113,15 +113,18 @@ async function unknownAfterInstalledRead(
     ...new Set(unknown.flatMap((name) => (name.item?.kind === kind ? [name.item.slug] : []))),
   ];
   const search = { plugins: slugs('plugin'), themes: slugs('theme') };
-  const kinds = (search.plugins.length > 0 ? 1 : 0) + (search.themes.length > 0 ? 1 : 0);
-  const sites = planned.live.sites.length;
-  const progress = createReadProgressPrinter(ctx.stderr, () => ctx.now().getTime(), { quiet });
+  const progress = createCountProgressPrinter(
+    ctx.stderr,
+    () => ctx.now().getTime(),
+    'reading installed plugins and themes: sites',
+    { quiet },
+  );
   try {
     const result = await planned.client.searchInstalled(
       {
         siteIds: planned.live.sites.map((site) => site.id),
         ...search,
-        onProgress: (read) => progress.onProgress({ done: read * kinds, total: sites * kinds, sites }),
+        onProgress: (read, sites) => progress.onProgress(read, sites),
       },
       { signal: ctx.signal },
     );
