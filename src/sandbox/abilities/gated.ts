@@ -5,6 +5,7 @@ import { type ErrorItem, runSiteUpdates } from '../executor.js';
 import { bareDomain, type FleetSite } from '../fleet-types.js';
 import { errorReply, ok, type Reply } from '../http-util.js';
 import { type AbilityCall, kindsFrom, resolveSites, slugSet } from './call.js';
+import { refuseUnconfirmed } from './confirmation.js';
 
 /** Preview tokens live five minutes of the sandbox clock and are single use. */
 const PREVIEW_LIFETIME_MS = 5 * 60 * 1000;
@@ -30,17 +31,9 @@ export function gatedUpdate(
   call: AbilityCall & { site?: FleetSite },
 ): Reply {
   const { input } = call;
+  const refused = refuseUnconfirmed(ctx, input, 'Updates require', 'preview the plan');
+  if (refused) return refused;
   const dryRun = input.dry_run === true;
-  const confirm = input.confirm === true;
-  if (dryRun && confirm)
-    return errorReply(400, nsCode(ctx, 'invalid_input'), 'Cannot specify both dry_run and confirm.');
-  if (!dryRun && !confirm) {
-    return errorReply(
-      400,
-      nsCode(ctx, 'confirmation_required'),
-      'Updates require confirm: true. Call with dry_run: true first to preview the plan.',
-    );
-  }
   const selection = select(ctx, name, call);
   const binding = JSON.stringify([name, call.user.username, canonical(withoutFlags(input))]);
   if (dryRun) return preview(ctx, selection, binding);

@@ -1,8 +1,9 @@
-import { nsCode, type SandboxContext } from '../context.js';
+import type { SandboxContext } from '../context.js';
 import { CORE_SLUG, isIgnored } from '../entries.js';
 import { bareDomain, type FleetSite } from '../fleet-types.js';
-import { errorReply, ok, type Reply } from '../http-util.js';
+import { ok, type Reply } from '../http-util.js';
 import type { SiteCall } from './call.js';
+import { refuseUnconfirmed } from './confirmation.js';
 
 type HoldKind = 'core' | 'plugin' | 'theme';
 
@@ -11,17 +12,9 @@ type HoldKind = 'core' | 'plugin' | 'theme';
  * only; a global ignore or a site-wide flag still holds the item (`still_held_by`).
  */
 export function unignoreSiteUpdates(ctx: SandboxContext, { site, input }: SiteCall): Reply {
+  const refused = refuseUnconfirmed(ctx, input, 'Unignoring requires', 'preview it');
+  if (refused) return refused;
   const dryRun = input.dry_run === true;
-  const confirm = input.confirm === true;
-  if (dryRun && confirm)
-    return errorReply(400, nsCode(ctx, 'invalid_input'), 'Cannot specify both dry_run and confirm.');
-  if (!dryRun && !confirm) {
-    return errorReply(
-      400,
-      nsCode(ctx, 'confirmation_required'),
-      'Unignoring requires confirm: true. Call with dry_run: true first to preview it.',
-    );
-  }
   const type = input.type as HoldKind;
   const slugs = (input.slugs as unknown[]).map(String);
   const holds = slugs.map((slug) => hold(ctx, site, type, slug));
