@@ -2,26 +2,15 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createProgram } from '../../src/cli/program.js';
 import { cli } from '../helpers/cli.js';
+import { offlineProgram } from '../helpers/program.js';
 import { tempDirForFile } from '../helpers/temp-dir.js';
 
 /**
  * `svc-gitops completion bash|zsh|fish`: the bash script is loaded into a real bash and asked to
  * complete, as bash asks it (COMP_WORDS, COMP_CWORD); zsh and fish, where installed, parse theirs.
  */
-const program = createProgram(
-  {
-    stdout: { write: () => true },
-    stderr: { write: () => true },
-    env: {},
-    cwd: '.',
-    fs: {} as never,
-    signal: new AbortController().signal,
-    now: () => new Date(),
-  },
-  () => undefined,
-);
+const program = offlineProgram();
 const dir = tempDirForFile('svc-gitops-completion-');
 
 async function script(shell: string): Promise<string> {

@@ -1,19 +1,16 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
+import { startSandbox } from '../../src/sandbox/index.js';
 import { cli } from '../helpers/cli.js';
-import { fastClientEnv, sandboxPer } from '../helpers/sandbox.js';
+import { demoFleet, fastClientEnv, sandboxPer } from '../helpers/sandbox.js';
 import { tempDirForFile } from '../helpers/temp-dir.js';
 
 /** --no-color beside NO_COLOR, and the safe-mode warning at plan time. */
 const ROOT = join(import.meta.dirname, '..', '..');
 const sandbox = sandboxPer('suite', () =>
   startSandbox({
-    fleet: parseFleet(
-      readFileSync(join(ROOT, 'examples/sandbox/demo-fleet.yaml'), 'utf8'),
-      'demo-fleet.yaml',
-    ),
+    fleet: demoFleet(),
   }),
 );
 const dir = tempDirForFile('svc-gitops-conventions-');

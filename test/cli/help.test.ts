@@ -1,27 +1,16 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createProgram } from '../../src/cli/program.js';
 import { EXIT } from '../../src/errors.js';
 import { SETTING_ENV } from '../../src/settings/index.js';
 import { cli } from '../helpers/cli.js';
+import { offlineProgram } from '../helpers/program.js';
 
 /**
  * `--help` of the program and of every command, kept as files under test/cli/help/ (run
  * `npx vitest run test/cli/help.test.ts -u` after changing an option or a description, and read
  * the diff). Besides the snapshots: the sections every help must have.
  */
-const COMMANDS = createProgram(
-  {
-    stdout: { write: () => true },
-    stderr: { write: () => true },
-    env: {},
-    cwd: '.',
-    fs: {} as never,
-    signal: new AbortController().signal,
-    now: () => new Date(),
-  },
-  () => undefined,
-).commands.map((command) => command.name());
+const COMMANDS = offlineProgram().commands.map((command) => command.name());
 
 describe('--help', () => {
   it('lists the commands in the order of the workflow', () => {
@@ -70,18 +59,7 @@ describe('--help', () => {
   });
 
   it('every command that reads the dashboard with progress lines takes -q, --quiet', () => {
-    const program = createProgram(
-      {
-        stdout: { write: () => true },
-        stderr: { write: () => true },
-        env: {},
-        cwd: '.',
-        fs: {} as never,
-        signal: new AbortController().signal,
-        now: () => new Date(),
-      },
-      () => undefined,
-    );
+    const program = offlineProgram();
     for (const name of ['plan', 'apply', 'drift', 'comment']) {
       const command = program.commands.find((c) => c.name() === name);
       expect(command?.options.find((option) => option.long === '--quiet')?.short, name).toBe('-q');

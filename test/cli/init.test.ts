@@ -2,10 +2,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
+import { startSandbox } from '../../src/sandbox/index.js';
 import { createSettingsValidator } from '../../src/settings/schema.js';
 import { cli } from '../helpers/cli.js';
-import { fastClientEnv, sandboxPer } from '../helpers/sandbox.js';
+import { demoFleet, fastClientEnv, sandboxPer } from '../helpers/sandbox.js';
 import { tempDirForFile } from '../helpers/temp-dir.js';
 
 /**
@@ -16,10 +16,7 @@ import { tempDirForFile } from '../helpers/temp-dir.js';
 const ROOT = join(import.meta.dirname, '..', '..');
 const sandbox = sandboxPer('suite', () =>
   startSandbox({
-    fleet: parseFleet(
-      readFileSync(join(ROOT, 'examples/sandbox/demo-fleet.yaml'), 'utf8'),
-      'demo-fleet.yaml',
-    ),
+    fleet: demoFleet(),
   }),
 );
 const WRITTEN = [

@@ -1,10 +1,10 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
+import { startSandbox } from '../../src/sandbox/index.js';
 import { cli } from '../helpers/cli.js';
 import { expectFitsSchema } from '../helpers/json-schemas.js';
-import { fastClientEnv, sandboxPer } from '../helpers/sandbox.js';
+import { demoFleet, fastClientEnv, sandboxPer } from '../helpers/sandbox.js';
 import { tempDirForFile } from '../helpers/temp-dir.js';
 
 /**
@@ -13,10 +13,7 @@ import { tempDirForFile } from '../helpers/temp-dir.js';
  * plan file's schema), apply (a run with a failed call) and apply --dry-run.
  */
 const ROOT = join(import.meta.dirname, '..', '..');
-const FLEET = parseFleet(
-  readFileSync(join(ROOT, 'examples/sandbox/demo-fleet.yaml'), 'utf8'),
-  'demo-fleet.yaml',
-);
+const FLEET = demoFleet();
 const MINIMAL = join(ROOT, 'examples/minimal.yaml');
 const sandbox = sandboxPer('test', () => startSandbox({ fleet: FLEET }));
 

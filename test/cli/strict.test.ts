@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
 import { cli } from '../helpers/cli.js';
-import { fastClientEnv, sandboxPer } from '../helpers/sandbox.js';
+import { demoFleet, fastClientEnv, sandboxPer } from '../helpers/sandbox.js';
 import { tempDirForFile } from '../helpers/temp-dir.js';
 
 /**
@@ -14,10 +14,7 @@ import { tempDirForFile } from '../helpers/temp-dir.js';
 const ROOT = join(import.meta.dirname, '..', '..');
 const sandbox = sandboxPer('suite', () =>
   startSandbox({
-    fleet: parseFleet(
-      readFileSync(join(ROOT, 'examples/sandbox/demo-fleet.yaml'), 'utf8'),
-      'demo-fleet.yaml',
-    ),
+    fleet: demoFleet(),
   }),
 );
 const dir = tempDirForFile('svc-gitops-strict-');

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseFleet, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { cli } from '../helpers/cli.js';
+import { demoFleet } from '../helpers/sandbox.js';
 import { type FakeGitHub, startFakeGitHub } from './fake-github.js';
 import { parseAction } from './workflow-lint.js';
 
@@ -19,10 +20,7 @@ import { parseAction } from './workflow-lint.js';
  * against a dashboard of its own, so it changes nothing the other steps read.
  */
 const ROOT = join(import.meta.dirname, '..', '..');
-const FLEET = parseFleet(
-  readFileSync(join(ROOT, 'examples/sandbox/demo-fleet.yaml'), 'utf8'),
-  'demo-fleet.yaml',
-);
+const FLEET = demoFleet();
 
 /**
  * examples/minimal.yaml plus a hold on the one update the demo fleet makes fail, so the apply

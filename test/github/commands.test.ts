@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { marker } from '../../src/github/index.js';
-import { generateFleet, parseFleet, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { generateFleet, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { cli } from '../helpers/cli.js';
+import { demoFleet } from '../helpers/sandbox.js';
 import { type FakeGitHub, startFakeGitHub } from './fake-github.js';
 
 /**
@@ -12,10 +13,7 @@ import { type FakeGitHub, startFakeGitHub } from './fake-github.js';
  * dashboard with the demo fleet, and the fake GitHub, all on 127.0.0.1.
  */
 const ROOT = join(import.meta.dirname, '..', '..');
-const FLEET = parseFleet(
-  readFileSync(join(ROOT, 'examples/sandbox/demo-fleet.yaml'), 'utf8'),
-  'demo-fleet.yaml',
-);
+const FLEET = demoFleet();
 
 let sandbox: RunningSandbox;
 let github: FakeGitHub;

@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { parseFleet, type RunningSandbox } from '../../src/sandbox/index.js';
+
+type Fleet = ReturnType<typeof parseFleet>;
 
 /** What a test needs of a running sandbox: where it listens and how to log in. */
 export type SandboxHandle = Pick<RunningSandbox, 'url' | 'credentials' | 'env'>;
@@ -68,4 +72,15 @@ export function sandboxControl(sandbox: Pick<RunningSandbox, 'url'>) {
     if (!response.ok) throw new Error(`sandbox control ${method} ${route}: ${JSON.stringify(value)}`);
     return value;
   };
+}
+
+let demo: Fleet | undefined;
+
+/** The demo fleet (examples/sandbox/demo-fleet.yaml), parsed once per test file. */
+export function demoFleet(): Fleet {
+  demo ??= parseFleet(
+    readFileSync(join(import.meta.dirname, '../../examples/sandbox/demo-fleet.yaml'), 'utf8'),
+    'demo-fleet.yaml',
+  );
+  return demo;
 }

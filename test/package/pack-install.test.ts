@@ -3,7 +3,8 @@ import { cpSync, mkdirSync, readFileSync, realpathSync, statSync, symlinkSync, w
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseFleet, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { demoFleet } from '../helpers/sandbox.js';
 import { tempDirForFile } from '../helpers/temp-dir.js';
 
 /**
@@ -66,10 +67,7 @@ beforeAll(async () => {
   bin = join(prefix, 'bin', 'svc-gitops');
   installed = join(prefix, 'lib', 'node_modules', PACKAGE.name);
   sandbox = await startSandbox({
-    fleet: parseFleet(
-      readFileSync(join(ROOT, 'examples/sandbox/demo-fleet.yaml'), 'utf8'),
-      'demo-fleet.yaml',
-    ),
+    fleet: demoFleet(),
   });
 }, 180_000);
 afterAll(async () => {

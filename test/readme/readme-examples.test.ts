@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
+import { startSandbox } from '../../src/sandbox/index.js';
 import { cli } from '../helpers/cli.js';
-import { fastClientEnv, sandboxPer } from '../helpers/sandbox.js';
+import { demoFleet, fastClientEnv, sandboxPer } from '../helpers/sandbox.js';
 import { tempDirForFile } from '../helpers/temp-dir.js';
 
 /**
@@ -110,10 +110,7 @@ const RUN_BY: ReadonlyArray<{ what: string; match: (b: Block) => boolean; by: st
 
 const sandbox = sandboxPer('suite', () =>
   startSandbox({
-    fleet: parseFleet(
-      readFileSync(join(ROOT, 'examples/sandbox/demo-fleet.yaml'), 'utf8'),
-      'demo-fleet.yaml',
-    ),
+    fleet: demoFleet(),
   }),
 );
 

@@ -1,12 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
+import { startSandbox } from '../../src/sandbox/index.js';
 import { loadSettings } from '../../src/settings/index.js';
 import { cli } from '../helpers/cli.js';
 import { svcErrorSync } from '../helpers/errors.js';
 import { memoryFs } from '../helpers/memory-fs.js';
-import { sandboxPer } from '../helpers/sandbox.js';
+import { demoFleet, sandboxPer } from '../helpers/sandbox.js';
 import { tempDirForFile } from '../helpers/temp-dir.js';
 
 /** Named dashboards in one settings file, chosen with --dashboard NAME or SVC_DASHBOARD. */
@@ -71,10 +71,7 @@ describe('--dashboard NAME', () => {
   const ROOT = join(import.meta.dirname, '..', '..');
   const sandbox = sandboxPer('suite', () =>
     startSandbox({
-      fleet: parseFleet(
-        readFileSync(join(ROOT, 'examples/sandbox/demo-fleet.yaml'), 'utf8'),
-        'demo-fleet.yaml',
-      ),
+      fleet: demoFleet(),
     }),
   );
 
