@@ -21,14 +21,18 @@ import { openJournal } from '../../src/apply/journal.js';
 import { createDashboardClient } from '../../src/dashboard/index.js';
 import { createPlan } from '../../src/plan/index.js';
 import { type Fleet, generateFleet, startSandbox } from '../../src/sandbox/index.js';
+import { createSettingsValidator } from '../../src/settings/index.js';
 import type { PendingUpdate, Plan } from '../../src/types.js';
 import { basicAuth, benchSettings, best, desiredFromText, inParallel, ratioText, timed } from './harness.js';
+
+const DEFAULT_CONCURRENCY = Number(createSettingsValidator().defaults().concurrency);
 
 const { values } = parseArgs({
   options: {
     sites: { type: 'string', default: '10000' },
     rounds: { type: 'string', default: '2' },
-    concurrency: { type: 'string', default: '4' },
+    // The product's default (settings schema): apply's window adapts between 1 and this.
+    concurrency: { type: 'string', default: String(DEFAULT_CONCURRENCY) },
   },
 });
 const sites = Number(values.sites);
@@ -48,7 +52,8 @@ updates:
 `;
 const WRITE_ABILITIES = /ignore-site-|set-ignored-updates|run-updates/;
 
-const fleet = generateFleet({ sites, pendingPerSite: 3, ignoredPerSite: 0, seed: 42 });
+// The reference fleet: `sandbox --generate sites=10000,pending=6,ignored=3`.
+const fleet = generateFleet({ sites, pendingPerSite: 6, ignoredPerSite: 3, seed: 42 });
 
 /** Apply runs with safe mode off: the benchmark measures the calls, not the approval gate. */
 const settingsFor = (sandbox: { url: string; env(): Record<string, string> }) =>
@@ -190,7 +195,7 @@ const applied = best(applyRuns.map((r) => r.ms));
 const calls = best(applyRuns.map((r) => r.msCalls));
 const writes = applyRuns[0]!.writes;
 console.log(
-  `fleet: ${sites} sites; plan: ${plan.summary.ignore} ignores, ${plan.summary.unignore} unignores, ${plan.summary.update} updates on ${plan.summary.sites} sites; concurrency ${concurrency}; best of ${rounds}`,
+  `fleet: ${sites} sites; plan: ${plan.summary.ignore} ignores, ${plan.summary.unignore} unignores, ${plan.summary.update} updates on ${plan.summary.sites} sites; up to ${concurrency} in flight (adaptive window${concurrency === DEFAULT_CONCURRENCY ? ', the default' : ''}), no rate limit; best of ${rounds}`,
 );
 console.log(
   `write calls issued / calls batched: ${writes} / ${chosen} = ${(writes / chosen).toFixed(2)} (bare loop sent ${bareRuns[0]!.writes})`,

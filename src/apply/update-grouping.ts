@@ -1,5 +1,6 @@
 import type { Action, ItemKind, ItemRef } from '../types.js';
 import { itemsOf, packSites } from './update-packing.js';
+import { fewestProducts } from './update-search.js';
 
 /**
  * Groups one wave's update actions into run-updates calls. Pure.
@@ -42,6 +43,8 @@ export interface GroupingInput {
 }
 
 const KINDS: readonly ItemKind[] = ['core', 'plugin', 'theme', 'translation'];
+/** The bounded search's budget: a few tens of milliseconds at most. */
+const SEARCH_NODES = 20_000;
 
 /** A fixed-size bit set over the grid of (kind, slug) pairs of one wave. */
 type Bits = Uint32Array;
@@ -126,6 +129,7 @@ export function groupUpdates(input: GroupingInput): GroupedCall[] {
       });
   }
   let live = [...classes.values()];
+  const initial = live.map((cls) => ({ sites: [...cls.sites], wanted: cls.wanted, blocked: cls.blocked }));
 
   const product = (kinds: number, slugBits: Bits): Candidate => {
     const grid = new Uint32Array(words);
@@ -183,24 +187,31 @@ export function groupUpdates(input: GroupingInput): GroupedCall[] {
     }
   }
 
-  /** The classes a candidate would take, best first, and what it would run on them. */
+  /**
+   * The classes a candidate would take, best first (most wanted cells run, then lowest site ID),
+   * and what it would run on them. Values are bucketed, not sorted: `live` is kept in site order.
+   */
   const evaluate = (candidate: Candidate) => {
-    const fits: Array<{ cls: SiteClass; value: number }> = [];
+    const buckets: SiteClass[][] = [];
     for (const cls of live) {
       if (intersects(cls.blocked, candidate.grid) || intersects(cls.taken, candidate.grid)) continue;
       const value = countAnd(cls.left, candidate.grid);
-      if (value > 0) fits.push({ cls, value });
+      if (value === 0) continue;
+      const bucket = buckets[value];
+      if (bucket) bucket.push(cls);
+      else buckets[value] = [cls];
     }
-    fits.sort((a, b) => b.value - a.value || a.cls.sites[0]! - b.cls.sites[0]!);
     let room = maxSites;
     let gain = 0;
     const chosen: Array<{ cls: SiteClass; count: number }> = [];
-    for (const fit of fits) {
-      if (room === 0) break;
-      const count = Math.min(room, fit.cls.sites.length);
-      chosen.push({ cls: fit.cls, count });
-      gain += count * fit.value;
-      room -= count;
+    for (let value = buckets.length - 1; value > 0 && room > 0; value--) {
+      for (const cls of buckets[value] ?? []) {
+        if (room === 0) break;
+        const count = Math.min(room, cls.sites.length);
+        chosen.push({ cls, count });
+        gain += count * value;
+        room -= count;
+      }
     }
     return { gain, chosen };
   };
@@ -217,7 +228,7 @@ export function groupUpdates(input: GroupingInput): GroupedCall[] {
     if (now.gain <= 0) continue;
     if (pool.length > 1 && now.gain < pool[1]!.gain) continue;
     calls.push(emit(top, now.chosen));
-    live = live.filter((cls) => !isEmpty(cls.left));
+    live = live.filter((cls) => !isEmpty(cls.left)).sort((a, b) => a.sites[0]! - b.sites[0]!);
   }
   if (live.length > 0) throw new Error('update grouping left wanted items unrun');
   const packed = packSites(
@@ -225,7 +236,7 @@ export function groupUpdates(input: GroupingInput): GroupedCall[] {
     { kinds: KINDS, slugs: slugs.length, words },
     maxSites,
   );
-  const chosen =
+  const heuristic =
     packed.length < calls.length
       ? packed.map((call) => {
           const callActions: number[] = [];
@@ -237,8 +248,37 @@ export function groupUpdates(input: GroupingInput): GroupedCall[] {
           return { siteIds: call.siteIds, items: itemsOf(call.runs, KINDS, slugs), actions: callActions };
         })
       : calls;
+  const chosen = (perSite.size <= maxSites && searched(heuristic.length)) || heuristic;
   // Sent in site order (then by first action), as the plan lists its actions.
   return chosen.sort((a, b) => a.siteIds[0]! - b.siteIds[0]! || a.actions[0]! - b.actions[0]!);
+
+  /** The bounded search's calls when it beats `count` (small waves only: see update-search.ts). */
+  function searched(count: number): GroupedCall[] | undefined {
+    if (words !== 1) return undefined;
+    const found = fewestProducts(
+      initial.map((cls) => ({ wanted: cls.wanted[0]!, blocked: cls.blocked[0]! })),
+      { kinds: KINDS.length, slugs: slugs.length },
+      count,
+      SEARCH_NODES,
+    );
+    return found?.products.map((product) => {
+      const siteIds: number[] = [];
+      const callActions: number[] = [];
+      const runs = new Uint32Array(1);
+      for (const use of product.uses) {
+        const cls = initial[use.cls]!;
+        runs[0]! |= use.runs;
+        for (const siteId of cls.sites) {
+          siteIds.push(siteId);
+          const site = perSite.get(siteId)!;
+          for (const [c, list] of site.actionsByCell) if (use.runs & (1 << c)) callActions.push(...list);
+        }
+      }
+      siteIds.sort((a, b) => a - b);
+      callActions.sort((a, b) => a - b);
+      return { siteIds, items: itemsOf(runs, KINDS, slugs), actions: callActions };
+    });
+  }
 
   function emit(candidate: Candidate, chosen: Array<{ cls: SiteClass; count: number }>): GroupedCall {
     const siteIds: number[] = [];
