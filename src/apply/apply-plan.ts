@@ -17,6 +17,7 @@ import { checkSafeMode } from './guard.js';
 import { createWaveHealthStep } from './health.js';
 import type { HeldBack } from './held-back.js';
 import type { ApplyJournal } from './journal.js';
+import { runStartLine } from './journal-lines.js';
 import { needsCheck, unconfirmed, type VerifyReport, verifyOutcomes } from './verify.js';
 
 /**
@@ -77,17 +78,21 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     actions: runnable.length,
     calls: phases.reduce((n, p) => n + p.calls.length, 0),
   });
-  await options.journal?.append({
-    type: 'run-start',
-    run_id: runId,
-    at: startedAt,
-    plan_id: plan.id,
-    dashboard: plan.dashboard.url,
-    desired_digest: plan.desired_digest,
-    // What recovery needs of each action: its identity and what reports show, not the reason.
-    actions: runnable.map(({ reason: _reason, ...rest }) => rest),
-    ...(plan.wave_limits === undefined ? {} : { wave_limits: plan.wave_limits }),
-  });
+  await options.journal?.append(
+    runStartLine(
+      {
+        type: 'run-start',
+        run_id: runId,
+        at: startedAt,
+        plan_id: plan.id,
+        dashboard: plan.dashboard.url,
+        desired_digest: plan.desired_digest,
+        ...(plan.wave_limits === undefined ? {} : { wave_limits: plan.wave_limits }),
+      },
+      // What recovery needs of each action: its identity and what reports show, not the reason.
+      runnable.map(({ reason: _reason, ...rest }) => rest),
+    ),
+  );
   const executed = await executePhases(runnable, phases, {
     client: options.client,
     concurrency: Math.max(1, options.settings.concurrency),
@@ -95,7 +100,6 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     signal: options.signal,
     onEvent: options.onEvent,
     journal: options.journal,
-    runId,
     now,
     health: healthStep,
   });

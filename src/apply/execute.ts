@@ -6,7 +6,7 @@ import { outcomesOfError, outcomesOfIgnore, outcomesOfRunUpdates } from './call-
 import type { ApplyEvent } from './events.js';
 import type { WaveHealthStep } from './health.js';
 import type { ApplyJournal } from './journal.js';
-import { changeKey } from './keys.js';
+import type { OutcomeEntry } from './journal-lines.js';
 import { createAnnouncer } from './write-ahead.js';
 
 /**
@@ -41,7 +41,6 @@ export interface ExecuteOptions {
   signal?: AbortSignal | undefined;
   onEvent?: ((event: ApplyEvent) => void) | undefined;
   journal?: ApplyJournal | undefined;
-  runId: string;
   now: () => Date;
   /** Health checks around each update wave (health.ts); absent: none. */
   health?: WaveHealthStep | undefined;
@@ -80,9 +79,7 @@ export async function executePhases(
   let journalFailure: { error: unknown } | undefined;
   const resultsDurable: Array<Promise<void>> = [];
   const announcer = createAnnouncer(options.journal, {
-    runId: options.runId,
     now: options.now,
-    actions,
     window: Math.max(8, 4 * options.concurrency),
   });
 
@@ -107,16 +104,15 @@ export async function executePhases(
     // that cannot be written stops the sending as a `sent` line does.
     let durable: Promise<void> | undefined;
     try {
+      // Actions by their index in the run-start line (results are in the call's action order).
       durable = options.journal?.append({
         type: 'result',
-        run_id: options.runId,
         seq,
         at: options.now().toISOString(),
-        outcomes: results.map((o) => ({
-          key: changeKey(o.action),
-          status: o.status,
-          ...(o.code === undefined ? {} : { code: o.code }),
-        })),
+        outcomes: results.map(
+          (o, i): OutcomeEntry =>
+            o.code === undefined ? [call.actions[i]!, o.status] : [call.actions[i]!, o.status, o.code],
+        ),
       });
     } catch (error) {
       durable = Promise.reject(error);

@@ -2,11 +2,14 @@ import type * as nodeFs from 'node:fs';
 import { SvcError } from '../errors.js';
 import type { Action, ActionStatus } from '../types.js';
 import type { ApplyCall } from './batch.js';
+import { type CompactLine, decodeLines } from './journal-lines.js';
 
 /**
  * The append-only record of an apply: what was sent, what came back. One JSON object per line,
  * each line fsynced before the call it announces goes out, so a killed process leaves a
- * truthful prefix (at most a torn last line, which readers skip).
+ * truthful prefix (at most a torn last line, which readers skip). Apply writes compact lines
+ * (journal-lines.ts); readers see `JournalRecord`s, decoded from those and from the longer
+ * lines of older versions alike.
  */
 
 export type JournalRecord =
@@ -30,8 +33,9 @@ export type JournalRecord =
       run_id: string;
       seq: number;
       at: string;
-      call: JournalCall;
-      /** Change keys of the call's actions (older journals only: the result line has them). */
+      /** What was sent (older journals only: compact lines name the actions instead). */
+      call?: JournalCall;
+      /** Change keys of the call's actions (absent in some older journals). */
       actions?: string[];
     }
   | {
@@ -60,6 +64,9 @@ export type JournalRecord =
       stopped?: string;
     };
 
+/** A line as written: compact, or (still read, and written by tests) a record as it is. */
+export type JournalLine = CompactLine | JournalRecord;
+
 export type JournalCall =
   | { type: 'set-ignored'; site_id: number; kind: string; direction: string; slugs: string[] }
   | { type: 'run-updates'; site_ids: number[]; items: Array<{ kind: string; slug: string }> };
@@ -70,9 +77,9 @@ export interface ApplyJournal {
    * fsynced. Concurrent appends share one fsync (group commit): each line is durable before
    * its promise resolves, at a fraction of the cost of one fsync per line.
    */
-  append(record: JournalRecord): Promise<void>;
+  append(record: JournalLine): Promise<void>;
   /** Several lines, one fsync. */
-  appendAll(records: readonly JournalRecord[]): Promise<void>;
+  appendAll(records: readonly JournalLine[]): Promise<void>;
   close(): void;
 }
 
@@ -163,17 +170,16 @@ export function readJournal(fs: typeof nodeFs, path: string): JournalRecord[] {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw new SvcError('IO_ERROR', `cannot read the apply journal ${path}`, { cause: error });
   }
-  const records: JournalRecord[] = [];
+  const lines: unknown[] = [];
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     try {
-      const value = JSON.parse(line) as JournalRecord;
-      if (value && typeof value === 'object' && typeof value.type === 'string') records.push(value);
+      lines.push(JSON.parse(line));
     } catch {
       // A line torn by a kill: the call it announced is treated as never confirmed.
     }
   }
-  return records;
+  return decodeLines(lines);
 }
 
 /**

@@ -1,11 +1,11 @@
-import type { Action } from '../types.js';
 import type { ApplyCall } from './batch.js';
-import { type ApplyJournal, describeCall, type JournalRecord } from './journal.js';
-import { changeKey } from './keys.js';
+import type { ApplyJournal } from './journal.js';
+import type { ResultLine } from './journal-lines.js';
 
 /**
  * Write-ahead for calls: before a call goes out, its `sent` line must be durable. Calls are
- * announced a window at a time (one fsync per window instead of one per call); a call that was
+ * announced a window at a time (one line and one fsync per window, naming each call's action
+ * indices); a call that was
  * announced but never started gets a `skipped` result at the end, so after a clean stop only
  * calls that were really in flight are in doubt. Sequence numbers run across the whole apply.
  * Once a journal write fails, every later announcement fails with it: no call goes out whose
@@ -22,7 +22,7 @@ export interface Announcer {
 
 export function createAnnouncer(
   journal: ApplyJournal | undefined,
-  context: { runId: string; now: () => Date; actions: readonly Action[]; window: number },
+  context: { now: () => Date; window: number },
 ): Announcer {
   let nextSeq = 0;
   let phaseCalls: readonly ApplyCall[] | undefined;
@@ -35,22 +35,23 @@ export function createAnnouncer(
   const announceWindow = (calls: readonly ApplyCall[]): Promise<void> => {
     const from = durableUpTo;
     const to = Math.min(calls.length, from + context.window);
-    const records: JournalRecord[] = [];
+    const announced: number[][] = [];
     for (let index = from; index < to; index++) {
       const call = calls[index]!;
       seqs[index] = nextSeq++;
       unstarted.set(seqs[index]!, call);
-      records.push({
-        type: 'sent',
-        run_id: context.runId,
-        seq: seqs[index]!,
-        at: context.now().toISOString(),
-        call: describeCall(call),
-      });
+      announced.push(call.actions);
     }
     let written: Promise<void>;
     try {
-      written = journal ? journal.appendAll(records) : Promise.resolve();
+      written = journal
+        ? journal.append({
+            type: 'sent',
+            seq: seqs[from]!,
+            at: context.now().toISOString(),
+            calls: announced,
+          })
+        : Promise.resolve();
     } catch (error) {
       // A write that fails at once (writeSync on a full disk) fails like a failed fsync.
       written = Promise.reject(error);
@@ -88,12 +89,11 @@ export function createAnnouncer(
     },
     async closeUnstarted(code) {
       if (!journal || unstarted.size === 0) return;
-      const records: JournalRecord[] = [...unstarted].map(([seq, call]) => ({
+      const records: ResultLine[] = [...unstarted].map(([seq, call]) => ({
         type: 'result',
-        run_id: context.runId,
         seq,
         at: context.now().toISOString(),
-        outcomes: call.actions.map((i) => ({ key: changeKey(context.actions[i]!), status: 'skipped', code })),
+        outcomes: call.actions.map((i) => [i, 'skipped', code]),
       }));
       unstarted.clear();
       await journal.appendAll(records);

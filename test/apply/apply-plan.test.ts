@@ -90,15 +90,13 @@ function journalWith(
   const real = openJournal(fs, path);
   let windows = 0;
   return {
+    // A window of calls is announced by one `sent` line.
     async append(record) {
       await real.append(record);
       if (record.type === 'result') await hooks.onResult?.();
+      if (record.type === 'sent') await hooks.onSentWindow?.(++windows);
     },
-    async appendAll(records) {
-      const sent = records.some((r) => r.type === 'sent');
-      await real.appendAll(records);
-      if (sent) await hooks.onSentWindow?.(++windows);
-    },
+    appendAll: (records) => real.appendAll(records),
     close: () => real.close(),
     records: () => readJournal(fs, path),
   };

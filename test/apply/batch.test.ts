@@ -140,13 +140,19 @@ describe('batchPlan and look-alike slugs', () => {
     update(1, 'core', 'wordpress'),
   ];
 
-  it('without the live state, puts each kind whose slugs could meet another kind in its own call', () => {
+  it('without the live state, names together only kinds × slugs all planned on the site', () => {
     const calls = batchPlan(actions, 200)[0]!.calls as UpdateCall[];
-    expect(calls.map((c) => c.items.map((i) => i.kind)).sort()).toEqual([
-      ['core'],
-      ['plugin'],
-      ['theme'],
-      ['translation'],
+    const planned = new Set(actions.map((a) => `${a.kind}|${a.slug}`));
+    for (const call of calls)
+      for (const kind of new Set(call.items.map((i) => i.kind)))
+        for (const slug of new Set(call.items.map((i) => i.slug)))
+          expect(planned).toContain(`${kind}|${slug}`);
+    // Theme and translation `astra` are both planned, so they share a call; plugin `a/a.php` and
+    // core `wordpress` cannot join them (theme `a/a.php` or translation `wordpress` is not planned).
+    expect(calls.map((c) => c.items.map((i) => `${i.kind} ${i.slug}`).sort()).sort()).toEqual([
+      ['core wordpress'],
+      ['plugin a/a.php'],
+      ['theme astra', 'translation astra'],
     ]);
   });
 

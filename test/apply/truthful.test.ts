@@ -107,15 +107,14 @@ describe('apply reports only what the dashboard holds', () => {
 });
 
 describe('write-ahead when the journal fails: every kind of failed write stops the sending', () => {
-  it('a window of sent lines that cannot be made durable (a failed fsync)', async () => {
+  it("a window's sent line that cannot be made durable (a failed fsync)", async () => {
     let windows = 0;
     const { failed, atReturn, later } = await applyWithJournal({
-      append: async () => {},
-      // The second window of `sent` lines cannot be written (a full disk, a failed fsync).
-      appendAll: async (records) => {
-        if (records.some((r) => r.type === 'sent') && ++windows === 2)
-          throw new Error('ENOSPC: no space left');
+      // The second window's `sent` line cannot be written (a full disk, a failed fsync).
+      append: async (record) => {
+        if (record.type === 'sent' && ++windows === 2) throw new Error('ENOSPC: no space left');
       },
+      appendAll: async () => {},
       close() {},
     });
     expect(String(failed)).toContain('ENOSPC');
@@ -123,15 +122,14 @@ describe('write-ahead when the journal fails: every kind of failed write stops t
     expect(later).toBe(atReturn); // and apply returned only once calls in flight were answered
   });
 
-  it('a window of sent lines whose write throws at once (as writeSync does on a full disk)', async () => {
+  it("a window's sent line whose write throws at once (as writeSync does on a full disk)", async () => {
     let windows = 0;
     const { failed, atReturn, later } = await applyWithJournal({
-      append: async () => {},
-      appendAll: (records) => {
-        if (records.some((r) => r.type === 'sent') && ++windows === 2)
-          throw new Error('ENOSPC: no space left');
+      append: (record) => {
+        if (record.type === 'sent' && ++windows === 2) throw new Error('ENOSPC: no space left');
         return Promise.resolve();
       },
+      appendAll: async () => {},
       close() {},
     });
     expect(String(failed)).toContain('ENOSPC');

@@ -5,6 +5,7 @@ import { createDashboardClient } from '../../src/dashboard/index.js';
 import { createPlan } from '../../src/plan/index.js';
 import {
   type FaultRule,
+  type Fleet,
   parseFleet,
   type RunningSandbox,
   type SandboxProfile,
@@ -96,7 +97,8 @@ export interface World {
 
 export interface WorldOptions {
   profile?: SandboxProfile;
-  fleet?: string;
+  /** Fleet YAML, or a fleet as built (generateFleet). */
+  fleet?: string | Fleet;
   config?: string;
   faults?: FaultRule[];
   seed?: number;
@@ -107,7 +109,7 @@ export interface WorldOptions {
 
 export async function startWorld(options: WorldOptions = {}): Promise<World> {
   const sandbox = await startSandbox({
-    fleet: parseFleet(options.fleet ?? FLEET),
+    fleet: typeof options.fleet === 'object' ? options.fleet : parseFleet(options.fleet ?? FLEET),
     profile: options.profile ?? 'spec',
     seed: options.seed ?? 1,
     ...(options.faults ? { faults: options.faults } : {}),
