@@ -1,5 +1,5 @@
 import type { Action, ActionStatus } from '../types.js';
-import type { JournalRecord } from './journal.js';
+import type { JournalRecord } from './journal-records.js';
 import { changeKey } from './keys.js';
 
 /**

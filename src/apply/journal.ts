@@ -1,8 +1,8 @@
 import type * as nodeFs from 'node:fs';
 import { SvcError } from '../errors.js';
-import type { Action, ActionStatus } from '../types.js';
-import type { ApplyCall } from './batch.js';
+import type { Action } from '../types.js';
 import { type CompactLine, decodeLines } from './journal-lines.js';
+import type { JournalRecord } from './journal-records.js';
 
 /**
  * The append-only record of an apply: what was sent, what came back. One JSON object per line,
@@ -12,64 +12,10 @@ import { type CompactLine, decodeLines } from './journal-lines.js';
  * lines of older versions alike.
  */
 
-export type JournalRecord =
-  | {
-      type: 'run-start';
-      run_id: string;
-      at: string;
-      plan_id: string;
-      dashboard: string;
-      desired_digest: string;
-      /**
-       * The approved actions this run set out to do (resume runs only what is left of them),
-       * without their `reason` (for people, never for recovery; the plan file has it).
-       */
-      actions: Array<Omit<Action, 'reason'> & { reason?: string }>;
-      /** The plan's wave thresholds (`Plan.wave_limits`), so a resume without a config keeps them. */
-      wave_limits?: Record<string, number>;
-    }
-  | {
-      type: 'sent';
-      run_id: string;
-      seq: number;
-      at: string;
-      /** What was sent (older journals only: compact lines name the actions instead). */
-      call?: JournalCall;
-      /** Change keys of the call's actions (absent in some older journals). */
-      actions?: string[];
-    }
-  | {
-      type: 'result';
-      run_id: string;
-      seq: number;
-      at: string;
-      outcomes: Array<{ key: string; status: ActionStatus; code?: string }>;
-    }
-  | {
-      type: 'run-end';
-      run_id: string;
-      at: string;
-      interrupted: boolean;
-      failed: number;
-      /**
-       * False when the re-read after the calls failed or could not read a site it checks
-       * (absent in older journals: it ran).
-       */
-      verified?: boolean;
-      /**
-       * Set when the run stopped sending because the dashboard could not be reached
-       * (DASHBOARD_UNREACHABLE) or a wave left too many unhealthy sites (UNHEALTHY): like an
-       * interrupted run, `apply --resume` finishes it (after a passing health check).
-       */
-      stopped?: string;
-    };
+export type { JournalCall, JournalRecord } from './journal-records.js';
 
 /** A line as written: compact, or (still read, and written by tests) a record as it is. */
 export type JournalLine = CompactLine | JournalRecord;
-
-export type JournalCall =
-  | { type: 'set-ignored'; site_id: number; kind: string; direction: string; slugs: string[] }
-  | { type: 'run-updates'; site_ids: number[]; items: Array<{ kind: string; slug: string }> };
 
 export interface ApplyJournal {
   /**
@@ -81,12 +27,6 @@ export interface ApplyJournal {
   /** Several lines, one fsync. */
   appendAll(records: readonly JournalLine[]): Promise<void>;
   close(): void;
-}
-
-export function describeCall(call: ApplyCall): JournalCall {
-  return call.type === 'set-ignored'
-    ? { type: call.type, site_id: call.siteId, kind: call.kind, direction: call.direction, slugs: call.slugs }
-    : { type: call.type, site_ids: call.siteIds, items: call.items };
 }
 
 export function openJournal(fs: typeof nodeFs, path: string): ApplyJournal {
