@@ -19,6 +19,16 @@ export interface CliContext {
   /** Wall clock, injectable for tests. */
   now: () => Date;
   /**
+   * The time dashboard calls are paced by and progress lines are spaced by (milliseconds), with
+   * its waits and periodic ticks. Absent: real timers. A test injects a virtual clock to run a
+   * rate-limited apply without waiting.
+   */
+  timers?: {
+    now(): number;
+    sleep(ms: number, signal?: AbortSignal): Promise<void>;
+    every(ms: number, tick: () => void): () => void;
+  };
+  /**
    * Masks these values (credentials read from a settings file) in all further output. Set by
    * `runCli`, which masks the SVC_* credential variables from the start.
    */

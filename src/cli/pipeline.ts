@@ -60,7 +60,11 @@ export function openDashboard(
   ctx.addSecrets?.([loaded.settings.applicationPassword, loaded.settings.token]);
   for (const warning of loaded.warnings) ctx.stderr.write(`svc-gitops: warning: ${warning}\n`);
   // Ctrl-C: nothing waiting for a slot or the rate limiter goes out any more.
-  const client = openClient(loaded.settings, { onWarning: warner(ctx), startSignal: ctx.signal });
+  const client = openClient(loaded.settings, {
+    onWarning: warner(ctx),
+    startSignal: ctx.signal,
+    ...(ctx.timers ? { timers: ctx.timers } : {}),
+  });
   return { settings: loaded.settings, client };
 }
 

@@ -182,10 +182,17 @@ export function createProgress(stream: OutputStream, options: ProgressOptions): 
 /**
  * The time left for the calls, from their recent pace (not actions: one call may carry one action
  * or hundreds). The pace is measured over the last completions (a twentieth of the calls, at
- * least 5, and at least a minute's worth of the rate limit: the sliding-window limiter lets calls
- * through in bursts a minute apart, and a shorter window would see only a burst or only a gap),
- * so a run whose pace changes is judged by what it does now; and it is never taken faster than
- * the rate limit. No estimate until two calls have ended.
+ * least 5, and at least a minute's worth of the rate limit), so a run whose pace changes is
+ * judged by what it does now. No estimate until two calls have ended.
+ *
+ * Behind a rate limit R a minute the client's sliding-window limiter lets a call start only a
+ * minute after the call R places before it, so calls go in bursts a minute apart, and a pace
+ * cannot say when the next burst comes. Then the finish is taken from the limiter itself: taking
+ * the ends of the last R calls for their starts, future call k starts at the latest of now and a
+ * minute after call k − R, which gives the last call's start in closed form; and never earlier
+ * than the calls' own pace between their ends allows (a slow dashboard, not the limiter, may be
+ * what binds). The limiter also counts the reads, which the calls do not see: the finish can be
+ * early by up to one minute.
  */
 function callPace(rateLimit: number) {
   let calls = 0;
@@ -201,13 +208,24 @@ function callPace(rateLimit: number) {
     etaMs(now: number): number | undefined {
       const done = ends.length;
       if (done < 2 || done >= calls) return undefined;
+      const left = calls - done;
       const window = Math.min(done, Math.max(5, Math.ceil(calls / 20), rateLimit));
       const first = ends[done - window]!;
-      const span = Math.max(now, ends[done - 1]!) - first;
-      let perMs = span > 0 ? (window - 1) / span : Number.POSITIVE_INFINITY;
-      if (rateLimit > 0) perMs = Math.min(perMs, rateLimit / 60_000);
-      if (!Number.isFinite(perMs) || perMs <= 0) return undefined;
-      return (calls - done) / perMs;
+      if (rateLimit <= 0) {
+        const span = Math.max(now, ends[done - 1]!) - first;
+        const perMs = span > 0 ? (window - 1) / span : Number.POSITIVE_INFINITY;
+        if (!Number.isFinite(perMs) || perMs <= 0) return undefined;
+        return left / perMs;
+      }
+      // The last call is k = left − 1 places on; it starts a whole number of minutes after the
+      // call (left − 1) mod R places on, which waits for the call R places before that one.
+      const j = (left - 1) % rateLimit;
+      const before = done + j - rateLimit;
+      const firstStart = before >= 0 ? Math.max(now, ends[before]! + 60_000) : now;
+      const limiterMs = firstStart + 60_000 * Math.floor((left - 1) / rateLimit) - now;
+      const served = ends[done - 1]! - first;
+      const paceMs = served > 0 ? (left * served) / (window - 1) : 0;
+      return Math.max(limiterMs, paceMs);
     },
   };
 }

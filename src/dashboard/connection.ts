@@ -1,6 +1,7 @@
 import { SvcError } from '../errors.js';
 import { DEFAULT_PRODUCT, type Settings, settingVariable } from '../settings/types.js';
 import { createTransport, type Transport } from './transport/http.js';
+import type { PacingTimers } from './transport/limits.js';
 
 /**
  * Everything a call needs to reach the dashboard: the transport, the credentials as ready-made
@@ -32,6 +33,8 @@ export interface ConnectionOptions {
   alsoMask?: ReadonlyArray<string | undefined>;
   /** See TransportConfig.product. */
   product?: string;
+  /** See TransportConfig.timers. */
+  timers?: PacingTimers;
 }
 
 export function openConnection(settings: Settings, options: ConnectionOptions = {}): Connection {
@@ -71,6 +74,7 @@ export function openConnection(settings: Settings, options: ConnectionOptions = 
     // Both configured credentials, sent or not (a token beside a login is not sent).
     alsoMask: [...secrets, ...(options.alsoMask ?? [])],
     product,
+    ...(options.timers ? { timers: options.timers } : {}),
   });
   const bearer = settings.token ? { authorization: `Bearer ${settings.token}` } : undefined;
   const basic =

@@ -17,6 +17,7 @@ import { withSiteFlags } from './live/site-flags.js';
 import { runUpdatesViaRest } from './rest/run-updates.js';
 import { setSiteFlag } from './rest/site-flag.js';
 import { syncSites } from './rest/sync.js';
+import type { PacingTimers } from './transport/limits.js';
 import { noApiAtUrl } from './transport/status.js';
 
 export type * from './client.js';
@@ -36,6 +37,8 @@ export interface DashboardClientOptions {
   alsoMask?: ReadonlyArray<string | undefined>;
   /** The product whose variables hints name (`svc`: SVC_URL; the tool server's --namespace). */
   product?: string;
+  /** The clock and waits the client paces by (tests: virtual time); real timers by default. */
+  timers?: PacingTimers;
 }
 
 /** Sites per run-updates call above which the dashboard queues the work (§4 of the facts). */
@@ -60,6 +63,7 @@ export function createDashboardClient(
     ...(options.startSignal ? { startSignal: options.startSignal } : {}),
     ...(options.alsoMask ? { alsoMask: options.alsoMask } : {}),
     ...(options.product ? { product: options.product } : {}),
+    ...(options.timers ? { timers: options.timers } : {}),
   });
   if (settings.skipSslVerify) {
     options.onWarning?.(

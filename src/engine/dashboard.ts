@@ -1,4 +1,8 @@
-import { createDashboardClient, type DashboardClient } from '../dashboard/index.js';
+import {
+  createDashboardClient,
+  type DashboardClient,
+  type DashboardClientOptions,
+} from '../dashboard/index.js';
 import { SvcError } from '../errors.js';
 import type { Settings } from '../settings/index.js';
 
@@ -7,6 +11,8 @@ export interface OpenDashboardOptions {
   onWarning?: ((message: string) => void) | undefined;
   /** Once aborted (Ctrl-C), no request leaves that has not left yet (DashboardClientOptions). */
   startSignal?: AbortSignal | undefined;
+  /** The clock and waits the client paces by (DashboardClientOptions). */
+  timers?: DashboardClientOptions['timers'] | undefined;
 }
 
 /**
@@ -24,6 +30,7 @@ export function openDashboard(settings: Settings, options: OpenDashboardOptions 
   return createDashboardClient(settings, {
     ...(options.onWarning ? { onWarning: options.onWarning } : {}),
     ...(options.startSignal ? { startSignal: options.startSignal } : {}),
+    ...(options.timers ? { timers: options.timers } : {}),
   });
 }
 

@@ -17,6 +17,10 @@ export interface CliOptions {
   tty?: boolean;
   signal?: AbortSignal;
   now?: () => Date;
+  /** The client's and the progress lines' clock (CliContext.timers). */
+  timers?: CliContext['timers'];
+  /** Sees each chunk written to stderr as it is written. */
+  onStderr?: (chunk: string) => void;
 }
 
 /** Runs the CLI in-process with captured output, a given environment and file system. */
@@ -25,12 +29,19 @@ export async function cli(argv: string[], options: CliOptions = {}): Promise<Cli
   let stderr = '';
   const ctx: CliContext = {
     stdout: { write: (s: string) => (stdout += s), isTTY: options.tty ?? false },
-    stderr: { write: (s: string) => (stderr += s), isTTY: options.tty ?? false },
+    stderr: {
+      write: (s: string) => {
+        options.onStderr?.(s);
+        stderr += s;
+      },
+      isTTY: options.tty ?? false,
+    },
     env: { NO_COLOR: '1', ...options.env },
     cwd: options.cwd ?? process.cwd(),
     fs: options.fs ?? fs,
     signal: options.signal ?? new AbortController().signal,
     now: options.now ?? (() => new Date()),
+    ...(options.timers ? { timers: options.timers } : {}),
   };
   if (options.answers) {
     const answers = [...options.answers];

@@ -155,7 +155,8 @@ async function runApprovedRun(
   const runWarnings: string[] = [];
   const warn = warner(ctx);
   const progress = createProgress(ctx.stderr, {
-    clock: () => ctx.now().getTime(),
+    clock: ctx.timers?.now ?? (() => ctx.now().getTime()),
+    ...(ctx.timers ? { every: ctx.timers.every } : {}),
     ...(flags.quiet ? { quiet: true } : {}),
     ...(run.settings.rateLimit === undefined ? {} : { rateLimit: run.settings.rateLimit }),
   });

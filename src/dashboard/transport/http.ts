@@ -13,7 +13,7 @@ import {
   notJsonHint,
   timeoutFailure,
 } from './failures.js';
-import { DataBudget, interrupted, RateLimiter, Semaphore, sleep } from './limits.js';
+import { DataBudget, interrupted, type PacingTimers, RateLimiter, Semaphore, sleep } from './limits.js';
 import type { HttpRequest, HttpResponse } from './messages.js';
 import { PaceController } from './pacing.js';
 import { MAX_REQUEST_LINE_BYTES, requestLineBytes, requestLineTooLong } from './request-line.js';
@@ -47,6 +47,11 @@ export interface TransportConfig {
   random?: () => number;
   /** Milliseconds clock for pacing; injectable for tests. */
   now?: () => number;
+  /**
+   * Clock and waits of the rate limiter and of Retry-After pauses (and then also the pacing's
+   * clock); injectable so a test runs a paced apply in virtual time.
+   */
+  timers?: PacingTimers;
   /**
    * Once aborted, no request goes out that has not gone out yet: requests waiting for a slot or
    * the rate limiter (a retry too) end with INTERRUPTED (`details.sent` false when no attempt of
@@ -95,9 +100,10 @@ export function createTransport(config: TransportConfig): Transport {
   });
   const slots = new Semaphore(config.concurrency);
   const pace = new PaceController(config.concurrency, config.maxRetryAfter ?? MAX_RETRY_AFTER_MS);
-  const now = config.now ?? (() => performance.now());
+  const now = config.timers?.now ?? config.now ?? (() => performance.now());
+  const pause = config.timers?.sleep ?? sleep;
   const aborts = new AbortFanout();
-  const rate = new RateLimiter(config.rateLimit);
+  const rate = new RateLimiter(config.rateLimit, config.timers);
   const product = config.product ?? DEFAULT_PRODUCT;
   const budget = new DataBudget(config.maxSessionData, product);
   const basePath = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
@@ -122,7 +128,7 @@ export function createTransport(config: TransportConfig): Transport {
   };
 
   async function attempt(req: HttpRequest, sending: () => void, wait: AbortSignal | undefined) {
-    await sleep(pace.waitMs(now()), wait);
+    await pause(pace.waitMs(now()), wait);
     const release = await slots.acquire(wait);
     const started = now();
     let status: number | undefined;

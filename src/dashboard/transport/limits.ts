@@ -2,6 +2,15 @@ import { SvcError } from '../../errors.js';
 import { settingVariable } from '../../settings/types.js';
 import { AbortFanout } from './abort.js';
 
+/**
+ * The time the client paces by: its clock and its waits. Real timers unless a test injects a
+ * virtual clock (a paced run in virtual time: a sleep moves the clock on at once).
+ */
+export interface PacingTimers {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
 /** Resolves after `ms`, or rejects with INTERRUPTED when `signal` aborts first. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) return Promise.reject(interrupted());
@@ -99,19 +108,19 @@ export class RateLimiter {
 
   constructor(
     private readonly perMinute: number,
-    private readonly now: () => number = Date.now,
+    private readonly timers: PacingTimers = { now: Date.now, sleep },
   ) {}
 
   async take(signal?: AbortSignal): Promise<void> {
     if (this.perMinute <= 0) return;
     for (;;) {
-      const now = this.now();
+      const now = this.timers.now();
       while (this.starts.length > 0 && (this.starts[0] ?? 0) <= now - 60_000) this.starts.shift();
       if (this.starts.length < this.perMinute) {
         this.starts.push(now);
         return;
       }
-      await sleep((this.starts[0] ?? now) + 60_000 - now, signal);
+      await this.timers.sleep((this.starts[0] ?? now) + 60_000 - now, signal);
     }
   }
 }
