@@ -48,6 +48,12 @@ export interface OutputStream {
   isTTY?: boolean;
   /** The terminal's width, when it is one. */
   columns?: number;
+  /**
+   * Resolves once the stream has room again (at once when it has): a writer of a fleet-sized
+   * output waits on it between chunks, so what a slow reader has not taken yet is not all
+   * buffered in memory. Absent on streams that never push back.
+   */
+  drained?: () => Promise<void>;
 }
 
 /** Colour only on a terminal and never with NO_COLOR (https://no-color.org). */

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { once } from 'node:events';
 import * as fs from 'node:fs';
 import { EXIT } from '../errors.js';
 import type { CliContext } from './context.js';
@@ -22,8 +23,13 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+/** Room in a process stream again: writes to a pipe queue in memory while its reader is behind. */
+const drained = (stream: NodeJS.WriteStream) => async () => {
+  if (stream.writableNeedDrain) await once(stream, 'drain');
+};
+
 const ctx: CliContext = {
-  stdout: process.stdout,
+  stdout: Object.assign(process.stdout, { drained: drained(process.stdout) }),
   stderr: process.stderr,
   env: process.env,
   cwd: process.cwd(),
@@ -41,5 +47,10 @@ if (process.stdin.isTTY && process.stderr.isTTY) {
 
 const code = await runCli(process.argv.slice(2), ctx);
 process.exitCode = code;
+// Everything written reaches the reader before the exit below: a pipe takes writes
+// asynchronously, and exiting with some still queued would cut the output short under exit 0.
+await Promise.all(
+  [process.stdout, process.stderr].map((stream) => new Promise((resolve) => stream.write('', resolve))),
+);
 // Keep-alive sockets or a sandbox left open must not keep a finished command alive.
 setTimeout(() => process.exit(code), 50).unref();

@@ -79,6 +79,7 @@ class Redactor {
 
   stream(stream: OutputStream): OutputStream {
     const out: OutputStream = { write: (chunk: string) => stream.write(this.mask(chunk)) };
+    if (stream.drained !== undefined) out.drained = stream.drained;
     if (stream.isTTY !== undefined) out.isTTY = stream.isTTY;
     if (stream.columns !== undefined) out.columns = stream.columns;
     return out;

@@ -63,8 +63,8 @@ export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
     ...(flags.refresh ? { refresh: true } : {}),
     ...(flags.quiet ? { quiet: true } : {}),
   });
-  const { plan: result } = planned;
-  const strict = flags.strict === true || planned.settings.strict;
+  const { plan: result, settings } = planned;
+  const strict = flags.strict === true || settings.strict;
   let unknown: UnknownName[];
   try {
     unknown = unknownNames(planned.desired, planned.live, result);
@@ -75,8 +75,8 @@ export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
     await planned.client.close();
   }
 
-  printPlan(ctx, result, flags.format, flags.groupBy);
-  warnOfSafeMode(ctx, result, planned.settings.safeMode);
+  await printPlan(ctx, result, flags.format, flags.groupBy);
+  warnOfSafeMode(ctx, result, settings.safeMode);
   for (const name of unknown) {
     const hint = name.suggestion === undefined ? '' : ` (did you mean ${name.suggestion}?)`;
     ctx.stderr.write(

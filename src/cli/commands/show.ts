@@ -33,10 +33,10 @@ export function registerShow(program: Command, ctx: CliContext, setExit: (code: 
         .default('site'),
     )
     .option('--detailed-exitcode', 'exit 2 when the plan has changes, 0 when it has none')
-    .action(async (planfile: string, flags: ShowFlags) => setExit(show(ctx, planfile, flags)));
+    .action(async (planfile: string, flags: ShowFlags) => setExit(await show(ctx, planfile, flags)));
 }
 
-export function show(ctx: CliContext, planfile: string, flags: ShowFlags): number {
+export async function show(ctx: CliContext, planfile: string, flags: ShowFlags): Promise<number> {
   const plan = readPlanFile(ctx.fs, resolve(ctx.cwd, planfile));
   checkIntegrity(plan);
   if (isExpired(plan, ctx.now())) {
@@ -44,6 +44,6 @@ export function show(ctx: CliContext, planfile: string, flags: ShowFlags): numbe
       `svc-gitops: warning: this plan expired at ${safeText(plan.expires_at)}; apply would refuse it (plan again to apply)\n`,
     );
   }
-  printPlan(ctx, plan, flags.format, flags.groupBy);
+  await printPlan(ctx, plan, flags.format, flags.groupBy);
   return flags.detailedExitcode && plan.actions.length > 0 ? EXIT.changes : EXIT.ok;
 }

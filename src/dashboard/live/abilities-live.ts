@@ -11,6 +11,7 @@ import {
   type WireIgnore,
   type WireUpdate,
 } from '../wire/reads.js';
+import { StringPool } from '../wire/string-pool.js';
 import { assembleLive } from './assemble.js';
 import { classifyIgnores, needsWholeListing, refuseRepeatedIgnores } from './origins.js';
 import { readAllPages } from './paging.js';
@@ -53,7 +54,9 @@ export async function readLiveViaAbilities(
 ): Promise<LiveState> {
   const { signal } = options;
   const progress = createReadProgress(options.onProgress, ['sites', 'updates', 'ignores']);
-  const read = { caller, signal, workers, progress };
+  // One pool for the read: every page's repeated texts (slugs, names, versions) kept once.
+  const pool = new StringPool();
+  const read = { caller, signal, workers, progress, pool };
   const flags = new Map<number, SiteFlags>();
   const sitesRead = readListing(read, 'list-sites-v1', {}, 'sites', (body, where) => {
     const page = parseSitesPage(body, where);
@@ -91,6 +94,7 @@ export async function readLiveViaAbilities(
 }
 
 interface Reader {
+  pool: StringPool;
   caller: AbilityCaller;
   signal: AbortSignal | undefined;
   workers: number;
@@ -113,7 +117,7 @@ function pickTargets(sites: Site[], select: ReadLiveOptions['selectSites']): num
 
 async function readUpdates(read: Reader, siteIds: number[] | undefined) {
   const parse: PageParser<WireUpdate> = (body, where) => {
-    const page = parseUpdatesPage(body, where);
+    const page = parseUpdatesPage(body, where, read.pool);
     return { items: page.updates, total: page.total, errors: page.errors };
   };
   if (!siteIds || !read.caller.declares('list-updates-v1', SITE_KEY))
@@ -126,10 +130,12 @@ async function readUpdates(read: Reader, siteIds: number[] | undefined) {
   return readPieces(read, 'list-updates-v1', pieces, 'updates', parse);
 }
 
-const parseIgnores: PageParser<WireIgnore> = (body, where) => {
-  const listing = parseIgnoredListing(body, where);
-  return { items: listing.ignored, total: listing.total ?? listing.ignored.length, errors: listing.errors };
-};
+const ignoresParser =
+  (pool: StringPool): PageParser<WireIgnore> =>
+  (body, where) => {
+    const listing = parseIgnoredListing(body, where, pool);
+    return { items: listing.ignored, total: listing.total ?? listing.ignored.length, errors: listing.errors };
+  };
 
 /**
  * The ignored listing: paged → every page (it has no site filter in the spec); unpaged with a
@@ -142,6 +148,7 @@ async function readIgnores(
 ) {
   const ability = 'list-ignored-updates-v1';
   const { caller } = read;
+  const parseIgnores = ignoresParser(read.pool);
   const paged = caller.declares(ability, 'page') && caller.declares(ability, 'per_page');
   if (paged || !caller.declares(ability, SITE_KEY))
     return readListing(read, ability, {}, 'ignores', parseIgnores);

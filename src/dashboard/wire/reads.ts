@@ -1,6 +1,7 @@
 import type { ItemKind, Site, SiteStatus } from '../../types.js';
 import { parseErrors, parseKind, siteUrl, type WireError } from './common.js';
 import { badShape, decodeSlug, isObject, type Json, type JsonObject, own, Reader } from './json.js';
+import { StringPool } from './string-pool.js';
 
 /** The per-site "ignore the whole kind" flags, when a site record shows them (§5 of the facts). */
 export interface SiteFlags {
@@ -112,9 +113,15 @@ export interface UpdatesPage {
 }
 
 /** `list-updates-v1`: `{updates[], summary, page, per_page, total, errors[]?}`. */
-export function parseUpdatesPage(body: Json | undefined, where: string): UpdatesPage {
+export function parseUpdatesPage(
+  body: Json | undefined,
+  where: string,
+  pool: StringPool = new StringPool(),
+): UpdatesPage {
   const r = Reader.of(body, where);
-  const updates = r.array('updates').map((item, index) => parseUpdateEntry(item, where, 'updates', index));
+  const updates = r
+    .array('updates')
+    .map((item, index) => parseUpdateEntry(item, where, 'updates', index, pool));
   return { updates, total: r.int('total'), errors: parseErrors(r.optionalArray('errors'), where) };
 }
 
@@ -123,7 +130,13 @@ export function parseUpdatesPage(body: Json | undefined, where: string): Updates
  * without allocating; anything else (alternative field names, numeric strings, errors) takes the
  * general path, which also names the offending field.
  */
-export function parseUpdateEntry(item: Json, where: string, list: string, index: number): WireUpdate {
+export function parseUpdateEntry(
+  item: Json,
+  where: string,
+  list: string,
+  index: number,
+  pool?: StringPool,
+): WireUpdate {
   if (isObject(item)) {
     const siteId = own(item, 'site_id');
     const type = own(item, 'type');
@@ -142,6 +155,15 @@ export function parseUpdateEntry(item: Json, where: string, list: string, index:
       typeof to === 'string' &&
       (to !== '' || kind === 'translation')
     ) {
+      if (pool)
+        return {
+          siteId,
+          kind,
+          slug: pool.of(decodeSlug(slug)),
+          name: pool.of(name),
+          from: pool.of(from),
+          to: pool.of(to),
+        };
       return { siteId, kind, slug: decodeSlug(slug), name, from, to };
     }
   }
@@ -188,14 +210,18 @@ export interface IgnoredListing {
 }
 
 /** `list-ignored-updates-v1`: `{ignored[], total, errors[]?}`; `ignored_version` "all_versions" or a comma list. */
-export function parseIgnoredListing(body: Json | undefined, where: string): IgnoredListing {
+export function parseIgnoredListing(
+  body: Json | undefined,
+  where: string,
+  pool: StringPool = new StringPool(),
+): IgnoredListing {
   const r = Reader.of(body, where);
-  const ignored = r.array('ignored').map((item, index) => parseIgnoredEntry(item, where, index));
+  const ignored = r.array('ignored').map((item, index) => parseIgnoredEntry(item, where, index, pool));
   return { ignored, total: r.optionalInt('total'), errors: parseErrors(r.optionalArray('errors'), where) };
 }
 
 /** Like update entries: the usual shape inline, everything else through the naming reader. */
-function parseIgnoredEntry(item: Json, where: string, index: number): WireIgnore {
+function parseIgnoredEntry(item: Json, where: string, index: number, pool: StringPool): WireIgnore {
   if (isObject(item)) {
     const siteId = own(item, 'site_id');
     const type = own(item, 'type');
@@ -211,8 +237,8 @@ function parseIgnoredEntry(item: Json, where: string, index: number): WireIgnore
       typeof slug === 'string' &&
       version === 'all_versions'
     ) {
-      const out: WireIgnore = { siteId, kind, slug: decodeSlug(slug), versions: 'all' };
-      if (typeof name === 'string') out.name = name;
+      const out: WireIgnore = { siteId, kind, slug: pool.of(decodeSlug(slug)), versions: 'all' };
+      if (typeof name === 'string') out.name = pool.of(name);
       return out;
     }
   }

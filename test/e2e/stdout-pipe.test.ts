@@ -1,0 +1,70 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateFleet, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import type { Plan } from '../../src/types.js';
+import { REPO, sandboxEnv, tempDir } from './helpers.js';
+
+const MAIN = join(REPO, 'src/cli/main.ts');
+const TSX = import.meta.resolve('tsx');
+
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ fleet: generateFleet({ sites: 1500, pendingPerSite: 4, seed: 9 }) });
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+/**
+ * A real `plan` process whose stdout is a pipe its reader drains late: a pipe takes writes
+ * asynchronously, and the process must neither exit with output still queued (the plan would be
+ * cut short under exit 0) nor queue it all in memory.
+ */
+describe('plan into a pipe that is read late', () => {
+  it('writes the whole plan before it exits', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        TSX,
+        MAIN,
+        'plan',
+        '-c',
+        join(REPO, 'examples/minimal.yaml'),
+        '--format',
+        'json',
+        '--quiet',
+      ],
+      {
+        cwd: tempDir('svc-gitops-pipe-'),
+        env: { ...process.env, ...sandboxEnv(sandbox, tempDir()), NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    // Nothing is read until the process has planned and begun to exit.
+    child.stdout.pause();
+    const chunks: Buffer[] = [];
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    await new Promise<void>((resolve) => {
+      child.stderr.on('data', () => {
+        if (stderr.includes('Read 1500 sites') || stderr.includes('error')) resolve();
+      });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const closed = new Promise((resolve) => child.stdout.on('close', resolve));
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stdout.resume();
+    const code = await exited;
+    await closed;
+    const text = Buffer.concat(chunks).toString('utf8');
+    expect(code, stderr).toBe(0);
+    expect(text.length).toBeGreaterThan(1_000_000);
+    const plan = JSON.parse(text) as Plan;
+    expect(plan.actions.length).toBe(plan.summary.update + plan.summary.ignore + plan.summary.unignore);
+  }, 30_000);
+});
