@@ -69,7 +69,7 @@ export async function runDrift(ctx: CliContext, flags: DriftFlags): Promise<numb
   await planned.client.close();
   const { plan, live } = planned;
   const drift = plan.actions.length > 0;
-  printPlan(ctx, plan, flags.format, 'site');
+  await printPlan(ctx, plan, flags.format, 'site');
   // stdout of --format json is the plan document alone; the verdict is also the exit code.
   const verdictTo = flags.format === 'json' ? ctx.stderr : ctx.stdout;
   verdictTo.write(drift ? 'svc-gitops: drift found\n' : 'svc-gitops: no drift\n');
