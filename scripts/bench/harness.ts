@@ -161,3 +161,25 @@ export function best(values: readonly number[]): number {
 export function ratioText(ms: number, baseMs: number): string {
   return `${ms.toFixed(0)} ms / ${baseMs.toFixed(0)} ms = ${(ms / baseMs).toFixed(2)}`;
 }
+
+/**
+ * The unpaged ignored listing of compat-6.1 read for `ids` in the fewest pieces whose request
+ * line (`GET <path> HTTP/1.1`) fits `lineLimit`, as a web server's default allows: the paths (with
+ * query) a minimal client asks for, computed from the fleet and the limit, not by the client.
+ */
+export function ignoredPiecePaths(base: string, ids: readonly number[], lineLimit = 8192): string[] {
+  const paths: string[] = [];
+  let query = '';
+  for (const id of ids) {
+    const parameter = `input[site_ids_or_domains][]=${id}`;
+    const next = query === '' ? parameter : `${query}&${parameter}`;
+    if (`GET ${base}${next} HTTP/1.1`.length > lineLimit) {
+      paths.push(base + query);
+      query = parameter;
+    } else {
+      query = next;
+    }
+  }
+  if (query !== '') paths.push(base + query);
+  return paths;
+}

@@ -26,6 +26,7 @@ import { renderPlanMarkdown } from '../../src/render/plan-markdown.js';
 import { planTextChunks } from '../../src/render/plan-text.js';
 import {
   generateFleet,
+  IGNORED_PER_PAGE_MAX,
   type RunningSandbox,
   type SandboxProfile,
   startSandbox,
@@ -35,6 +36,7 @@ import {
   benchSettings,
   desiredFromText,
   forkSandbox,
+  ignoredPiecePaths,
   median,
   type ServedSandbox,
   serveToParent,
@@ -145,8 +147,9 @@ function printTable(results: VariantResult[]): void {
 
 // ---------------------------------------------------------------------------------------------
 // The minimum a complete read needs, from the served fleet and the catalogue's declared limits
-// (never from the client's own bookkeeping): one catalogue read, plus for each listing one call
-// when its schema declares no paging, else ceil(items / largest per_page allowed).
+// (never from the client's own bookkeeping): one catalogue read, plus for each listing
+// ceil(items / largest per_page allowed) where its schema declares paging; the unpaged ignored
+// listing in site pieces whose request lines fit 8 KiB.
 
 interface ServedFleet {
   sites: number;
@@ -193,11 +196,19 @@ async function minimumRequests(sandbox: RunningSandbox, sites: number): Promise<
     : undefined;
   const pages = (s: ListingSchema, items: number) =>
     s.paged ? Math.max(1, Math.ceil(items / s.perPage)) : 1;
+  // The ignored listing: paged without a declared maximum (spec), at the largest page the
+  // sandbox serves; unpaged (6.1), in the fewest site pieces whose request lines fit 8 KiB.
+  const ignoredRequests = ignored.paged
+    ? Math.max(1, Math.ceil((ignoreEntries ?? 0) / IGNORED_PER_PAGE_MAX))
+    : ignoredPiecePaths(
+        '/wp-json/wp-abilities/v1/abilities/svc/list-ignored-updates-v1/run?',
+        Array.from({ length: sites }, (_, i) => i + 1),
+      ).length;
   const perListing = {
     catalogue: 1,
     'list-sites-v1': pages(schema('list-sites-v1'), sites),
     'list-updates-v1': pages(schema('list-updates-v1'), pending),
-    'list-ignored-updates-v1': pages(ignored, ignoreEntries ?? 0),
+    'list-ignored-updates-v1': ignoredRequests,
   };
   await control(sandbox.url, 'POST', '/__sandbox/stats/reset');
   const minimum = Object.values(perListing).reduce((sum, n) => sum + n, 0);
