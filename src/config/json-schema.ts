@@ -9,8 +9,9 @@ import { type ParsedYaml, parseYaml } from './yaml.js';
 /**
  * A JSON document checked against a JSON Schema with the located diagnostics the desired state
  * gets (file:line:col, the JSON path, what is expected, a hint from the schema). The schema is
- * compiled once, by the caller, when its module loads. Positions cost a second parse, so the
- * text is parsed with them (JSON is YAML 1.2) only when the document is invalid.
+ * compiled once, at the first check: a run that checks no such document does not pay for it.
+ * Positions cost a second parse, so the text is parsed with them (JSON is YAML 1.2) only when
+ * the document is invalid.
  */
 export type JsonSchemaCheck = (file: string, text: string, value: unknown) => Diagnostic[];
 
