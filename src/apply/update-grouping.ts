@@ -1,4 +1,5 @@
 import type { Action, ItemKind, ItemRef } from '../types.js';
+import { GainHeap } from './gain-heap.js';
 import { itemsOf, packSites } from './update-packing.js';
 import { fewestProducts } from './update-search.js';
 
@@ -55,11 +56,15 @@ interface SiteClass {
   blocked: Bits;
   /** Wanted items not yet run by a chosen call. */
   left: Bits;
-  /** Items some chosen call of these sites has in its product (none may run twice). */
-  taken: Bits;
+  /**
+   * Items no further call of these sites may hold: the blocked ones, and those some chosen call
+   * of these sites already has in its product (none may run twice).
+   */
+  avoid: Bits;
 }
 
 interface Candidate {
+  seq?: number;
   kinds: number;
   slugs: Bits;
   grid: Bits;
@@ -125,7 +130,7 @@ export function groupUpdates(input: GroupingInput): GroupedCall[] {
         wanted: site.wanted,
         blocked,
         left: site.wanted.slice(),
-        taken: new Uint32Array(words),
+        avoid: blocked.slice(),
       });
   }
   let live = [...classes.values()];
@@ -140,7 +145,7 @@ export function groupUpdates(input: GroupingInput): GroupedCall[] {
     return { kinds, slugs: slugBits, grid, gain: Number.POSITIVE_INFINITY };
   };
   const candidates = new Map<string, Candidate>();
-  const pool: Candidate[] = [];
+  const pool = new GainHeap<Candidate>();
   const addCandidate = (kinds: number, slugBits: Bits) => {
     if (kinds === 0 || isEmpty(slugBits)) return;
     const key = `${kinds}|${[...slugBits].join(',')}`;
@@ -194,7 +199,7 @@ export function groupUpdates(input: GroupingInput): GroupedCall[] {
   const evaluate = (candidate: Candidate) => {
     const buckets: SiteClass[][] = [];
     for (const cls of live) {
-      if (intersects(cls.blocked, candidate.grid) || intersects(cls.taken, candidate.grid)) continue;
+      if (intersects(cls.avoid, candidate.grid)) continue;
       const value = countAnd(cls.left, candidate.grid);
       if (value === 0) continue;
       const bucket = buckets[value];
@@ -218,16 +223,21 @@ export function groupUpdates(input: GroupingInput): GroupedCall[] {
 
   const calls: GroupedCall[] = [];
   for (;;) {
-    // Lazy greedy: a candidate's stored gain bounds its true gain, so the best stored one whose
-    // recomputed gain still beats every other stored gain is the best of all.
-    pool.sort((a, b) => b.gain - a.gain);
-    const top = pool[0];
+    // Lazy greedy: a candidate's stored gain bounds its true gain (gains only fall as calls are
+    // chosen), so the best stored one whose recomputed gain still beats every other stored gain
+    // is the best of all. A candidate whose gain reaches 0 leaves the queue for good.
+    const top = pool.pop();
     if (!top || top.gain <= 0) break;
     const now = evaluate(top);
     top.gain = now.gain;
     if (now.gain <= 0) continue;
-    if (pool.length > 1 && now.gain < pool[1]!.gain) continue;
+    const next = pool.peek();
+    if (next && now.gain < next.gain) {
+      pool.push(top);
+      continue;
+    }
     calls.push(emit(top, now.chosen));
+    pool.push(top);
     live = live.filter((cls) => !isEmpty(cls.left)).sort((a, b) => a.sites[0]! - b.sites[0]!);
   }
   if (live.length > 0) throw new Error('update grouping left wanted items unrun');
@@ -300,12 +310,12 @@ export function groupUpdates(input: GroupingInput): GroupedCall[] {
         wanted: cls.wanted,
         blocked: cls.blocked,
         left: without(cls.left, candidate.grid),
-        taken: or(cls.taken, candidate.grid),
+        avoid: or(cls.avoid, candidate.grid),
       };
       cls.sites = rest;
       if (rest.length === 0) cls.left = new Uint32Array(words);
       live.push(moved);
-      addOwnCandidates(moved.left, or(moved.blocked, moved.taken));
+      addOwnCandidates(moved.left, moved.avoid);
     }
     siteIds.sort((a, b) => a - b);
     callActions.sort((a, b) => a - b);
