@@ -30,7 +30,7 @@ import { loadSettings, type Settings } from '../../src/settings/index.js';
 import type { Action, LiveState, Plan } from '../../src/types.js';
 import { exactMinimumCalls } from './exact-grouping.js';
 import { type FleetSite, firstFitCalls, perItemCalls } from './grouping-baselines.js';
-import { benchSettings, desiredFromText } from './harness.js';
+import { benchSettings, REFERENCE_CONFIG as CONFIG, desiredFromText } from './harness.js';
 import { smallFleets } from './small-fleets.js';
 
 const { values } = parseArgs({
@@ -89,17 +89,6 @@ const updateCalls = (actions: Action[], pending: LiveState['pending'] | undefine
 }
 
 // 2. The reference fleet against simple groupings written apart.
-const CONFIG = `version: 1
-ignores:
-  rules:
-    - sites: [all]
-      plugins: [jetpack/jetpack.php]
-updates:
-  - name: routine
-    sites: [all]
-    kinds: [plugins, themes, translations]
-    max: minor
-`;
 const UPDATES_ONLY = `version: 1
 updates:
   - name: routine

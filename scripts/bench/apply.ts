@@ -23,7 +23,16 @@ import { createPlan } from '../../src/plan/index.js';
 import { type Fleet, generateFleet, startSandbox } from '../../src/sandbox/index.js';
 import { createSettingsValidator } from '../../src/settings/index.js';
 import type { PendingUpdate, Plan } from '../../src/types.js';
-import { basicAuth, benchSettings, best, desiredFromText, inParallel, ratioText, timed } from './harness.js';
+import {
+  basicAuth,
+  benchSettings,
+  best,
+  REFERENCE_CONFIG as CONFIG,
+  desiredFromText,
+  inParallel,
+  ratioText,
+  timed,
+} from './harness.js';
 
 const DEFAULT_CONCURRENCY = Number(createSettingsValidator().defaults().concurrency);
 
@@ -39,17 +48,6 @@ const sites = Number(values.sites);
 const rounds = Number(values.rounds);
 const concurrency = Number(values.concurrency);
 
-const CONFIG = `version: 1
-ignores:
-  rules:
-    - sites: [all]
-      plugins: [jetpack/jetpack.php]
-updates:
-  - name: routine
-    sites: [all]
-    kinds: [plugins, themes, translations]
-    max: minor
-`;
 const WRITE_ABILITIES = /ignore-site-|set-ignored-updates|run-updates/;
 
 // The reference fleet: `sandbox --generate sites=10000,pending=6,ignored=3`.

@@ -183,3 +183,19 @@ export function ignoredPiecePaths(base: string, ids: readonly number[], lineLimi
   if (query !== '') paths.push(base + query);
   return paths;
 }
+
+/**
+ * The apply benchmarks' desired state on the reference fleet: one plugin ignored everywhere and
+ * every minor plugin, theme and translation update.
+ */
+export const REFERENCE_CONFIG = `version: 1
+ignores:
+  rules:
+    - sites: [all]
+      plugins: [jetpack/jetpack.php]
+updates:
+  - name: routine
+    sites: [all]
+    kinds: [plugins, themes, translations]
+    max: minor
+`;

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFleet, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { PROFILES, resetStats, sandboxStats } from '../e2e/helpers.js';
 import { ECHOING_FLEET, FRONT_END_SECRET } from '../helpers/echoing-fleet.js';
-import { type Connected, catalogue, connect, sandboxLogin, startSmallSandbox } from './helpers.js';
+import { fastClientEnv } from '../helpers/sandbox.js';
+import { type Connected, catalogue, connect, startSmallSandbox } from './helpers.js';
 
 const GITOPS = ['svc_validate', 'svc_plan', 'svc_apply', 'svc_show_plan', 'svc_drift', 'svc_explain'];
 const SETUP = ['svc_get_setup_status', 'svc_configure'];
@@ -11,7 +12,7 @@ describe.each(PROFILES)('dashboard tools from the %s sandbox catalogue', (profil
   let sandbox: RunningSandbox;
   const open: Connected[] = [];
   const start = async (env: Record<string, string> = {}) => {
-    const connected = await connect({ env: sandboxLogin(sandbox, env) });
+    const connected = await connect({ env: fastClientEnv(sandbox, env) });
     open.push(connected);
     return connected;
   };
@@ -132,7 +133,7 @@ describe('requireUserConfirmation: false', () => {
 
   it('skips the two steps: a destructive ability runs as called (safe mode off)', async () => {
     const agent = await connect({
-      env: sandboxLogin(sandbox, { SVC_SAFE_MODE: 'false', SVC_REQUIRE_USER_CONFIRMATION: 'false' }),
+      env: fastClientEnv(sandbox, { SVC_SAFE_MODE: 'false', SVC_REQUIRE_USER_CONFIRMATION: 'false' }),
     });
     try {
       const { tools } = await agent.client.listTools();
@@ -159,7 +160,7 @@ describe('dashboard answers through the tool server', () => {
   it('mask every credential the server holds: the password sent, the token not sent, the HTTP token', async () => {
     const { applicationPassword, token } = sandbox.credentials;
     const agent = await connect({
-      env: sandboxLogin(sandbox, { SVC_TOKEN: token, SVC_HTTP_TOKEN: FRONT_END_SECRET }),
+      env: fastClientEnv(sandbox, { SVC_TOKEN: token, SVC_HTTP_TOKEN: FRONT_END_SECRET }),
     });
     try {
       const answer = await agent.call('list_updates_v1', { per_page: 10 });

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { resetStats, sandboxStats } from '../e2e/helpers.js';
-import { type Connected, connect, sandboxLogin, startSmallSandbox, testClock } from './helpers.js';
+import { fastClientEnv } from '../helpers/sandbox.js';
+import { type Connected, connect, startSmallSandbox, testClock } from './helpers.js';
 
 type Update = { site_id: number; type: string; slug: string };
 
@@ -13,7 +14,7 @@ describe('destructive abilities with confirm (the next-release sandbox)', () => 
   let sandbox: RunningSandbox;
   let open: Connected[] = [];
   const start = async (env: Record<string, string>, clock = testClock()) => {
-    const connected = await connect({ env: sandboxLogin(sandbox, env), clock });
+    const connected = await connect({ env: fastClientEnv(sandbox, env), clock });
     open.push(connected);
     return connected;
   };

@@ -1,13 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { PROFILES } from '../e2e/helpers.js';
-import { sandboxControl } from '../helpers/sandbox.js';
+import { fastClientEnv, sandboxControl } from '../helpers/sandbox.js';
 import {
   CORE_CONFIG,
   type Connected,
   connect,
   SMALL_CONFIG,
-  sandboxLogin,
   startSmallSandbox,
   testClock,
 } from './helpers.js';
@@ -21,7 +20,7 @@ describe.each(PROFILES)('GitOps tools against the %s sandbox', (profile) => {
   let open: Connected[] = [];
   const start = async (env: Record<string, string> = {}, clock = testClock(), config = SMALL_CONFIG) => {
     const connected = await connect({
-      env: sandboxLogin(sandbox, env),
+      env: fastClientEnv(sandbox, env),
       files: { 'svc-gitops.yaml': config },
       clock,
     });

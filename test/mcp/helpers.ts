@@ -157,20 +157,6 @@ export function answerOf(text: string): unknown {
   }
 }
 
-/** The sandbox's login with the client's throttles off (tool-server limits are set per test). */
-export function sandboxLogin(
-  sandbox: RunningSandbox,
-  extra: Record<string, string> = {},
-): Record<string, string> {
-  return {
-    ...sandbox.env(),
-    SVC_RATE_LIMIT: '0',
-    SVC_RETRY_BASE_DELAY: '1',
-    SVC_RETRY_MAX_DELAY: '5',
-    ...extra,
-  };
-}
-
 export interface CatalogueItem {
   name: string;
   input_schema: { properties: Record<string, unknown> };

@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolServer, type RunningHttp, serveHttp } from '../../src/mcp/index.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { cli } from '../helpers/cli.js';
+import { fastClientEnv } from '../helpers/sandbox.js';
 import { tempDirForFile } from '../helpers/temp-dir.js';
-import { sandboxLogin, startSmallSandbox } from './helpers.js';
+import { startSmallSandbox } from './helpers.js';
 
 const TOKEN = 'a-long-operator-token-0123456789';
 
@@ -23,7 +24,7 @@ describe('svc-gitops mcp --http', () => {
       log: () => {},
       newServer: () =>
         createToolServer({
-          env: { ...sandboxLogin(sandbox), HOME: home },
+          env: { ...fastClientEnv(sandbox), HOME: home },
           cwd: home,
           fs,
           homeDir: home,

@@ -3,16 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { PROFILES } from '../e2e/helpers.js';
+import { fastClientEnv } from '../helpers/sandbox.js';
 import { tempDirForFile } from '../helpers/temp-dir.js';
-import {
-  CORE_CONFIG,
-  catalogue,
-  connect,
-  SMALL_CONFIG,
-  sandboxLogin,
-  startSmallSandbox,
-  testClock,
-} from './helpers.js';
+import { CORE_CONFIG, catalogue, connect, SMALL_CONFIG, startSmallSandbox, testClock } from './helpers.js';
 
 describe.each(PROFILES)('allowedTools and blockedTools against the %s sandbox', (profile) => {
   let sandbox: RunningSandbox;
@@ -23,10 +16,10 @@ describe.each(PROFILES)('allowedTools and blockedTools against the %s sandbox', 
 
   it('a hidden or misspelt tool is not listed and calling it is tool-not-found', async () => {
     const allowed = await connect({
-      env: sandboxLogin(sandbox, { SVC_ALLOWED_TOOLS: 'svc_plan, list_updates_v1,svc_get_setup_status' }),
+      env: fastClientEnv(sandbox, { SVC_ALLOWED_TOOLS: 'svc_plan, list_updates_v1,svc_get_setup_status' }),
     });
     const blocked = await connect({
-      env: sandboxLogin(sandbox, { SVC_BLOCKED_TOOLS: 'list_updates_v1,svc_apply' }),
+      env: fastClientEnv(sandbox, { SVC_BLOCKED_TOOLS: 'list_updates_v1,svc_apply' }),
     });
     try {
       expect((await allowed.client.listTools()).tools.map((tool) => tool.name)).toEqual([
@@ -120,7 +113,7 @@ describe('--namespace', () => {
   afterAll(() => sandbox.close());
 
   it('renames tool prefixes, the variables, the settings file and the interface namespace', async () => {
-    const svcLogin = sandboxLogin(sandbox);
+    const svcLogin = fastClientEnv(sandbox);
     const acme = Object.fromEntries(
       Object.entries(svcLogin).map(([key, value]) => [key.replace(/^SVC_/, 'ACME_'), value]),
     );
@@ -178,7 +171,7 @@ describe('--namespace: texts name what the server reads', () => {
   afterAll(() => sandbox.close());
   const acmeLogin = () =>
     Object.fromEntries(
-      Object.entries(sandboxLogin(sandbox)).map(([key, value]) => [key.replace(/^SVC_/, 'ACME_'), value]),
+      Object.entries(fastClientEnv(sandbox)).map(([key, value]) => [key.replace(/^SVC_/, 'ACME_'), value]),
     );
 
   it('a refusal names the ACME_* setting to change', async () => {

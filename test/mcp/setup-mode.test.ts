@@ -4,7 +4,8 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { PROFILES } from '../e2e/helpers.js';
-import { type Connected, catalogue, connect, sandboxLogin, startSmallSandbox } from './helpers.js';
+import { fastClientEnv } from '../helpers/sandbox.js';
+import { type Connected, catalogue, connect, startSmallSandbox } from './helpers.js';
 
 const SETUP = ['svc_get_setup_status', 'svc_configure'];
 
@@ -95,7 +96,7 @@ describe.each(PROFILES)('setup mode against the %s sandbox', (profile) => {
   });
 
   it('a login the dashboard refuses leaves the server in setup mode, and the status says why', async () => {
-    const agent = await start({ env: sandboxLogin(sandbox, { SVC_APP_PASSWORD: 'wrong wrong wrong' }) });
+    const agent = await start({ env: fastClientEnv(sandbox, { SVC_APP_PASSWORD: 'wrong wrong wrong' }) });
     expect((await agent.client.listTools()).tools.map((tool) => tool.name)).toEqual(SETUP);
     const status = await agent.call('svc_get_setup_status');
     expect(status.result).toMatchObject({
@@ -118,8 +119,8 @@ describe('a dashboard without the abilities API', () => {
   afterAll(() => sandbox.close());
 
   it('offers the GitOps tools over REST v2 with a note; without a REST key the status names the missing API', async () => {
-    const rest = await connect({ env: sandboxLogin(sandbox) });
-    const none = await connect({ env: sandboxLogin(sandbox, { SVC_TOKEN: '' }) });
+    const rest = await connect({ env: fastClientEnv(sandbox) });
+    const none = await connect({ env: fastClientEnv(sandbox, { SVC_TOKEN: '' }) });
     try {
       const names = (await rest.client.listTools()).tools.map((tool) => tool.name);
       expect(names).toEqual([

@@ -6,8 +6,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { PROFILES, REPO } from '../e2e/helpers.js';
+import { fastClientEnv } from '../helpers/sandbox.js';
 import { tempDirForFile } from '../helpers/temp-dir.js';
-import { SMALL_CONFIG, sandboxLogin, startSmallSandbox } from './helpers.js';
+import { SMALL_CONFIG, startSmallSandbox } from './helpers.js';
 
 /**
  * The built bin (`tsc -p tsconfig.build.json`, into a temporary package beside the repository's
@@ -50,7 +51,7 @@ describe.each(PROFILES)('svc-gitops mcp over stdio against the %s sandbox', (pro
       command: process.execPath,
       args: [bin, 'mcp'],
       cwd,
-      env: { ...sandboxLogin(sandbox), HOME: cwd, PATH: process.env.PATH ?? '' },
+      env: { ...fastClientEnv(sandbox), HOME: cwd, PATH: process.env.PATH ?? '' },
       stderr: 'pipe',
     });
     let stderr = '';

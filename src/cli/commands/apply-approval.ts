@@ -18,7 +18,7 @@ import {
 } from '../../index.js';
 import type { DesiredState } from '../../types.js';
 import { type CliContext, useColour } from '../context.js';
-import { openDashboard, planNow } from '../pipeline.js';
+import { openDashboard, type Planned, planNow } from '../pipeline.js';
 import { refuseWhileUnhealthy } from '../rollout.js';
 
 /**
@@ -59,6 +59,12 @@ export interface ApprovedRun {
   configPath: string;
   /** The desired state, when at hand: the rollout state file is recorded from it. */
   desired?: DesiredState;
+}
+
+/** The run of an approval made on a plan made now: its client, settings and desired state. */
+function approvedRun(decision: Parameters<typeof approvedOrThrow>[0], planned: Planned): ApprovedRun {
+  const { client, settings, configPath, desired } = planned;
+  return { approved: approvedOrThrow(decision), client, settings, configPath, desired };
 }
 
 /** Closes the client when preparing an approval fails, so no socket outlives the command. */
@@ -140,13 +146,7 @@ export async function approveNow(ctx: CliContext, flags: ApplyFlags): Promise<Ap
       await client.close();
       return EXIT.error;
     }
-    return {
-      approved: approvedOrThrow(decision),
-      client,
-      settings,
-      configPath: planned.configPath,
-      desired: planned.desired,
-    };
+    return approvedRun(decision, planned);
   });
 }
 
@@ -163,13 +163,7 @@ export async function approveReviewedPlan(
       dashboardUrl: client.url,
       safeMode: settings.safeMode,
     });
-    return {
-      approved: approvedOrThrow(decision),
-      client,
-      settings,
-      configPath: planned.configPath,
-      desired: planned.desired,
-    };
+    return approvedRun(decision, planned);
   });
 }
 
@@ -184,19 +178,13 @@ export async function approveResumed(
   const config = await configAtHand({ cwd: ctx.cwd, fs: ctx.fs, config: flags.config });
   if (config !== undefined || flags.config !== undefined) {
     const planned = await planNow(ctx, planFlags(flags));
-    const { client, settings } = planned;
+    const { client } = planned;
     return closingOnError(client, async () => {
       const paths = statePaths(stateDir, client.url);
       const decision = approveResume(planned, { fs: ctx.fs, paths });
       // Only an unfinished run is resumed; one a health check stopped waits for a passing check.
       if (decision.kind === 'approved') refuseWhileUnhealthy(planned.rollout);
-      return {
-        approved: approvedOrThrow(decision),
-        client,
-        settings,
-        configPath: planned.configPath,
-        desired: planned.desired,
-      };
+      return approvedRun(decision, planned);
     });
   }
   const { settings, client } = openDashboard(ctx);
