@@ -1,15 +1,19 @@
 import type * as nodeFs from 'node:fs';
 import { readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { compileJsonSchemaCheck, type JsonSchemaCheck } from '../config/index.js';
 import { type Diagnostic, jsonSyntaxPlace, SvcError } from '../errors.js';
 import { summarise } from '../plan/index.js';
+import { type GroupBy, planGroups } from '../render/index.js';
 import type { Plan, PlanSummary } from '../types.js';
 
 /**
  * Reads a saved plan file: JSON, of this format, valid against `schemas/plan.schema.json` (every
  * problem located at file:line:col, as the desired state's are), and with derived data that
  * agrees with its actions. Whether the content is the one that was planned is the approval's
- * integrity check (the recomputed id).
+ * integrity check (the recomputed id). The `--group-by` presentation (`group_by`, `groups`) is
+ * checked against the actions and then dropped: the plan returned is the one a file saved
+ * without it gives, so nothing downstream can act on it.
  */
 
 let planSchemaCheck: JsonSchemaCheck | undefined;
@@ -60,7 +64,31 @@ export function readPlanFile(fs: typeof nodeFs, path: string): Plan {
   const plan = value as Plan;
   const problem = siteUrlsProblem(plan) ?? summaryProblem(plan.summary, plan.actions);
   if (problem) throw new SvcError('PLAN_INVALID', `${path} is not a svc-gitops plan: ${problem}`);
+  const grouped = value as Plan & { group_by?: GroupBy; groups?: unknown[] };
+  const groupsWrong = groupsProblem(grouped);
+  if (groupsWrong) {
+    throw new SvcError('PLAN_INVALID', `${path} is not a svc-gitops plan: ${groupsWrong}`, {
+      hint: 'groups is derived from the actions: plan again (or drop group_by and groups, which changes nothing else)',
+    });
+  }
+  delete grouped.group_by;
+  delete grouped.groups;
   return plan;
+}
+
+/**
+ * The groups say what the actions say, exactly: a program that reads them instead of the actions
+ * must learn what apply would run (the schema has made sure group_by and groups come together).
+ */
+function groupsProblem(plan: Plan & { group_by?: GroupBy; groups?: unknown[] }): string | undefined {
+  if (plan.group_by === undefined || plan.groups === undefined) return undefined;
+  const expected = planGroups(plan.actions, plan.group_by);
+  const index = expected.findIndex((group, i) => !isDeepStrictEqual(group, plan.groups?.[i]));
+  if (index >= 0) return `groups[${index}] does not match the actions (group_by ${plan.group_by})`;
+  if (plan.groups.length !== expected.length) {
+    return `groups lists ${plan.groups.length} entries; the actions make ${expected.length} by ${plan.group_by}`;
+  }
+  return undefined;
 }
 
 function schemaRefusal(path: string, diagnostics: Diagnostic[]): SvcError {

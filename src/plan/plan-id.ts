@@ -1,5 +1,7 @@
 /**
- * The plan id: sha256 of the canonical JSON (src/canonical/) of every field of the plan but `id`.
+ * The plan id: sha256 of the canonical JSON (src/canonical/) of every field of the plan but `id`
+ * and the presentation a JSON plan printed with `--group-by` carries (`group_by`, `groups`,
+ * derived from the actions): a plan saved with or without it has one id.
  *
  * A fleet's plan is tens of thousands of actions, and this hash is most of what planning costs
  * after the site pass, so the two members that hold a plan's size are written by hand:
@@ -107,9 +109,14 @@ function planContentSha256(rest: Record<string, unknown>, planned: boolean): str
   return hash.digest('hex');
 }
 
-/** The plan id: sha256 of the canonical JSON of every field but `id`. */
+/** The plan id: sha256 of the canonical JSON of every field but `id`, `group_by` and `groups`. */
 export function planId(planWithoutId: Omit<Plan, 'id'>): string {
-  const { id: _ignored, ...rest } = planWithoutId as Omit<Plan, 'id'> & { id?: unknown };
+  const {
+    id: _id,
+    group_by: _groupBy,
+    groups: _groups,
+    ...rest
+  } = planWithoutId as Omit<Plan, 'id'> & { id?: unknown; group_by?: unknown; groups?: unknown };
   return planContentSha256(rest, false);
 }
 

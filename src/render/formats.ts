@@ -12,7 +12,10 @@ export type ReportFormat = 'text' | 'markdown' | 'json';
 export const REPORT_FORMATS: readonly ReportFormat[] = ['text', 'markdown', 'json'];
 
 export interface RenderPlanOptions {
-  /** Text and markdown: per-site detail by site (default) or by item. */
+  /**
+   * Text and markdown: per-site detail by site (default) or by item. JSON: adds the `groups`
+   * section (docs/plan-format.md); without it the JSON is the plan alone.
+   */
   groupBy?: 'site' | 'item' | undefined;
   /** Text only: ANSI colour (for a terminal without NO_COLOR). */
   colour?: boolean | undefined;
@@ -20,7 +23,7 @@ export interface RenderPlanOptions {
 
 /** A plan as `svc-gitops plan` prints it; `json` is the saved plan file's exact text. */
 export function renderPlan(plan: Plan, format: ReportFormat, options: RenderPlanOptions = {}): string {
-  if (format === 'json') return renderPlanJson(plan);
+  if (format === 'json') return renderPlanJson(plan, { groupBy: options.groupBy });
   if (format === 'markdown')
     return renderPlanMarkdown(plan, options.groupBy === undefined ? {} : { groupBy: options.groupBy });
   return renderPlanText(plan, {

@@ -41,7 +41,8 @@ export {
   planFailedComment,
   validationComment,
 } from './plan-comment.js';
-export { planJsonChunks, renderPlanJson } from './plan-json.js';
+export { type GroupBy, type ItemGroup, type PlanGroup, planGroups, type SiteGroup } from './plan-groups.js';
+export { type PlanJsonOptions, planJsonChunks, renderPlanJson } from './plan-json.js';
 export { DEFAULT_MARKDOWN_CAP, type PlanMarkdownOptions, renderPlanMarkdown } from './plan-markdown.js';
 export { type PlanTextOptions, planTextChunks, renderPlanText } from './plan-text.js';
 export { shortId } from './plan-words.js';

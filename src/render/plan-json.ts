@@ -8,9 +8,17 @@
  * `planJsonChunks` yields the same bytes piece by piece (a batch of actions at a time), so a
  * fleet-sized plan can be written without one giant string. Actions are written by the action
  * writer the plan id uses (src/canonical/), the rest by JSON.stringify.
+ * With `groupBy`, `group_by` and `groups` (plan-groups.ts) follow the summary: a presentation of
+ * the actions, which stay in their canonical order; neither is part of the id.
  */
 import { actionJsonWriter } from '../canonical/action-json.js';
 import type { Plan } from '../types.js';
+import { type GroupBy, planGroups } from './plan-groups.js';
+
+export interface PlanJsonOptions {
+  /** Adds the `groups` section, by item or by site; absent: the plan alone. */
+  groupBy?: GroupBy | undefined;
+}
 
 const ORDER: Record<string, readonly string[]> = {
   plan: [
@@ -22,6 +30,8 @@ const ORDER: Record<string, readonly string[]> = {
     'desired_digest',
     'needs_approval',
     'summary',
+    'group_by',
+    'groups',
     'actions',
     'fingerprints',
     'notes',
@@ -30,7 +40,7 @@ const ORDER: Record<string, readonly string[]> = {
 };
 
 /** The plan's record lists: one compact record per line. */
-const ONE_PER_LINE = new Set(['actions', 'notes']);
+const ONE_PER_LINE = new Set(['actions', 'notes', 'groups']);
 
 function orderKeys(keys: readonly string[], preferred: readonly string[]): string[] {
   const known = preferred.filter((key) => keys.includes(key));
@@ -122,14 +132,26 @@ function* actionChunks(actions: readonly unknown[]): Generator<string> {
   }
 }
 
+/** Group entries, one per line, keys in the order plan-groups.ts builds them (not hashed, not sorted). */
+function* groupChunks(groups: readonly unknown[]): Generator<string> {
+  for (let start = 0; start < groups.length; start += BATCH) {
+    const lines = groups.slice(start, start + BATCH).map((group) => JSON.stringify(group));
+    yield `${start > 0 ? ',\n' : ''}    ${lines.join(',\n    ')}`;
+  }
+}
+
 function hasKeys(element: unknown): boolean {
   if (element === null || typeof element !== 'object' || Array.isArray(element)) return false;
   for (const _ in element) return true;
   return false;
 }
 
-export function* planJsonChunks(plan: Plan): Generator<string> {
-  const record = plan as unknown as Record<string, unknown>;
+export function* planJsonChunks(plan: Plan, options: PlanJsonOptions = {}): Generator<string> {
+  const { groupBy } = options;
+  const record: Record<string, unknown> =
+    groupBy === undefined
+      ? (plan as unknown as Record<string, unknown>)
+      : { ...plan, group_by: groupBy, groups: planGroups(plan.actions, groupBy) };
   const keys = orderKeys(Object.keys(record), ORDER.plan!).filter((key) => record[key] !== undefined);
   yield '{\n';
   for (const [position, key] of keys.entries()) {
@@ -137,7 +159,11 @@ export function* planJsonChunks(plan: Plan): Generator<string> {
     const comma = position < keys.length - 1 ? ',' : '';
     if (Array.isArray(value) && value.length > 0 && ONE_PER_LINE.has(key)) {
       yield `  ${JSON.stringify(key)}: [\n`;
-      yield* key === 'actions' ? actionChunks(value) : elementChunks(value);
+      yield* key === 'actions'
+        ? actionChunks(value)
+        : key === 'groups'
+          ? groupChunks(value)
+          : elementChunks(value);
       yield `\n  ]${comma}\n`;
     } else {
       yield `  ${JSON.stringify(key)}: ${indent(JSON.stringify(ordered(value, ORDER[key]), null, 2), '  ')}${comma}\n`;
@@ -146,6 +172,6 @@ export function* planJsonChunks(plan: Plan): Generator<string> {
   yield '}\n';
 }
 
-export function renderPlanJson(plan: Plan): string {
-  return [...planJsonChunks(plan)].join('');
+export function renderPlanJson(plan: Plan, options: PlanJsonOptions = {}): string {
+  return [...planJsonChunks(plan, options)].join('');
 }

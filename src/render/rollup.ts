@@ -19,6 +19,8 @@ export interface DistinctChange {
   siteIds: number[];
   /** The first FIRST_SITES sites' addresses, in the order of `siteIds`. */
   firstUrls: string[];
+  /** Positions of its actions in the plan's `actions`, ascending. */
+  actionIndices: number[];
 }
 
 /** Sites named per distinct change; the rest are counted. */
@@ -28,6 +30,19 @@ const OP_ORDER: Record<ActionOp, number> = { update: 0, ignore: 1, unignore: 2 }
 const RISK_ORDER: Record<Risk, number> = { high: 0, medium: 1, low: 2 };
 const KIND_ORDER: Record<ItemKind, number> = { core: 0, plugin: 1, theme: 2, translation: 3 };
 
+/** What makes two actions the same change: operation, item, versions, risk and wave (not the site). */
+function distinctChangeKey(action: Action): string {
+  return [
+    action.op,
+    action.kind,
+    action.slug,
+    action.from ?? '',
+    action.to ?? '',
+    action.risk,
+    action.wave ?? '',
+  ].join('\u0000');
+}
+
 /**
  * Distinct changes, most consequential first: updates before ignore-list changes, high risk
  * first, then by number of sites (descending), then item and versions, so the order is total
@@ -35,16 +50,9 @@ const KIND_ORDER: Record<ItemKind, number> = { core: 0, plugin: 1, theme: 2, tra
  */
 export function distinctChanges(actions: readonly Action[]): DistinctChange[] {
   const groups = new Map<string, DistinctChange>();
-  for (const action of actions) {
-    const key = [
-      action.op,
-      action.kind,
-      action.slug,
-      action.from ?? '',
-      action.to ?? '',
-      action.risk,
-      action.wave ?? '',
-    ].join('\u0000');
+  for (let index = 0; index < actions.length; index++) {
+    const action = actions[index] as Action;
+    const key = distinctChangeKey(action);
     let group = groups.get(key);
     if (!group) {
       group = {
@@ -55,6 +63,7 @@ export function distinctChanges(actions: readonly Action[]): DistinctChange[] {
         risk: action.risk,
         siteIds: [],
         firstUrls: [],
+        actionIndices: [],
       };
       if (action.from !== undefined) group.from = action.from;
       if (action.to !== undefined) group.to = action.to;
@@ -62,6 +71,7 @@ export function distinctChanges(actions: readonly Action[]): DistinctChange[] {
       groups.set(key, group);
     }
     group.siteIds.push(action.site_id);
+    group.actionIndices.push(index);
     if (group.firstUrls.length < FIRST_SITES) group.firstUrls.push(action.site_url);
   }
   const out = [...groups.values()];

@@ -17,15 +17,17 @@ import {
   driftIssueBody,
   driftResolvedComment,
   driftTitle,
+  type GroupBy,
   renderPlanMarkdown,
 } from '../../render/index.js';
 import type { CliContext } from '../context.js';
 import { planNow } from '../pipeline.js';
-import { type PlanFormat, printPlan } from '../print-plan.js';
+import { groupByOption, type PlanFormat, printPlan } from '../print-plan.js';
 
 interface DriftFlags {
   config?: string;
   format: PlanFormat;
+  groupBy?: GroupBy;
   issue?: boolean;
   label: string;
   quiet?: boolean;
@@ -49,6 +51,7 @@ export function registerDrift(program: Command, ctx: CliContext, setExit: (code:
         .choices(['text', 'markdown', 'json'])
         .default('text'),
     )
+    .addOption(groupByOption())
     .option('--issue', 'keep one GitHub issue per dashboard up to date (GITHUB_REPOSITORY, GITHUB_TOKEN)')
     .option('--label <name>', 'label of the drift issue', 'svc-gitops-drift')
     .option('-q, --quiet', 'no progress lines while reading the dashboard')
@@ -69,7 +72,7 @@ export async function runDrift(ctx: CliContext, flags: DriftFlags): Promise<numb
   await planned.client.close();
   const { plan, live } = planned;
   const drift = plan.actions.length > 0;
-  await printPlan(ctx, plan, flags.format, 'site');
+  await printPlan(ctx, plan, flags.format, flags.groupBy);
   // stdout of --format json is the plan document alone; the verdict is also the exit code.
   const verdictTo = flags.format === 'json' ? ctx.stderr : ctx.stdout;
   verdictTo.write(drift ? 'svc-gitops: drift found\n' : 'svc-gitops: no drift\n');

@@ -1,12 +1,12 @@
 import { type Command, Option } from 'commander';
 import { resolveConfigPath } from '../../config/index.js';
 import { EXIT } from '../../errors.js';
-import { planJsonChunks, safeText, shortId } from '../../render/index.js';
+import { type GroupBy, planJsonChunks, safeText, shortId } from '../../render/index.js';
 import type { Plan } from '../../types.js';
 import type { CliContext } from '../context.js';
 import { createCountProgressPrinter } from '../count-progress.js';
 import { type Planned, planNow } from '../pipeline.js';
-import { type PlanFormat, printPlan } from '../print-plan.js';
+import { groupByOption, type PlanFormat, printPlan } from '../print-plan.js';
 import { type UnknownName, unknownNames } from '../strict.js';
 import { refuseConfigAsOutput, writeFileAtomic } from '../write-file.js';
 
@@ -14,7 +14,7 @@ interface PlanFlags {
   config?: string;
   out?: string;
   format: PlanFormat;
-  groupBy: 'site' | 'item';
+  groupBy?: GroupBy;
   detailedExitcode?: boolean;
   target?: string[];
   refresh?: boolean;
@@ -38,11 +38,7 @@ export function registerPlan(program: Command, ctx: CliContext, setExit: (code: 
     .addOption(
       new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'),
     )
-    .addOption(
-      new Option('--group-by <what>', 'detail by site or by item (text and markdown)')
-        .choices(['site', 'item'])
-        .default('site'),
-    )
+    .addOption(groupByOption())
     .option('--detailed-exitcode', 'exit 2 when the plan has changes, 0 when it has none')
     .option('--target <site...>', 'only these sites (IDs, domains or globs)')
     .option('--refresh', 'ask the dashboard to re-sync the managed sites before reading')
@@ -91,7 +87,13 @@ export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
     return EXIT.error;
   }
   if (flags.out) {
-    const saved = writeFileAtomic(ctx.fs, ctx.cwd, flags.out, planJsonChunks(result));
+    // With --group-by the file carries the same groups as stdout's JSON; its id is the same.
+    const saved = writeFileAtomic(
+      ctx.fs,
+      ctx.cwd,
+      flags.out,
+      planJsonChunks(result, { groupBy: flags.groupBy }),
+    );
     ctx.stderr.write(
       `Saved plan ${shortId(result.id)} to ${saved} (expires ${result.expires_at}); apply it with: svc-gitops apply ${flags.out}\n`,
     );

@@ -2,13 +2,13 @@ import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { EXIT } from '../../errors.js';
 import { checkIntegrity, isExpired, readPlanFile } from '../../index.js';
-import { safeText } from '../../render/index.js';
+import { type GroupBy, safeText } from '../../render/index.js';
 import type { CliContext } from '../context.js';
-import { type PlanFormat, printPlan } from '../print-plan.js';
+import { groupByOption, type PlanFormat, printPlan } from '../print-plan.js';
 
 interface ShowFlags {
   format: PlanFormat;
-  groupBy: 'site' | 'item';
+  groupBy?: GroupBy;
   detailedExitcode?: boolean;
 }
 
@@ -27,11 +27,7 @@ export function registerShow(program: Command, ctx: CliContext, setExit: (code: 
     .addOption(
       new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'),
     )
-    .addOption(
-      new Option('--group-by <what>', 'detail by site or by item (text and markdown)')
-        .choices(['site', 'item'])
-        .default('site'),
-    )
+    .addOption(groupByOption())
     .option('--detailed-exitcode', 'exit 2 when the plan has changes, 0 when it has none')
     .action(async (planfile: string, flags: ShowFlags) => setExit(await show(ctx, planfile, flags)));
 }
