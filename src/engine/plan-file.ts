@@ -83,11 +83,11 @@ export function readPlanFile(fs: typeof nodeFs, path: string): Plan {
 function groupsProblem(plan: Plan & { group_by?: GroupBy; groups?: unknown[] }): string | undefined {
   if (plan.group_by === undefined || plan.groups === undefined) return undefined;
   const expected = planGroups(plan.actions, plan.group_by);
-  const index = expected.findIndex((group, i) => !isDeepStrictEqual(group, plan.groups?.[i]));
-  if (index >= 0) return `groups[${index}] does not match the actions (group_by ${plan.group_by})`;
   if (plan.groups.length !== expected.length) {
     return `groups lists ${plan.groups.length} entries; the actions make ${expected.length} by ${plan.group_by}`;
   }
+  const index = expected.findIndex((group, i) => !isDeepStrictEqual(group, plan.groups?.[i]));
+  if (index >= 0) return `groups[${index}] does not match the actions (group_by ${plan.group_by})`;
   return undefined;
 }
 

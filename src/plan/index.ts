@@ -5,6 +5,7 @@
  * - fingerprintSite / indexLiveState / fingerprintIndexed: the live facts a plan depends on;
  *   apply recomputes them from a fresh read and refuses a plan whose world moved
  * - planId / verifyPlanId: sha256 over the canonical (key-sorted) JSON of every field but `id`
+ *   and the `--group-by` presentation (`group_by`, `groups`)
  * - compareVersions / versionLevel: PHP version_compare semantics, patch/minor/major levels
  * - matchesSelection: the site selection rules (ids, domains, host globs, include/exclude)
  * - summarise: a plan's counts, recounted from its actions (a saved plan's summary is checked)

@@ -10,7 +10,7 @@ import { tempDirForFile } from '../helpers/temp-dir.js';
 /**
  * Every `--format json` a command prints fits the schema docs/json-output.md names for it, on
  * real runs against the sandbox: validate (valid, invalid, none found), plan, show and drift (the
- * plan file's schema), apply (a run with a failed call) and apply --dry-run.
+ * plan file's schema, with and without --group-by), apply (a run with a failed call) and apply --dry-run.
  */
 const ROOT = join(import.meta.dirname, '..', '..');
 const FLEET = demoFleet();
@@ -55,6 +55,15 @@ describe('--format json documents fit their schemas', () => {
     const show = await cli(['show', join(dir, 'p.json'), '--format', 'json'], { cwd: dir, env });
     expect(show.code, show.stderr).toBe(0);
     expectFitsSchema('plan', show.stdout);
+    // With --group-by: the same format, plus its groups section (test/cli/json-groups.test.ts).
+    for (const by of ['item', 'site']) {
+      const grouped = await cli(['show', join(dir, 'p.json'), '--format', 'json', '--group-by', by], {
+        cwd: dir,
+        env,
+      });
+      expect(grouped.code, grouped.stderr).toBe(0);
+      expect(expectFitsSchema('plan', grouped.stdout).group_by).toBe(by);
+    }
   });
 
   it('drift prints the plan file format, its verdict on stderr and exit 2', async () => {
@@ -63,6 +72,12 @@ describe('--format json documents fit their schemas', () => {
     expect(drift.code, drift.stderr).toBe(2);
     expect((expectFitsSchema('plan', drift.stdout).actions as unknown[]).length).toBeGreaterThan(0);
     expect(drift.stderr).toContain('svc-gitops: drift found');
+    const grouped = await cli(['drift', '-c', MINIMAL, '--format', 'json', '--group-by', 'item'], {
+      cwd: dir,
+      env,
+    });
+    expect(grouped.code, grouped.stderr).toBe(2);
+    expect((expectFitsSchema('plan', grouped.stdout).groups as unknown[]).length).toBeGreaterThan(0);
   });
 
   it('apply: the report of a run with done and failed actions', async () => {

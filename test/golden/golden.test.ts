@@ -1,5 +1,6 @@
 /**
- * Golden files: each case's plan as text (by site and by item), markdown and JSON. Run with
+ * Golden files: each case's plan as text (by site and by item), markdown and JSON (alone and with
+ * groups by item). Run with
  * UPDATE_GOLDEN=1 to rewrite the files after an intended change, then review the diff.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -39,4 +40,6 @@ describe.each(GOLDEN_CASES)('golden case $name', (golden) => {
   it('renders markdown', () =>
     checkGolden(join(dir, 'plan.md'), renderPlanMarkdown(plan, { live: golden.live })));
   it('renders json', () => checkGolden(join(dir, 'plan.json'), renderPlanJson(plan)));
+  it('renders json with groups by item', () =>
+    checkGolden(join(dir, 'plan.by-item.json'), renderPlanJson(plan, { groupBy: 'item' })));
 });

@@ -3,6 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { createPlan } from '../../src/plan/index.js';
+import { renderPlanJson } from '../../src/render/plan-json.js';
 import { GOLDEN_CASES } from '../golden/cases.js';
 import { generateFleet, PLAN_OPTIONS } from './builders.js';
 
@@ -18,6 +19,17 @@ describe('schemas/plan.schema.json', () => {
       ...(golden.targetSiteIds ? { targetSiteIds: golden.targetSiteIds } : {}),
     });
     expect(validate(JSON.parse(JSON.stringify(plan))), ajv.errorsText(validate.errors)).toBe(true);
+  });
+
+  it.each(['item', 'site'] as const)('accepts the golden plans with groups by %s', (by) => {
+    for (const golden of GOLDEN_CASES) {
+      const plan = createPlan(golden.desired, golden.live, {
+        ...PLAN_OPTIONS,
+        ...(golden.targetSiteIds ? { targetSiteIds: golden.targetSiteIds } : {}),
+      });
+      const grouped = JSON.parse(renderPlanJson(plan, { groupBy: by }));
+      expect(validate(grouped), `${golden.name}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+    }
   });
 
   it('accepts a plan of a generated fleet', () => {
@@ -45,6 +57,24 @@ describe('schemas/plan.schema.json', () => {
       { ...plan, actions: [{ ...plan.actions.find((a) => a.op === 'update')!, from: undefined }] },
       { ...plan, actions: [{ ...plan.actions.find((a) => a.op === 'ignore')!, kind: 'translation' }] },
       { ...plan, fingerprints: { abc: 'sha256:0' } },
+      { ...plan, group_by: 'item' },
+      { ...plan, groups: [] },
+      { ...plan, group_by: 'slug', groups: [] },
+      {
+        ...plan,
+        group_by: 'site',
+        groups: [{ site_id: 1, site_url: 'https://a.test/', action_indices: [] }],
+      },
+      {
+        ...plan,
+        group_by: 'site',
+        groups: [{ site_id: 1, site_url: 'https://a.test/', action_indices: [-1] }],
+      },
+      {
+        ...plan,
+        group_by: 'item',
+        groups: [{ site_id: 1, site_url: 'https://a.test/', action_indices: [0] }],
+      },
     ];
     for (const candidate of broken) expect(validate(JSON.parse(JSON.stringify(candidate)))).toBe(false);
   });
