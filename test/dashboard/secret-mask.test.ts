@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { SecretMask } from '../../src/dashboard/transport/secret-mask.js';
+import { SecretMask, secretSpellings } from '../../src/dashboard/transport/secret-mask.js';
 
 const PASSWORD = 'aB3d 7QpX zK3w mB9d Lq2W tT4v';
 const TOKEN = 'cs_0123456789abcdefABCDEF==ck_fedcba9876543210FEDCBA';
@@ -50,4 +50,55 @@ describe('SecretMask', () => {
     const text = `${PASSWORD} and ${PASSWORD.replaceAll(' ', '+').toUpperCase()}!`;
     expect(mask.mask(text)).toBe('[redacted] and [redacted]!');
   });
+
+  it('masks a secret shorter than a run whole, at every offset', () => {
+    const short = new SecretMask(['k3Y9z']);
+    for (let pad = 0; pad < 9; pad++) {
+      const before = 'x'.repeat(pad);
+      expect(short.mask(`${before}K3Y9Z-`)).toBe(`${before}[redacted]-`);
+    }
+    expect(short.mask('k3Y9')).toBe('k3Y9');
+  });
+
+  it('finds exactly the runs a character-by-character search finds, at every alignment (seeded)', () => {
+    let seed = 2026;
+    const random = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    const alphabet = 'aB3d 7QpXzK+%20&#;';
+    for (let round = 0; round < 300; round++) {
+      const pieces: string[] = [];
+      for (let k = 0; k < 6; k++) {
+        pieces.push(Array.from({ length: random(12) }, () => alphabet[random(alphabet.length)]).join(''));
+        const spelling = [PASSWORD, PASSWORD.replaceAll(' ', '+'), TOKEN][random(3)] as string;
+        const from = random(spelling.length);
+        pieces.push(spelling.slice(from, from + random(14)));
+      }
+      const text = pieces.join('');
+      expect(mask.mask(text)).toBe(naiveMask([PASSWORD, TOKEN], text));
+    }
+  });
 });
+
+/** The reference: every run of every spelling checked at every text position and form offset. */
+function naiveMask(secrets: string[], text: string): string {
+  const lower = text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  const covered = new Array<boolean>(text.length).fill(false);
+  for (const { form: given, run } of secretSpellings(secrets)) {
+    const form = given.replace(/[A-Z]/g, (c) => c.toLowerCase());
+    const need = Math.min(run, form.length);
+    for (let i = 0; i < lower.length; i++)
+      for (let j = 0; j < form.length; j++) {
+        let n = 0;
+        while (i + n < lower.length && j + n < form.length && lower[i + n] === form[j + n]) n++;
+        if (n >= need) for (let k = i; k < i + n; k++) covered[k] = true;
+      }
+  }
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    if (!covered[i]) out += text[i];
+    else if (i === 0 || !covered[i - 1]) out += '[redacted]';
+  }
+  return out;
+}

@@ -14,12 +14,19 @@
  * hex digits, 4 bytes, mask a plan's fingerprints by chance.) Spellings shorter than their run
  * are masked only whole, and shorter than 4 not at all (they would mask ordinary text).
  *
- * Cost: one pass over the text. Every run of MIN_RUN characters of a spelling holds one of the
- * spelling's 4-grams that start at a multiple of 4; the pass looks for those (a rolling key and
- * a bitmap of their hashes), and only where one is found compares characters and extends the run.
+ * Cost: about a quarter of a pass over the text. Any run of at least STRIDE_SPAN characters of
+ * the text covers two characters 4 apart that start at a multiple of 4, and the 4-gram that starts
+ * at the first of them; both are the spelling's (at some offset). The pass reads one character in
+ * four, rules most positions out with a bitmap of the spellings' character pairs 4 apart, then
+ * most of the rest with a bitmap of their 4-grams' hashes, and only where a 4-gram is found
+ * compares characters and extends the run. Spellings that may match fewer than STRIDE_SPAN
+ * characters (a secret shorter than a run) are looked for at every position instead, in a second
+ * pass made only when such a spelling exists.
  */
 export const MIN_RUN = 8;
 const GRAM = 4;
+/** The shortest run sure to cover two characters 4 apart of which the first is at a multiple of 4. */
+const STRIDE_SPAN = 2 * GRAM;
 
 interface Anchor {
   form: string;
@@ -37,9 +44,10 @@ export interface Spelling {
 
 export class SecretMask {
   private secrets: string[] = [];
-  private anchors = new Map<number, Anchor[]>();
-  /** One bit per hash of an anchor's 4-gram: most positions are ruled out by it alone. */
-  private bitmap = new Uint8Array(BITMAP_BYTES);
+  /** Every 4-gram of every spelling that matches at least STRIDE_SPAN characters, at any offset. */
+  private strided = new GramIndex();
+  /** The 4-grams at offsets 0, 4, 8, … of spellings that may match fewer (short secrets). */
+  private everywhere = new GramIndex();
   private empty = true;
 
   constructor(
@@ -82,39 +90,92 @@ export class SecretMask {
     if (form.length < GRAM) return;
     this.empty = false;
     const need = Math.min(spelling.run, form.length);
-    for (let at = 0; at + GRAM <= form.length; at += GRAM) {
-      const key = keyOf(form, at);
-      const anchor = { form, at, need };
-      const list = this.anchors.get(key);
-      if (list) {
-        if (!list.some((a) => a.form === form && a.at === at)) list.push(anchor);
-      } else this.anchors.set(key, [anchor]);
-      const h = hashOf(key);
-      this.bitmap[h >>> 3] = (this.bitmap[h >>> 3] as number) | (1 << (h & 7));
-    }
+    const short = need < STRIDE_SPAN;
+    const step = short ? GRAM : 1;
+    for (let at = 0; at + GRAM <= form.length; at += step)
+      (short ? this.everywhere : this.strided).add({ form, at, need });
+    if (!short) this.strided.addPairs(form);
   }
 
   /** Merged [start, end) ranges of `text` to mask, in order; with `first`, at most one. */
   private ranges(text: string, first: boolean): Array<[number, number]> {
     const found: Array<[number, number]> = [];
-    const n = text.length;
-    let key = 0;
-    for (let i = 0; i < n; i++) {
-      key = ((key << 8) | (fold(text.charCodeAt(i)) & 0xff)) >>> 0;
-      const h = hashOf(key);
-      if ((((this.bitmap[h >>> 3] as number) >>> (h & 7)) & 1) === 0 || i < GRAM - 1) continue;
-      const anchors = this.anchors.get(key);
-      if (!anchors) continue;
-      const start = i - GRAM + 1;
-      for (const anchor of anchors) {
-        const run = matchAround(text, start, anchor);
-        if (run) {
-          found.push(run);
-          if (first) return found;
-        }
+    const strided = this.strided;
+    if (!strided.empty) {
+      const { pairs, bitmap } = strided;
+      let ahead = fold(text.charCodeAt(0)) & 0xff;
+      for (let start = 0; start + GRAM < text.length; start += GRAM) {
+        const here = ahead;
+        ahead = fold(text.charCodeAt(start + GRAM)) & 0xff;
+        const pair = (here << 8) | ahead;
+        if ((((pairs[pair >>> 3] as number) >>> (pair & 7)) & 1) === 0) continue;
+        const key =
+          ((here << 24) |
+            ((fold(text.charCodeAt(start + 1)) & 0xff) << 16) |
+            ((fold(text.charCodeAt(start + 2)) & 0xff) << 8) |
+            (fold(text.charCodeAt(start + 3)) & 0xff)) >>>
+          0;
+        const h = hashOf(key);
+        if ((((bitmap[h >>> 3] as number) >>> (h & 7)) & 1) === 0) continue;
+        if (strided.matches(text, start, key, found) && first) return found;
+      }
+    }
+    if (!this.everywhere.empty && !(first && found.length > 0)) {
+      let key = 0;
+      for (let i = 0; i < text.length; i++) {
+        key = ((key << 8) | (fold(text.charCodeAt(i)) & 0xff)) >>> 0;
+        if (i < GRAM - 1 || !this.everywhere.has(key)) continue;
+        if (this.everywhere.matches(text, i - GRAM + 1, key, found) && first) return found;
       }
     }
     return merge(found);
+  }
+}
+
+/** Spellings' 4-grams by key, with a bitmap of their hashes that rules most keys out at once. */
+class GramIndex {
+  readonly bitmap = new Uint8Array(BITMAP_BYTES);
+  /** One bit per pair of characters 4 apart (low bytes of their codes) in an indexed spelling. */
+  readonly pairs = new Uint8Array(PAIR_BITMAP_BYTES);
+  private anchors = new Map<number, Anchor[]>();
+  empty = true;
+
+  add(anchor: Anchor): void {
+    const key = keyOf(anchor.form, anchor.at);
+    const list = this.anchors.get(key);
+    if (list) {
+      if (!list.some((a) => a.form === anchor.form && a.at === anchor.at)) list.push(anchor);
+    } else this.anchors.set(key, [anchor]);
+    const h = hashOf(key);
+    this.bitmap[h >>> 3] = (this.bitmap[h >>> 3] as number) | (1 << (h & 7));
+    this.empty = false;
+  }
+
+  addPairs(form: string): void {
+    for (let j = 0; j + GRAM < form.length; j++) {
+      const pair = ((form.charCodeAt(j) & 0xff) << 8) | (form.charCodeAt(j + GRAM) & 0xff);
+      this.pairs[pair >>> 3] = (this.pairs[pair >>> 3] as number) | (1 << (pair & 7));
+    }
+  }
+
+  has(key: number): boolean {
+    const h = hashOf(key);
+    return (((this.bitmap[h >>> 3] as number) >>> (h & 7)) & 1) === 1 && this.anchors.has(key);
+  }
+
+  /** Adds to `found` each long-enough run around `text[start..start+4)`; whether there was one. */
+  matches(text: string, start: number, key: number, found: Array<[number, number]>): boolean {
+    const anchors = this.anchors.get(key);
+    if (!anchors) return false;
+    let any = false;
+    for (const anchor of anchors) {
+      const run = matchAround(text, start, anchor);
+      if (run) {
+        found.push(run);
+        any = true;
+      }
+    }
+    return any;
   }
 }
 
@@ -153,6 +214,8 @@ function merge(ranges: Array<[number, number]>): Array<[number, number]> {
 
 /** 2^20 bits. */
 const BITMAP_BYTES = 1 << 17;
+/** 2^16 bits: every pair of low bytes. */
+const PAIR_BITMAP_BYTES = 1 << 13;
 
 /** Fibonacci hashing of a 4-gram key to 20 bits. */
 function hashOf(key: number): number {
