@@ -7,7 +7,7 @@
 export { DEFAULT_CONFIG_DIR, DEFAULT_CONFIG_FILE, resolveConfigPath } from './default-path.js';
 export { closest } from './did-you-mean.js';
 export { type ImportResult, importDesiredState } from './import-yaml.js';
-export { compileJsonSchemaCheck, type JsonSchemaCheck } from './json-schema.js';
+export { type JsonSchemaCheck, jsonSchemaCheck, planFileCheck } from './json-schema.js';
 export { LIMITS } from './limits.js';
 export { type LoadOptions, type LoadResult, loadDesiredState } from './load.js';
 export { DESIRED_STATE_SCHEMA, DESIRED_STATE_SCHEMA_URL } from './schema.js';

@@ -44,13 +44,24 @@ export function schemaNodes(
     return nodes;
   };
   const fromRoot = walk(root);
-  if (parentSchema === undefined || fromRoot.includes(parentSchema)) return fromRoot;
+  if (parentSchema === undefined || fromRoot.some((n) => sameSchemaNode(n, parentSchema))) return fromRoot;
   const defs = Object.values((root.$defs ?? {}) as Record<string, unknown>);
   for (const def of defs) {
     const nodes = walk(def);
-    if (nodes.includes(parentSchema)) return [root, ...nodes];
+    if (nodes.some((n) => sameSchemaNode(n, parentSchema))) return [root, ...nodes];
   }
   return fromRoot;
+}
+
+/**
+ * Whether two schema nodes are the same node of the schema file. A generated validator's errors
+ * carry its own copies of the nodes (ajv's standalone code writes each as a literal), equal in
+ * content and key order to the file's: compared by content, on the error path only.
+ */
+export function sameSchemaNode(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return false;
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /**

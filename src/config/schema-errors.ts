@@ -3,7 +3,14 @@ import type { Diagnostic } from '../errors.js';
 import { didYouMean } from './did-you-mean.js';
 import type { Segment } from './model.js';
 import { jsonPointer } from './pointer.js';
-import { describedProperty, nearestDocs, patternHint, type SchemaNode, schemaNodes } from './schema-docs.js';
+import {
+  describedProperty,
+  nearestDocs,
+  patternHint,
+  type SchemaNode,
+  sameSchemaNode,
+  schemaNodes,
+} from './schema-docs.js';
 import type { ParsedYaml } from './yaml.js';
 
 /**
@@ -139,7 +146,7 @@ function ifBranchType(nodes: unknown[], elseSchema: unknown): string | undefined
   for (const node of nodes) {
     if (typeof node !== 'object' || node === null) continue;
     const n = node as { if?: { type?: unknown }; else?: unknown };
-    if (n.else === elseSchema && typeof n.if?.type === 'string') return n.if.type;
+    if (sameSchemaNode(n.else, elseSchema) && typeof n.if?.type === 'string') return n.if.type;
   }
   return undefined;
 }

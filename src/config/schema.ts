@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Diagnostic } from '../errors.js';
+import { validate as generatedValidator } from './generated/desired-state-validator.js';
 import { translateSchemaError } from './schema-errors.js';
 import type { ParsedYaml } from './yaml.js';
 
 /**
  * The JSON Schema in `schemas/svc-gitops.schema.json` is the single description of the format.
  * It ships with the package and is read from there (beside `dist/` or `src/`), never from the
- * user's file system; both values are immutable. It is compiled at the first check, and without
- * checking it against the draft 2020-12 meta-schema (compiling that one cost more than the
- * schema itself at every run): it is a fixed file, checked against the meta-schema by
+ * user's file system; both values are immutable. Its validator is generated ahead of time
+ * (scripts/build-validators.ts, kept current by test/config/generated-validators.test.ts), so no
+ * run compiles it; the schema itself is checked against the draft 2020-12 meta-schema by
  * test/config/shipped-schemas.test.ts.
  */
 export const DESIRED_STATE_SCHEMA_URL = new URL('../../schemas/svc-gitops.schema.json', import.meta.url);
@@ -19,19 +19,11 @@ export const DESIRED_STATE_SCHEMA: Record<string, unknown> = JSON.parse(
   readFileSync(DESIRED_STATE_SCHEMA_URL, 'utf8'),
 );
 
-let compiled: ValidateFunction | undefined;
+const validateDesired = generatedValidator as ValidateFunction;
+
 function validateDocument(data: unknown): { valid: boolean; errors: ErrorObject[] } {
-  compiled ??= new Ajv2020({
-    allErrors: true,
-    verbose: true,
-    strict: true,
-    strictTypes: false,
-    strictTuples: false,
-    strictRequired: false,
-    validateSchema: false,
-  }).compile(DESIRED_STATE_SCHEMA);
-  const valid = compiled(data);
-  return { valid, errors: compiled.errors ?? [] };
+  const valid = validateDesired(data);
+  return { valid, errors: validateDesired.errors ?? [] };
 }
 
 /** Validates one file's data against the schema; every problem becomes a located diagnostic. */

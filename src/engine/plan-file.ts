@@ -1,7 +1,7 @@
 import type * as nodeFs from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
-import { compileJsonSchemaCheck, type JsonSchemaCheck } from '../config/index.js';
+import { type JsonSchemaCheck, planFileCheck } from '../config/index.js';
 import { type Diagnostic, jsonSyntaxPlace, SvcError } from '../errors.js';
 import { summarise } from '../plan/index.js';
 import { type GroupBy, planGroups } from '../render/index.js';
@@ -17,9 +17,9 @@ import type { Plan, PlanSummary } from '../types.js';
  */
 
 let planSchemaCheck: JsonSchemaCheck | undefined;
-/** Read and compiled at the first plan file read, once: `plan` itself never needs it. */
+/** The schema (for its hints) is read at the first plan file read, once: `plan` never needs it. */
 function checkPlanSchema(file: string, text: string, value: unknown): Diagnostic[] {
-  planSchemaCheck ??= compileJsonSchemaCheck(
+  planSchemaCheck ??= planFileCheck(
     JSON.parse(readFileSync(new URL('../../schemas/plan.schema.json', import.meta.url), 'utf8')),
   );
   return planSchemaCheck(file, text, value);

@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { closest } from '../config/did-you-mean.js';
 import { SvcError } from '../errors.js';
+import { validate as generatedValidator } from './generated/settings-validator.js';
 import { SETTING_ENV, type SettingKey } from './types.js';
 
 /**
@@ -23,14 +24,12 @@ export interface SettingsValidator {
 
 export function createSettingsValidator(): SettingsValidator {
   const schema = createRequire(import.meta.url)('../../schemas/settings.schema.json') as SettingsSchema;
-  // Compiled at the first check, without checking the schema against the meta-schema: it is the
-  // package's own fixed file, checked by test/config/shipped-schemas.test.ts.
-  let compiled: ValidateFunction | undefined;
+  // Its validator is generated ahead of time (scripts/build-validators.ts); the schema itself is
+  // checked against the meta-schema by test/config/shipped-schemas.test.ts.
+  const validate = generatedValidator as ValidateFunction;
   return {
     schema,
     check(value, where, label = (key) => `key "${key}"`) {
-      compiled ??= new Ajv2020({ allErrors: true, strict: true, validateSchema: false }).compile(schema);
-      const validate = compiled;
       if (validate(value)) return;
       // Every problem at once (each key once): fixing a file one error per run is tedious.
       const problems = [...new Set((validate.errors ?? []).map((error) => describe(error, label)))];
