@@ -13,12 +13,13 @@ import { type Connection, openConnection } from './connection.js';
 import { readLiveViaAbilities } from './live/abilities-live.js';
 import { searchInstalled } from './live/installed.js';
 import { readLiveViaRest } from './live/rest-live.js';
-import { withSiteFlags } from './live/site-flags.js';
+import { readSiteFlags, withSiteFlags } from './live/site-flags.js';
 import { runUpdatesViaRest } from './rest/run-updates.js';
 import { setSiteFlag } from './rest/site-flag.js';
 import { syncSites } from './rest/sync.js';
 import type { PacingTimers } from './transport/limits.js';
 import { noApiAtUrl } from './transport/status.js';
+import type { SiteFlags } from './wire/reads.js';
 
 export type * from './client.js';
 export { SecretMask } from './transport/secret-mask.js';
@@ -95,16 +96,24 @@ export function createDashboardClient(
     async readLive(readOptions = {}) {
       const s = await resolveSurface(readOptions.signal);
       if (s.kind === 'abilities') {
+        // The site-flag read needs only the site listing: it goes out beside the other listings.
+        let flags: Promise<Map<number, SiteFlags> | undefined> | undefined;
         const live = await readLiveViaAbilities(
           s.caller,
           conn.url,
           s.capabilities,
           settings.concurrency,
           readOptions,
+          (sites) => {
+            flags = readSiteFlags(conn, sites, readOptions.signal);
+            // Awaited below; a listing that fails first leaves it unawaited, not unhandled.
+            flags.catch(() => undefined);
+          },
         );
         return withSiteFlags(conn, s.caller, live, {
           signal: readOptions.signal,
           workers: settings.concurrency,
+          flags,
         });
       }
       return withSiteFlags(conn, undefined, await readLiveViaRest(conn, s.capabilities, readOptions), {

@@ -51,6 +51,8 @@ export async function readLiveViaAbilities(
   /** Page readers per listing: the transport's concurrency. */
   workers: number,
   options: ReadLiveOptions = {},
+  /** Called with the site listing as soon as it is in, while the other listings are read. */
+  onSiteListing?: (sites: readonly Site[]) => void,
 ): Promise<LiveState> {
   const { signal } = options;
   const progress = createReadProgress(options.onProgress, ['sites', 'updates', 'ignores']);
@@ -64,6 +66,11 @@ export async function readLiveViaAbilities(
     progress.addSites(page.sites.length);
     return { items: page.sites, total: page.total, errors: [] };
   });
+  if (onSiteListing)
+    void sitesRead.then(
+      ({ items }) => onSiteListing(items),
+      () => undefined,
+    );
   // The sites whose updates and ignores are wanted: known now, after the site listing, or all.
   const targets: Promise<number[] | undefined> = options.siteIds
     ? Promise.resolve(options.siteIds)

@@ -1,4 +1,4 @@
-import type { LiveIgnore, LiveState, PendingUpdate } from '../../types.js';
+import type { LiveIgnore, LiveState, PendingUpdate, Site } from '../../types.js';
 import type { AbilityCaller } from '../abilities/call.js';
 import { mapConcurrent } from '../concurrent.js';
 import type { Connection } from '../connection.js';
@@ -22,28 +22,19 @@ export async function withSiteFlags(
   conn: Connection,
   caller: AbilityCaller | undefined,
   live: LiveState,
-  options: { signal?: AbortSignal | undefined; workers: number },
+  options: {
+    signal?: AbortSignal | undefined;
+    workers: number;
+    /** The flags read already (readSiteFlags), started while the other listings were read. */
+    flags?: Promise<Map<number, SiteFlags> | undefined> | undefined;
+  },
 ): Promise<LiveState> {
   const { signal } = options;
-  if (conn.restAuth.kind === 'none')
-    return { ...live, capabilities: { ...live.capabilities, siteFlags: 'unseen' } };
-  const where = 'REST GET /sites';
-  // One unpaged answer for the whole fleet (the interface shows no paging for it): its limit
-  // grows with the sites listed, as the listing it mirrors does, so a large fleet plans with the
-  // default maxResponseSize while a reply far beyond any fleet's records is still refused.
-  const fleetSizedLimit = live.sites.length * SITE_RECORD_BYTES;
-  const data = restData(
-    await restCall(conn, { method: 'GET', route: '/sites', retry: true, signal, fleetSizedLimit }),
-    where,
-  );
-  const listed = new Set(live.sites.map((site) => site.id));
-  const flagged = new Map<number, SiteFlags>();
-  (Array.isArray(data) ? data : []).forEach((record, index) => {
-    const id = Reader.of(record, where, `data[${index}]`).optionalInt('id');
-    const flags = siteFlagsOf(record, where, `data[${index}]`);
-    if (id !== undefined && flags && listed.has(id) && (flags.core || flags.plugin || flags.theme))
-      flagged.set(id, flags);
-  });
+  const read = await (options.flags ?? readSiteFlags(conn, live.sites, signal));
+  if (!read) return { ...live, capabilities: { ...live.capabilities, siteFlags: 'unseen' } };
+  // The read may have listed more sites than this live state reports (a read of some sites).
+  const reported = new Set(live.sites.map((site) => site.id));
+  const flagged = new Map([...read].filter(([id]) => reported.has(id)));
   const known = new Set(
     live.ignores.filter((i) => i.origin === 'site-flag').map((i) => `${i.siteId}|${i.kind}`),
   );
@@ -70,6 +61,36 @@ export async function withSiteFlags(
   });
   const hidden: PendingUpdate[] = perSite.flat();
   return { ...live, ignores, hidden, capabilities: { ...live.capabilities, siteFlags: 'read-write' } };
+}
+
+/**
+ * The flags of the listed sites that have one set, from the REST site records; undefined without
+ * a REST key. Needs only the site listing, so a read starts it as soon as that is in.
+ */
+export async function readSiteFlags(
+  conn: Connection,
+  sites: readonly Site[],
+  signal: AbortSignal | undefined,
+): Promise<Map<number, SiteFlags> | undefined> {
+  if (conn.restAuth.kind === 'none') return undefined;
+  const where = 'REST GET /sites';
+  // One unpaged answer for the whole fleet (the interface shows no paging for it): its limit
+  // grows with the sites listed, as the listing it mirrors does, so a large fleet plans with the
+  // default maxResponseSize while a reply far beyond any fleet's records is still refused.
+  const fleetSizedLimit = sites.length * SITE_RECORD_BYTES;
+  const data = restData(
+    await restCall(conn, { method: 'GET', route: '/sites', retry: true, signal, fleetSizedLimit }),
+    where,
+  );
+  const listed = new Set(sites.map((site) => site.id));
+  const flagged = new Map<number, SiteFlags>();
+  (Array.isArray(data) ? data : []).forEach((record, index) => {
+    const id = Reader.of(record, where, `data[${index}]`).optionalInt('id');
+    const flags = siteFlagsOf(record, where, `data[${index}]`);
+    if (id !== undefined && flags && listed.has(id) && (flags.core || flags.plugin || flags.theme))
+      flagged.set(id, flags);
+  });
+  return flagged;
 }
 
 function pendingOf(
