@@ -148,6 +148,27 @@ export async function alternate<A, B>(
   return results;
 }
 
+/**
+ * `rounds` runs of each of `runs`, after `warmup` unmeasured runs of each. Each round starts one
+ * further along the list (alternate's rule for more than two), so drift and GC hit all alike.
+ * Returns the measurements of each run in the order of `runs`.
+ */
+export async function rotate<T>(
+  rounds: number,
+  runs: ReadonlyArray<() => Promise<T>>,
+  warmup = 1,
+): Promise<T[][]> {
+  for (let i = 0; i < warmup; i++) for (const run of runs) await run();
+  const results = runs.map(() => [] as T[]);
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < runs.length; k++) {
+      const index = (round + k) % runs.length;
+      (results[index] as T[]).push(await (runs[index] as () => Promise<T>)());
+    }
+  }
+  return results;
+}
+
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((x, y) => x - y);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;

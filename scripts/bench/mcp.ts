@@ -2,13 +2,15 @@
  * Tool-server benchmark on a generated fleet (10,000 sites by default; the sandbox in a child
  * process). Prints, measured side by side in one run:
  *  - every list_updates_v1 page (per_page 200) through the tool server ÷ the same calls through
- *    the library (`DashboardClient.runAbilityJson`), both at the same concurrency. Like with
- *    like: both deliver the same bytes to their caller, the answer's JSON text (checked byte for
- *    byte on every page before timing). Once with the server in-process over the SDK's
- *    in-memory transport (the server's own work; target ≤ 1.15), once with `svc-gitops mcp` as a
- *    child process over stdio (what a client pays: the protocol's JSON both ways, a pipe, a
- *    second process). The in-memory pair is measured again with 20 ms added to every dashboard
- *    request.
+ *    the library (`DashboardClient.runAbilityJson` on a client built as the server builds its
+ *    own, toolServerClient), both at the same concurrency, wall time (best and median round) and
+ *    CPU time. Like with like: both deliver the same bytes to their caller, the answer's JSON
+ *    text (checked byte for byte on every page before timing). Once with the server in-process
+ *    over the SDK's in-memory transport (target ≤ 1.15), rotated with a minimal SDK server (one
+ *    setRequestHandler calling the library, nothing else) for reference: what the SDK's client,
+ *    protocol and transport cost on their own; once with `svc-gitops mcp` as a child process over
+ *    stdio (what a client pays: the protocol's JSON both ways, a pipe, a second process). The
+ *    in-memory pair is measured again with 20 ms added to every dashboard request.
  *  - the RSS and peak RSS (VmHWM) of the `svc-gitops mcp` process after 100 and after `--calls`
  *    tool calls (svc_plan of the whole fleet for the first four calls, which fill the session's
  *    bounded plan store, and then every 100th; the rest list_updates_v1 pages), and the growth per
@@ -28,8 +30,10 @@ import { runInNewContext } from 'node:vm';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createDashboardClient, type DashboardClient } from '../../src/dashboard/index.js';
-import { createToolServer } from '../../src/mcp/index.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { DashboardClient } from '../../src/dashboard/index.js';
+import { createToolServer, toolServerClient } from '../../src/mcp/index.js';
 import { generateFleet, startSandbox } from '../../src/sandbox/index.js';
 import {
   alternate,
@@ -38,6 +42,7 @@ import {
   inParallel,
   median,
   ratioText,
+  rotate,
   serveToParent,
   timed,
 } from './harness.js';
@@ -45,7 +50,7 @@ import {
 const { values } = parseArgs({
   options: {
     sites: { type: 'string', default: '10000' },
-    rounds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '11' },
     concurrency: { type: 'string', default: '4' },
     calls: { type: 'string', default: '1000' },
     json: { type: 'string' },
@@ -78,8 +83,13 @@ export interface McpBenchFigures {
   pages: number;
   /** Average bytes of one page's answer, the same through both paths. */
   answerBytesPerPage: number;
-  /** Wall time (best and median round) and CPU time (all rounds) through the server ÷ through the library. */
-  ratios: Record<'inMemory' | 'inMemoryLatency' | 'stdio', Ratios>;
+  /**
+   * Wall time (best and median round) and CPU time (all rounds) through the server ÷ through the
+   * library; `minimalSdk`: through a minimal SDK server over the library ÷ the library.
+   */
+  ratios: Record<'inMemory' | 'minimalSdk' | 'inMemoryLatency' | 'stdio', Ratios>;
+  /** CPU time per page through the library, in-process (µs). */
+  libraryCpuUsPerPage: number;
   rss: { calls: number; rssMb: number; peakMb: number }[];
   /** The in-process server's heap in use after a full GC. */
   heap: { calls: number; heapMb: number }[];
@@ -118,9 +128,8 @@ async function measure(): Promise<McpBenchFigures> {
   };
   // In-process: the server's own work (no serialisation between client and server).
   const tool = createToolServer({ env, cwd, fs, homeDir: cwd, log: () => {} });
-  // The library with the very settings the server loaded: the same limits and the same secrets
-  // to mask in every answer (the mask's cost grows with them).
-  const library = createDashboardClient(tool.settings());
+  // The library as the server's own client: the settings it loaded, the secrets it masks.
+  const library = toolServerClient(tool.settings(), { product: 'svc', log: () => {} });
   const first = (await library.runAbility('list-updates-v1', { per_page: PER_PAGE })) as { total: number };
   const pages = Math.max(1, Math.ceil(first.total / PER_PAGE));
   console.log(
@@ -150,12 +159,20 @@ async function measure(): Promise<McpBenchFigures> {
   console.log(
     `like with like: on every page both paths deliver the same bytes to their caller, the answer's JSON text (${Math.round(answerBytes / pages)} bytes per page on average, compared byte for byte); the library as runAbilityJson returns it, the server as the result's text content`,
   );
-  const memory = await alternate(rounds, viaClient(inMemory), viaLibrary);
+  const minimal = await minimalSdkServer(library);
+  const rotated = await rotate(rounds, [viaClient(inMemory), viaClient(minimal.client), viaLibrary]);
+  const [served, reference, direct] = [rotated[0] ?? [], rotated[1] ?? [], rotated[2] ?? []];
+  const libraryCpuUsPerPage = (1000 * total(direct, 'cpuMs')) / (direct.length * pages);
+  console.log(
+    `the library alone: ${libraryCpuUsPerPage.toFixed(0)} µs CPU per page; per page over it, CPU: the tool server ${perPage(served, direct, pages)}, the minimal SDK server ${perPage(reference, direct, pages)}`,
+  );
   const ratios = {
-    inMemory: report('in-memory transport', memory.a, memory.b),
+    inMemory: report('in-memory transport', served, direct),
+    minimalSdk: report('a minimal SDK server (reference, not a target)', reference, direct, false),
     inMemoryLatency: { best: 0, median: 0, cpu: 0 },
     stdio: { best: 0, median: 0, cpu: 0 },
   };
+  await minimal.close();
   // The same with LATENCY_MS per request: a dashboard nearby instead of a loopback sandbox's cache.
   await setLatency(sandbox.url, LATENCY_MS);
   const slow = await alternate(Math.min(rounds, 3), viaClient(inMemory), viaLibrary);
@@ -220,7 +237,54 @@ async function measure(): Promise<McpBenchFigures> {
   await library.close();
   rmSync(cwd, { recursive: true, force: true });
   stop();
-  return { sites, pages, answerBytesPerPage: Math.round(answerBytes / pages), ratios, rss, heap };
+  return {
+    sites,
+    pages,
+    answerBytesPerPage: Math.round(answerBytes / pages),
+    ratios,
+    libraryCpuUsPerPage,
+    rss,
+    heap,
+  };
+}
+
+/**
+ * The reference: the least an MCP server on the SDK can do to serve a page, one standard
+ * `setRequestHandler(CallToolRequestSchema)` that calls the library and returns its text, over
+ * its own in-memory pair. What it costs over the library is the SDK's client, protocol and
+ * transport (with their zod checks), which the tool server pays too.
+ */
+async function minimalSdkServer(
+  library: DashboardClient,
+): Promise<{ client: Client; close(): Promise<void> }> {
+  const server = new Server({ name: 'minimal', version: '1' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { json } = await library.runAbilityJson('list-updates-v1', request.params.arguments ?? {});
+    return { content: [{ type: 'text', text: json }] };
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'bench', version: '1' });
+  await server.connect(serverSide);
+  await client.connect(clientSide);
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+function total(runs: Measured[], field: keyof Measured): number {
+  return runs.reduce((sum, run) => sum + run[field], 0);
+}
+
+/** `+N µs (+P %)`: CPU per page of `runs` over `base`'s. */
+function perPage(runs: Measured[], base: Measured[], pages: number): string {
+  const us = (1000 * (total(runs, 'cpuMs') / runs.length - total(base, 'cpuMs') / base.length)) / pages;
+  const percent = (100 * total(runs, 'cpuMs')) / total(base, 'cpuMs') - 100;
+  const signed = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(0)}`;
+  return `${signed(us)} µs (${signed(percent)} %)`;
 }
 
 /**
@@ -336,11 +400,11 @@ function childCpuMs(pid: number | undefined): number {
  * Prints the wall-time ratios (best and median round) and the CPU-time ratio (all rounds; on a
  * machine shared with other work, CPU time is the steadier measure of work done).
  */
-function report(label: string, server: Measured[], lib: Measured[]): Ratios {
+function report(label: string, server: Measured[], lib: Measured[], target = true): Ratios {
   const wall = (runs: Measured[]) => runs.map((r) => r.ms);
-  const cpu = (runs: Measured[]) => runs.reduce((sum, r) => sum + r.cpuMs, 0);
+  const cpu = (runs: Measured[]) => total(runs, 'cpuMs');
   console.log(
-    `list_updates_v1, every page, through the server ÷ through the library, ${label}: wall best ${ratioText(best(wall(server)), best(wall(lib)))}, median ${ratioText(median(wall(server)), median(wall(lib)))}; CPU ${ratioText(cpu(server), cpu(lib))} (target ≤ 1.15)`,
+    `list_updates_v1, every page, through the server ÷ through the library, ${label}: wall best ${ratioText(best(wall(server)), best(wall(lib)))}, median ${ratioText(median(wall(server)), median(wall(lib)))}; CPU ${ratioText(cpu(server), cpu(lib))}${target ? ' (target ≤ 1.15)' : ''}`,
   );
   return {
     best: best(wall(server)) / best(wall(lib)),

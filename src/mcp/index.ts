@@ -2,6 +2,8 @@
  * The tool server: the dashboard's abilities and the GitOps plan/apply as MCP tools, with the
  * interface's preview → token → confirm flow, safe mode, setup mode and limits.
  */
+
+export { toolServerClient } from './dashboard-client.js';
 export { type HttpOptions, MIN_TOKEN_LENGTH, type RunningHttp, serveHttp } from './http.js';
 export { createToolServer, SERVER_VERSION, type ToolServer, type ToolServerOptions } from './server.js';
 export { serveStdio } from './stdio.js';

@@ -1,7 +1,6 @@
 import type * as nodeFs from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
@@ -10,12 +9,13 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { createDashboardClient, type DashboardClient, SecretMask } from '../dashboard/index.js';
+import { type DashboardClient, SecretMask } from '../dashboard/index.js';
 
 import { isSvcError } from '../errors.js';
 import { loadSettings, type Settings, settingVariable } from '../settings/index.js';
 import { abilityTools } from './ability-tools.js';
 import { argumentChecker } from './arguments.js';
+import { serverSecrets, toolServerClient } from './dashboard-client.js';
 import { createEngine, type GitopsEngine } from './gitops/engine.js';
 import { PlanStore } from './gitops/plan-store.js';
 import { gitopsTools } from './gitops/tools.js';
@@ -97,25 +97,27 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   const callsPerMinute = settings.rateLimit ?? DEFAULT_CALLS_PER_MINUTE;
   const rate = new CallRate(callsPerMinute, clock);
   const budget = new SessionBudget(settings.maxSessionData ?? DEFAULT_SESSION_DATA);
-  let secrets = new SecretMask(currentSecrets(settings), '***');
+  let secrets = new SecretMask(serverSecrets(settings), '***');
 
   let client: DashboardClient | undefined;
   let engine: GitopsEngine | undefined;
   let state: SetupState = initialState(settings);
   /** Tools of the connected dashboard, built once per connection. */
   let connectedTools: ToolDef[] | undefined;
+  /** The connected tools and the setup tools by name (every call looks its tool up). */
+  let connectedIndex = new Map<string, ToolDef>();
+  /** Whether the allow/block lists show a tool: built once per settings. */
+  let visible = toolFilter(settings);
 
   const server = new Server(
     { name: `${product}-gitops`, version: SERVER_VERSION },
     { capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} } },
   );
 
-  // The client masks the server's own secrets in every answer too: answers pass on unscanned.
   const openClient = (from: Settings): DashboardClient =>
-    createDashboardClient(from, {
-      alsoMask: currentSecrets(from),
+    toolServerClient(from, {
       product,
-      onWarning: (message) => options.log(`warning: ${message}`),
+      log: options.log,
       ...(options.random ? { random: options.random } : {}),
     });
 
@@ -155,6 +157,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
           requireUserConfirmation: settings.requireUserConfirmation,
         }),
       ];
+      connectedIndex = byName([...connectedTools, ...setup]);
       const note =
         capabilities.surface === 'abilities'
           ? undefined
@@ -205,7 +208,8 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     reload: async (signal) => {
       loaded = load();
       settings = loaded.settings;
-      secrets = new SecretMask(currentSecrets(settings), '***');
+      visible = toolFilter(settings);
+      secrets = new SecretMask(serverSecrets(settings), '***');
       state = initialState(settings);
       const after = await connect(signal);
       if (after.state === 'ready') await server.sendToolListChanged();
@@ -223,15 +227,17 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     ),
   );
 
+  const setupIndex = byName(setup);
   /** Every tool of the current state before the allow/block lists. */
   const allTools = async (signal?: AbortSignal): Promise<ToolDef[]> => {
     // A server that is not connected yet (or could not connect) tries again on each list or call.
     if (state.state !== 'unconfigured' && !connectedTools) await connect(signal);
     return state.state === 'ready' && connectedTools ? [...connectedTools, ...setup] : setup;
   };
-  const visible = (name: string): boolean => {
-    const allowed = toolNames(settings.allowedTools);
-    return (allowed.size === 0 || allowed.has(name)) && !toolNames(settings.blockedTools).has(name);
+  /** The tool `name` of the current state (before the allow/block lists), as allTools would list it. */
+  const findTool = async (name: string, signal: AbortSignal): Promise<ToolDef | undefined> => {
+    if (state.state !== 'unconfigured' && !connectedTools) await connect(signal);
+    return (state.state === 'ready' && connectedTools ? connectedIndex : setupIndex).get(name);
   };
 
   server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => ({
@@ -246,11 +252,19 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       })),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const name = request.params.name;
-    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+  /**
+   * tools/call arrives through the fallback handler (the SDK's public hook for methods without a
+   * handler of their own), not setRequestHandler: for tools/call the SDK's Server validates the
+   * request twice and the result once more with zod on every call, and a result here is built by
+   * this module's own typed functions. The request's shape is checked here instead (callParams:
+   * InvalidParams, as the SDK's Server answers a malformed call). Every other method keeps the
+   * SDK's handlers, and a method without one is still "Method not found".
+   */
+  server.fallbackRequestHandler = async (request, extra) => {
+    if (request.method !== 'tools/call') throw methodNotFound();
+    const { name, args } = callParams(request.params);
     if (!visible(name)) throw unknownTool(name);
-    const tool = (await allTools(extra.signal)).find((candidate) => candidate.name === name);
+    const tool = await findTool(name, extra.signal);
     if (!tool) {
       if (state.state !== 'ready' && (gitopsNames.has(name) || state.state === 'degraded')) {
         return callToolResult(notConfigured(product, state));
@@ -258,7 +272,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       throw unknownTool(name);
     }
     return guarded(tool, args, extra.signal);
-  });
+  };
 
   /** The checks before a tool runs, in the order of createToolServer's comment; a refusal or undefined. */
   const refusal = (tool: ToolDef, args: Record<string, unknown>): ComposedOutcome | undefined => {
@@ -400,10 +414,42 @@ function initialState(settings: Settings): SetupState {
   };
 }
 
-function currentSecrets(settings: Settings): string[] {
-  return [settings.applicationPassword, settings.token, settings.httpToken].filter((value): value is string =>
-    Boolean(value),
-  );
+/** Whether `allowedTools` (empty: every tool) and `blockedTools` let a client see the tool `name`. */
+function toolFilter(settings: Settings): (name: string) => boolean {
+  const allowed = toolNames(settings.allowedTools);
+  const blocked = toolNames(settings.blockedTools);
+  return (name) => (allowed.size === 0 || allowed.has(name)) && !blocked.has(name);
+}
+
+function byName(tools: readonly ToolDef[]): Map<string, ToolDef> {
+  return new Map(tools.map((tool) => [tool.name, tool]));
+}
+
+/**
+ * The name and arguments of a tools/call request, as the protocol's schema requires them: a
+ * string name and, when present, an object of arguments (InvalidParams otherwise).
+ */
+function callParams(params: unknown): { name: string; args: Record<string, unknown> } {
+  const { name, arguments: args } = (isRecord(params) ? params : {}) as Record<string, unknown>;
+  if (typeof name !== 'string') {
+    throw new McpError(ErrorCode.InvalidParams, 'Invalid tools/call request: params.name must be a string');
+  }
+  if (args !== undefined && !isRecord(args)) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      'Invalid tools/call request: params.arguments must be an object',
+    );
+  }
+  return { name, args: args ?? {} };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** What the SDK answers for a method without a handler (JSON-RPC's "Method not found"). */
+function methodNotFound(): Error {
+  return Object.assign(new Error('Method not found'), { code: ErrorCode.MethodNotFound });
 }
 
 function toolNames(list: string): Set<string> {

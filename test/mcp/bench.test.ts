@@ -27,12 +27,27 @@ describe('bench:mcp, a short seeded run', () => {
       { cwd: root, env: base, timeout: 90_000 },
     );
     expect(stdout).toMatch(/like with like: on every page both paths deliver the same bytes/);
-    for (const label of ['in-memory transport', 'in-memory transport, 20 ms', 'stdio (child process)']) {
+    for (const label of [
+      'in-memory transport',
+      'a minimal SDK server',
+      'in-memory transport, 20 ms',
+      'stdio (child process)',
+    ]) {
       expect(stdout).toContain(`through the library, ${label}`);
     }
+    expect(stdout).toMatch(
+      /the library alone: \d+ µs CPU per page; per page over it, CPU: the tool server [+-]\d+ µs/,
+    );
     const figures = JSON.parse(readFileSync(out, 'utf8')) as McpBenchFigures;
     expect(figures).toMatchObject({ sites: 300, pages: 10 });
     expect(figures.answerBytesPerPage).toBeGreaterThan(10_000);
+    expect(figures.libraryCpuUsPerPage).toBeGreaterThan(0);
+    expect(Object.keys(figures.ratios).sort()).toEqual([
+      'inMemory',
+      'inMemoryLatency',
+      'minimalSdk',
+      'stdio',
+    ]);
     for (const ratio of Object.values(figures.ratios)) {
       for (const value of [ratio.best, ratio.median, ratio.cpu]) {
         expect(Number.isFinite(value) && value > 0).toBe(true);
