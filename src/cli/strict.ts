@@ -50,10 +50,15 @@ export function unknownNames(
   installed?: InstalledSeen,
 ): UnknownName[] {
   const found: UnknownName[] = [];
-  const addresses = [...live.sites.map((site) => site.url), ...live.unreadable.map((entry) => entry.url)].map(
-    (url) => url.replace(/^[a-z]+:\/\//i, '').replace(/\/+$/, ''),
-  );
-  for (const note of plan.notes.filter((n) => n.kind === 'unknown-site')) {
+  const unknownSites = plan.notes.filter((n) => n.kind === 'unknown-site');
+  // The fleet's addresses are written out only when a site name needs a suggestion.
+  const addresses =
+    unknownSites.length === 0
+      ? []
+      : [...live.sites.map((site) => site.url), ...live.unreadable.map((entry) => entry.url)].map((url) =>
+          url.replace(/^[a-z]+:\/\//i, '').replace(/\/+$/, ''),
+        );
+  for (const note of unknownSites) {
     const domain = /\bdomain (\S+), which/.exec(note.message)?.[1];
     const suggestion = domain === undefined ? undefined : closest(domain, addresses);
     found.push({ message: note.message, ...(suggestion === undefined ? {} : { suggestion }) });

@@ -9,7 +9,7 @@
  */
 import { SvcError } from '../errors.js';
 import { publicUrl } from '../public-url.js';
-import type { Action, DesiredState, LiveIgnore, LiveState, Plan, PlanRollout, Site } from '../types.js';
+import type { Action, DesiredState, LiveIgnore, LiveState, Plan, PlanRollout, Site, Wave } from '../types.js';
 import { judgeApproval } from './approval.js';
 import { compileDesiredIgnores } from './desired-ignores.js';
 import { fingerprintOfFacts } from './fingerprint.js';
@@ -25,7 +25,7 @@ import { scopeNotes } from './scope-notes.js';
 import { compileSelection } from './select.js';
 import { summarise } from './summary.js';
 import { planSiteUpdates } from './updates.js';
-import { assignWaves, planWaveLimits } from './waves.js';
+import { assignWaves, planWaveLimits, REMAINING_WAVE } from './waves.js';
 
 export interface PlanOptions {
   now: Date;
@@ -76,6 +76,29 @@ function offlineNotes(
   }
 }
 
+/** A site's actions, each list in action order. */
+interface SiteActions {
+  ignores: Action[];
+  unignores: Action[];
+  updates: Action[];
+}
+
+/** A site whose updates wait for the fleet-wide verdict on its wave. */
+interface DeferredSite {
+  facts: LiveSiteFacts;
+  actions: SiteActions;
+  wave: string;
+}
+
+/**
+ * Every wave with updates to run: the most a wave can be held back by the waves before it
+ * (blockedWaves holds back no fewer waves when more have updates), so a wave outside its
+ * verdict starts whatever the fleet holds.
+ */
+function everyWaveActive(waves: readonly Wave[]): Map<string, number> {
+  return new Map([...waves.map((wave) => wave.name), REMAINING_WAVE].map((name) => [name, 1]));
+}
+
 export function createPlan(desired: DesiredState, live: LiveState, options: PlanOptions): Plan {
   checkOptions(options);
   const index = indexLiveState(live);
@@ -101,12 +124,26 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   const offline = new Map<Site['status'], { sites: Site[]; withheld: number }>();
   const unmanaged: LiveIgnore[] = [];
   const activeByWave = new Map<string, number>();
-  const touched: Array<{
-    facts: LiveSiteFacts;
-    siteIgnores: ReturnType<typeof planSiteIgnores>;
-    siteUpdates: ReturnType<typeof planSiteUpdates>;
-    wave: string | undefined;
-  }> = [];
+  // Ignores and unignores are dealt as each site is judged. So are its updates and fingerprint,
+  // unless its wave may wait: whether a wave may start depends on the waves before it across
+  // the whole fleet, so those sites keep their actions until every site was judged. A wave's
+  // sites are all deferred or none, so each wave's bucket still fills in site order, and no
+  // other site's outcome outlives its turn (a fleet's plan holds no second copy of itself).
+  const mayWait = blockedWaves(desired.waves, options.rollout, options.now, everyWaveActive(desired.waves));
+  const deferred: DeferredSite[] = [];
+  // A readable site's fingerprint (the caller checked): its status is the listing's.
+  const dealUpdates = (facts: LiveSiteFacts, site: SiteActions, wave: string | undefined) => {
+    fingerprints[facts.site.id] = fingerprintOfFacts(facts, facts.site.status, [
+      site.ignores,
+      site.unignores,
+      site.updates,
+    ]);
+    if (site.updates.length === 0) return;
+    const rank = waves.rank(wave);
+    const bucket = updatesByWave[rank] ?? [];
+    updatesByWave[rank] = bucket;
+    for (const action of site.updates) bucket.push(action);
+  };
   const sites: LiveSiteFacts[] = [...index.sites.values()].sort((a, b) => a.site.id - b.site.id);
   const hidden = hiddenUpdates(live, desired.policies);
   if (live.capabilities.siteFlags === 'unseen') {
@@ -139,35 +176,30 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
       const active = siteUpdates.actions.length + siteUpdates.waiting;
       if (active > 0) activeByWave.set(wave, (activeByWave.get(wave) ?? 0) + active);
     }
-    if (touchedCount > 0) touched.push({ facts, siteIgnores, siteUpdates, wave });
-  }
-  // Whether a wave may start depends on the waves before it across the whole fleet: decided
-  // once every site was judged, then the actions are dealt.
-  const blocked = blockedWaves(desired.waves, options.rollout, options.now, activeByWave);
-  for (const { facts, siteIgnores, siteUpdates, wave } of touched) {
-    const { site } = facts;
-    const waits = wave === undefined ? undefined : blocked.get(wave);
-    if (waits !== undefined) {
-      for (const action of siteUpdates.actions) {
-        const message = `${describeItem(action)} updates wait: wave "${wave}" ${waits}`;
-        book.add({ kind: 'waiting', item: { kind: action.kind, slug: action.slug }, message }, site.id);
-      }
-      siteUpdates.actions = [];
-      if (siteIgnores.ignores.length + siteIgnores.unignores.length === 0) continue;
-    }
-    // The site is readable (checked above): its status is the listing's.
-    fingerprints[site.id] = fingerprintOfFacts(facts, site.status, [
-      siteIgnores.ignores,
-      siteIgnores.unignores,
-      siteUpdates.actions,
-    ]);
+    if (touchedCount === 0) continue;
     for (const action of siteIgnores.ignores) ignores.push(action);
     for (const action of siteIgnores.unignores) unignores.push(action);
-    if (siteUpdates.actions.length === 0) continue;
-    const rank = waves.rank(wave);
-    const bucket = updatesByWave[rank] ?? [];
-    updatesByWave[rank] = bucket;
-    for (const action of siteUpdates.actions) bucket.push(action);
+    const actions = {
+      ignores: siteIgnores.ignores,
+      unignores: siteIgnores.unignores,
+      updates: siteUpdates.actions,
+    };
+    if (wave !== undefined && mayWait.has(wave)) deferred.push({ facts, actions, wave });
+    else dealUpdates(facts, actions, wave);
+  }
+  const blocked = blockedWaves(desired.waves, options.rollout, options.now, activeByWave);
+  for (const { facts, actions, wave } of deferred) {
+    const waits = blocked.get(wave);
+    if (waits === undefined) {
+      dealUpdates(facts, actions, wave);
+      continue;
+    }
+    for (const action of actions.updates) {
+      const message = `${describeItem(action)} updates wait: wave "${wave}" ${waits}`;
+      book.add({ kind: 'waiting', item: { kind: action.kind, slug: action.slug }, message }, facts.site.id);
+    }
+    if (actions.ignores.length + actions.unignores.length > 0)
+      dealUpdates(facts, { ...actions, updates: [] }, wave);
   }
   offlineNotes(offline, book);
   undesiredIgnoreNotes(unmanaged, context, book);

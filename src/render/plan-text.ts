@@ -80,17 +80,20 @@ interface Group {
 /**
  * Actions by site, sites ascending; within a site, the plan's own order. The plan lists each
  * operation (and each wave) by ascending site, so its actions form a few ascending runs, merged
- * here in one pass; a plan in another order (an edited file) is grouped through a map.
+ * here in one pass, each group made as it is written (a fleet's groups are never all held); a
+ * plan in another order (an edited file) is grouped through a map.
  */
-function bySite(actions: readonly Action[], safe: Safe): Group[] {
+function* bySite(actions: readonly Action[], safe: Safe): Generator<Group> {
   const runs: number[] = [0];
   for (let i = 1; i < actions.length && runs.length <= MAX_RUNS; i++) {
     if ((actions[i] as Action).site_id < (actions[i - 1] as Action).site_id) runs.push(i);
   }
-  if (runs.length > MAX_RUNS) return bySiteMap(actions, safe);
+  if (runs.length > MAX_RUNS) {
+    yield* bySiteMap(actions, safe);
+    return;
+  }
   const ends = [...runs.slice(1), actions.length];
   const heads = [...runs];
-  const groups: Group[] = [];
   for (;;) {
     // The lowest site at the head of any run is the next group; each run gives its actions in turn.
     let site = Number.POSITIVE_INFINITY;
@@ -98,7 +101,7 @@ function bySite(actions: readonly Action[], safe: Safe): Group[] {
       if ((heads[r] as number) < (ends[r] as number))
         site = Math.min(site, (actions[heads[r] as number] as Action).site_id);
     }
-    if (site === Number.POSITIVE_INFINITY) return groups;
+    if (site === Number.POSITIVE_INFINITY) return;
     const group: Group = { title: '', actions: [] };
     for (let r = 0; r < heads.length; r++) {
       let at = heads[r] as number;
@@ -108,7 +111,7 @@ function bySite(actions: readonly Action[], safe: Safe): Group[] {
     }
     const first = group.actions[0] as Action;
     group.title = `site ${first.site_id} ${safe(first.site_url)}`;
-    groups.push(group);
+    yield group;
   }
 }
 

@@ -12,6 +12,7 @@ import { svcErrorSync } from '../helpers/errors.js';
 import {
   allSites,
   desiredState,
+  ignoreRule,
   liveState,
   NOW,
   PLAN_OPTIONS,
@@ -56,6 +57,36 @@ describe('rollout gates in createPlan', () => {
     ]);
     // Waiting sites get no fingerprint: nothing of theirs is applied.
     expect(Object.keys(plan.fingerprints)).toEqual(['1']);
+  });
+
+  it('keeps ignores in site order and fingerprints every touched site when only later waves may wait', () => {
+    const desired = desiredState({
+      policies: gated.policies,
+      waves: [
+        wave('canary', siteIds(2)),
+        {
+          ...wave('early', siteIds(1)),
+          after: { wave: 'canary', healthyFor: { text: '24h', ms: 86_400_000 } },
+        },
+      ],
+      ignores: [ignoreRule({ selection: allSites(), plugins: ['jetpack/jetpack.php'] })],
+    });
+    const plan = createPlan(desired, live, { ...PLAN_OPTIONS, rollout: rollout({}) });
+    // Site 2's wave (canary) can never wait and is dealt as judged; sites 1 and 3 wait for the verdict.
+    expect(plan.actions.map((a) => [a.op, a.site_id])).toEqual([
+      ['ignore', 1],
+      ['ignore', 2],
+      ['ignore', 3],
+      ['update', 2],
+    ]);
+    expect(Object.keys(plan.fingerprints)).toEqual(['1', '2', '3']);
+    // A waiting site's fingerprint covers its ignore only, as if it had no update to run.
+    const ignoreOnly = createPlan(desiredState({ ...desired, policies: [] }), live, {
+      ...PLAN_OPTIONS,
+      rollout: rollout({}),
+    });
+    expect(plan.fingerprints['1']).toBe(ignoreOnly.fingerprints['1']);
+    expect(plan.fingerprints['2']).not.toBe(ignoreOnly.fingerprints['2']);
   });
 
   it('opens once the earlier wave is done, old enough and checked healthy; a failed check keeps it shut', () => {

@@ -53,24 +53,7 @@ export function registerPlan(program: Command, ctx: CliContext, setExit: (code: 
 export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
   if (flags.out)
     refuseConfigAsOutput(ctx.fs, ctx.cwd, flags.out, resolveConfigPath(ctx.fs, ctx.cwd, flags.config));
-  const planned = await planNow(ctx, {
-    ...(flags.config === undefined ? {} : { config: flags.config }),
-    ...(flags.target === undefined ? {} : { targets: flags.target }),
-    ...(flags.refresh ? { refresh: true } : {}),
-    ...(flags.quiet ? { quiet: true } : {}),
-  });
-  const { plan: result, settings } = planned;
-  const strict = flags.strict === true || settings.strict;
-  let unknown: UnknownName[];
-  try {
-    unknown = unknownNames(planned.desired, planned.live, result);
-    // Slugs in no listing may still be installed: under --strict, read the installed items first.
-    if (strict && unknown.some((name) => name.item))
-      unknown = await unknownAfterInstalledRead(ctx, planned, unknown, flags.quiet === true);
-  } finally {
-    await planned.client.close();
-  }
-
+  const { plan: result, settings, unknown, strict } = await planAndJudge(ctx, flags);
   await printPlan(ctx, result, flags.format, flags.groupBy);
   warnOfSafeMode(ctx, result, settings.safeMode);
   for (const name of unknown) {
@@ -99,6 +82,32 @@ export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
     );
   }
   return flags.detailedExitcode && result.actions.length > 0 ? EXIT.changes : EXIT.ok;
+}
+
+/**
+ * The plan and the names the dashboard does not know. Only the plan leaves this function: the
+ * live state (as large as the plan at fleet size) is no longer reachable while it is written.
+ */
+async function planAndJudge(
+  ctx: CliContext,
+  flags: PlanFlags,
+): Promise<{ plan: Plan; settings: Planned['settings']; unknown: UnknownName[]; strict: boolean }> {
+  const planned = await planNow(ctx, {
+    ...(flags.config === undefined ? {} : { config: flags.config }),
+    ...(flags.target === undefined ? {} : { targets: flags.target }),
+    ...(flags.refresh ? { refresh: true } : {}),
+    ...(flags.quiet ? { quiet: true } : {}),
+  });
+  const strict = flags.strict === true || planned.settings.strict;
+  try {
+    let unknown = unknownNames(planned.desired, planned.live, planned.plan);
+    // Slugs in no listing may still be installed: under --strict, read the installed items first.
+    if (strict && unknown.some((name) => name.item))
+      unknown = await unknownAfterInstalledRead(ctx, planned, unknown, flags.quiet === true);
+    return { plan: planned.plan, settings: planned.settings, unknown, strict };
+  } finally {
+    await planned.client.close();
+  }
 }
 
 /**
