@@ -15,7 +15,7 @@ import { compileDesiredIgnores } from './desired-ignores.js';
 import { fingerprintOfFacts } from './fingerprint.js';
 import { hiddenUpdates } from './hidden-updates.js';
 import { planSiteIgnores, undesiredIgnoreNotes } from './ignores.js';
-import { indexLiveState, type LiveSiteFacts } from './live-index.js';
+import { factsBySite, indexUnreadable, type LiveSiteFacts } from './live-index.js';
 import { createNoteBook, type NoteBook } from './notes.js';
 import { plannedPlanId } from './plan-id.js';
 import { compileRules } from './policies.js';
@@ -101,7 +101,7 @@ function everyWaveActive(waves: readonly Wave[]): Map<string, number> {
 
 export function createPlan(desired: DesiredState, live: LiveState, options: PlanOptions): Plan {
   checkOptions(options);
-  const index = indexLiveState(live);
+  const unreadable = indexUnreadable(live.unreadable);
   const managed = compileSelection(desired.sites);
   const targets = options.targetSiteIds ? new Set(options.targetSiteIds) : undefined;
   const inScope = (site: Site): boolean => managed(site) && (!targets || targets.has(site.id));
@@ -112,7 +112,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   const tokenVariable = options.tokenVariable ?? 'SVC_TOKEN';
   const context = { scope: desired.ignoreScope, capabilities: live.capabilities, tokenVariable };
   const book = createNoteBook();
-  scopeNotes(desired, live, index, inScope, targets, book);
+  scopeNotes(desired, live, unreadable, inScope, targets, book);
 
   // Sites ascending, each site's actions already in the stated order (kind, then slug), dealt
   // into one bucket per operation (updates per wave): joined, the buckets are the whole plan in
@@ -144,7 +144,6 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     updatesByWave[rank] = bucket;
     for (const action of site.updates) bucket.push(action);
   };
-  const sites: LiveSiteFacts[] = [...index.sites.values()].sort((a, b) => a.site.id - b.site.id);
   const hidden = hiddenUpdates(live, desired.policies);
   if (live.capabilities.siteFlags === 'unseen') {
     book.add({
@@ -152,9 +151,9 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
       message: `the dashboard's site-wide flags (ignore every core, plugin or theme update of a site) cannot be read without a REST API key (${tokenVariable}): updates such a flag hides are not in this plan`,
     });
   }
-  for (const facts of sites) {
+  for (const facts of factsBySite(live)) {
     const { site } = facts;
-    if (!inScope(site) || index.unreadable.has(site.id)) continue;
+    if (!inScope(site) || unreadable.has(site.id)) continue;
     const wave = waves.waveOf(site);
     const siteIgnores = planSiteIgnores(facts, desiredIgnoresOf(site), context);
     const siteRules = rules.siteRules(site);

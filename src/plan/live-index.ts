@@ -108,7 +108,7 @@ function sortFacts(bySite: Map<number, LiveSiteFacts>): void {
   }
 }
 
-function indexUnreadable(entries: readonly UnreadableSite[]): Map<number, UnreadableSite> {
+export function indexUnreadable(entries: readonly UnreadableSite[]): Map<number, UnreadableSite> {
   const unreadable = new Map<number, UnreadableSite>();
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i] as UnreadableSite;
@@ -123,4 +123,48 @@ export function indexLiveState(live: LiveState): LiveIndex {
   addFacts(sites, live.ignores, 'ignores');
   sortFacts(sites);
   return { sites, unreadable: indexUnreadable(live.unreadable) };
+}
+
+/** The list itself when it is in ascending site order (as a read assembles it), else a stably sorted copy. */
+function inSiteOrder<T extends { siteId: number }>(list: readonly T[]): readonly T[] {
+  for (let i = 1; i < list.length; i++) {
+    if ((list[i - 1] as T).siteId > (list[i] as T).siteId)
+      return list.slice().sort((a, b) => a.siteId - b.siteId);
+  }
+  return list;
+}
+
+/** The facts of `siteId` from `at` on in a list in site order (facts of unlisted sites skipped). */
+function takeRun<T extends { siteId: number }>(list: readonly T[], at: { i: number }, siteId: number): T[] {
+  while (at.i < list.length && (list[at.i] as T).siteId < siteId) at.i++;
+  const start = at.i;
+  while (at.i < list.length && (list[at.i] as T).siteId === siteId) at.i++;
+  return start === at.i ? [] : list.slice(start, at.i);
+}
+
+/**
+ * The same facts as indexLiveState's, one site at a time, sites ascending: each site's facts
+ * are made when it is reached and can be dropped once it is planned, so the facts of a whole
+ * fleet are never held a second time beside the live state (a fleet's index is as large as a
+ * third of it). A site listed twice is the later record, as in the index.
+ */
+export function* factsBySite(live: LiveState): Generator<LiveSiteFacts> {
+  const sites = live.sites.slice().sort((a, b) => a.id - b.id);
+  const pending = inSiteOrder(live.pending);
+  const ignores = inSiteOrder(live.ignores);
+  const atPending = { i: 0 };
+  const atIgnores = { i: 0 };
+  for (let i = 0; i < sites.length; i++) {
+    const site = sites[i] as Site;
+    const next = sites[i + 1];
+    if (next !== undefined && next.id === site.id) continue;
+    const facts: LiveSiteFacts = {
+      site,
+      pending: takeRun(pending, atPending, site.id),
+      ignores: takeRun(ignores, atIgnores, site.id),
+    };
+    sortUnlessSorted(facts.pending, comparePending);
+    sortUnlessSorted(facts.ignores, compareIgnores);
+    yield facts;
+  }
 }

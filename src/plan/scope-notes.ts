@@ -4,8 +4,7 @@
  * policies, holds, waves) or in `targetSiteIds` (the CLI refuses an unknown `--target` before
  * planning; other callers of createPlan get the note).
  */
-import type { DesiredState, LiveState, Site, SiteSelection } from '../types.js';
-import type { LiveIndex } from './live-index.js';
+import type { DesiredState, LiveState, Site, SiteSelection, UnreadableSite } from '../types.js';
 import type { NoteBook } from './notes.js';
 import { sourceLabel } from './reasons.js';
 import { normaliseAddress } from './select.js';
@@ -13,19 +12,26 @@ import { normaliseAddress } from './select.js';
 export function scopeNotes(
   desired: DesiredState,
   live: LiveState,
-  index: LiveIndex,
+  unreadable: ReadonlyMap<number, UnreadableSite>,
   inScope: (site: Site) => boolean,
   targets: ReadonlySet<number> | undefined,
   book: NoteBook,
 ): void {
+  // Sites by id (the later of a site listed twice, as the live index has it), made only when
+  // an unreadable site, an ID matcher or a target asks.
+  let listed: Map<number, Site> | undefined;
+  const listedSite = (id: number): Site | undefined => {
+    listed ??= new Map(live.sites.map((site) => [site.id, site]));
+    return listed.get(id);
+  };
   for (const entry of live.unreadable) {
-    const known = index.sites.get(entry.siteId)?.site;
+    const known = listedSite(entry.siteId);
     const site: Site = known ?? { id: entry.siteId, url: entry.url, name: '', status: 'disconnected' };
     if (!inScope(site)) continue;
     const message = `could not be read (${entry.code}: ${entry.message}); no actions planned`;
     book.addAbout({ kind: 'unreadable-site', message }, [site]);
   }
-  const knownIds = new Set([...index.sites.keys(), ...index.unreadable.keys()]);
+  const knownId = (id: number) => unreadable.has(id) || listedSite(id) !== undefined;
   const selections = namedSelections(desired);
   // Only a domain matcher needs the addresses; most selections have none.
   const knownAddresses = selections.some(([, selection]) =>
@@ -41,7 +47,7 @@ export function scopeNotes(
     for (const matcher of selection.include) {
       const unknown =
         matcher.type === 'id'
-          ? !knownIds.has(matcher.id) && `site id ${matcher.id}`
+          ? !knownId(matcher.id) && `site id ${matcher.id}`
           : matcher.type === 'domain' &&
             !knownAddresses.has(normaliseAddress(matcher.domain)) &&
             `domain ${matcher.domain}`;
@@ -54,7 +60,7 @@ export function scopeNotes(
     }
   }
   for (const id of targets ?? []) {
-    if (!knownIds.has(id))
+    if (!knownId(id))
       book.add({ kind: 'unknown-site', message: `target site id ${id} is not listed by the dashboard` });
   }
 }

@@ -110,7 +110,8 @@ function* bySite(actions: readonly Action[], safe: Safe): Generator<Group> {
       heads[r] = at;
     }
     const first = group.actions[0] as Action;
-    group.title = `site ${first.site_id} ${safe(first.site_url)}`;
+    // Each site's address is titled once: made safe as it is (a memo would keep the fleet's).
+    group.title = `site ${first.site_id} ${safeText(first.site_url)}`;
     yield group;
   }
 }
