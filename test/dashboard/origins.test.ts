@@ -88,6 +88,56 @@ describe('classifyIgnores: where a listed ignore is stored', () => {
     expect(origins(twoOfThree, [1, 2])).toEqual(['1:core:wordpress:global', '2:core:wordpress:global']);
   });
 
+  it('classifies a listing the same whatever order its sites come in, and keeps each site once per item', () => {
+    const entries: WireIgnore[] = [
+      ...onEverySite({ kind: 'core', slug: 'wordpress', versions: 'all', name: 'WordPress' }),
+      {
+        siteId: 2,
+        kind: 'plugin',
+        slug: 'jetpack/jetpack.php',
+        versions: 'all',
+        name: 'jetpack/jetpack.php',
+      },
+      {
+        siteId: 2,
+        kind: 'plugin',
+        slug: 'jetpack/jetpack.php',
+        versions: 'all',
+        name: 'jetpack/jetpack.php',
+      },
+      { siteId: 3, kind: 'theme', slug: 'astra', versions: ['4.1'], name: 'Astra' },
+    ];
+    const bySite = entries.sort((a, b) => a.siteId - b.siteId);
+    const ordered = origins(bySite);
+    expect(ordered).toEqual([
+      '1:core:wordpress:global',
+      '2:core:wordpress:global',
+      '2:plugin:jetpack/jetpack.php:site',
+      '3:core:wordpress:global',
+      '3:theme:astra:site',
+    ]);
+    // Sites interleaved and in reverse: the same entries, each site's in its listed order.
+    expect(origins([...bySite].reverse())).toEqual([
+      '1:core:wordpress:global',
+      '2:plugin:jetpack/jetpack.php:site',
+      '2:core:wordpress:global',
+      '3:theme:astra:site',
+      '3:core:wordpress:global',
+    ]);
+  });
+
+  it('drops repeats on a site listing more items than are compared one by one', () => {
+    const many: WireIgnore[] = Array.from({ length: 200 }, (_, i) => ({
+      siteId: 1,
+      kind: 'plugin',
+      slug: `p${i}/p${i}.php`,
+      versions: 'all',
+      name: `p${i}/p${i}.php`,
+    }));
+    const listed = [...many, many[0] as WireIgnore, many[150] as WireIgnore];
+    expect(origins(listed, [1])).toEqual(many.map((e) => `1:plugin:${e.slug}:site`));
+  });
+
   it('reads the stored name from the shipped listing', () => {
     const listing = parseIgnoredListing(
       {
@@ -128,6 +178,28 @@ describe('refuseRepeatedIgnores: an item listed more often than a consistent lis
     expect(() => refuseRepeatedIgnores([...global, own(2)], ALL)).not.toThrow();
     expect(() => refuseRepeatedIgnores([...global, { ...jetpack, siteId: 2 }], ALL)).not.toThrow();
     expect(() => refuseRepeatedIgnores([core(1), core(1)], new Set([1]))).not.toThrow();
+  });
+
+  it("finds a repeat among a site's many entries, wherever the site is listed", () => {
+    const many: WireIgnore[] = Array.from({ length: 200 }, (_, i) => ({
+      siteId: 2,
+      kind: 'plugin',
+      slug: `p${i}/p${i}.php`,
+      versions: 'all',
+      name: `p${i}/p${i}.php`,
+    }));
+    expect(() => refuseRepeatedIgnores([core(1), ...many, core(3)], ALL)).not.toThrow();
+    const repeat = { ...(many[120] as WireIgnore) };
+    for (const listed of [
+      [...many, repeat],
+      [core(1), ...many.slice(0, 130), core(3), ...many.slice(130), repeat],
+    ]) {
+      expect(() => refuseRepeatedIgnores(listed, ALL)).toThrow(
+        expect.objectContaining({
+          message: expect.stringMatching(/plugin p120\/p120.php of site 2 was listed twice$/),
+        }),
+      );
+    }
   });
 
   it('refuses a repeat no global entry explains, and a third entry', () => {

@@ -65,19 +65,22 @@ export function assembleLive(parts: LiveParts): LiveState {
   // languages were listed in) or the trace of a listing that shifted while it was paged (an
   // item read twice means another was missed).
   const sorted = sortBySiteRuns(wanted ? parts.updates.filter((u) => keep(u.siteId)) : parts.updates);
-  const pending: PendingUpdate[] = [];
+  // The sorted list itself, until an entry is dropped: then the entries kept so far are copied.
+  let pending: PendingUpdate[] | undefined;
   let last: PendingUpdate | undefined;
-  for (const u of sorted) {
+  for (let i = 0; i < sorted.length; i++) {
+    const u = sorted[i] as PendingUpdate;
     if (last && last.siteId === u.siteId && last.kind === u.kind && last.slug === u.slug) {
       if (u.kind !== 'translation')
         throw shifted(`update ${u.kind} ${u.slug} of site ${u.siteId} was listed twice`);
+      pending ??= sorted.slice(0, i);
       if (lowerMove(u, last)) {
         pending[pending.length - 1] = u;
         last = u;
       }
       continue;
     }
-    pending.push(u);
+    pending?.push(u);
     last = u;
   }
   sites.forEach((site, index) => {
@@ -87,7 +90,7 @@ export function assembleLive(parts: LiveParts): LiveState {
   return {
     dashboardUrl: parts.dashboardUrl,
     sites,
-    pending,
+    pending: pending ?? sorted,
     ignores,
     unreadable: [...unreadable.values()].sort((a, b) => a.siteId - b.siteId),
     capabilities: parts.capabilities,
@@ -100,8 +103,12 @@ export function assembleLive(parts: LiveParts): LiveState {
  * short run needs sorting. Any other input gets the full (stable) sort.
  */
 function sortBySiteRuns<T extends { siteId: number; kind: keyof typeof KIND_ORDER; slug: string }>(
-  items: readonly T[],
+  items: T[],
 ): T[] {
+  // Usually the list is in order already: then it is its own answer, not copied.
+  let ordered = true;
+  for (let i = 1; i < items.length && ordered; i++) ordered = byItem(items[i - 1] as T, items[i] as T) <= 0;
+  if (ordered) return items;
   const out: T[] = [];
   let start = 0;
   let inOrder = true;

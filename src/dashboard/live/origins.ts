@@ -34,47 +34,42 @@ export function classifyIgnores(
   /** Every site of the dashboard's site listing. */
   siteIds: ReadonlySet<number>,
 ): LiveIgnore[] {
-  // Per item, how many distinct sites list each (name, versions) signature.
-  const sitesPerSignature = new Map<string, Set<number>>();
-  for (const ignore of listed) {
-    if (setThroughAbility(ignore)) continue;
+  // Each site's entries together (a fleet's listing already is): sites are counted, not collected.
+  const bySite = inSiteOrder(listed);
+  // Per (name, versions) signature of an item, how many listed sites list it.
+  const sitesPerSignature = new Map<string, { lastSite: number; sites: number }>();
+  for (const ignore of bySite) {
+    if (setThroughAbility(ignore) || !siteIds.has(ignore.siteId)) continue;
     const key = signature(ignore);
-    const sites = sitesPerSignature.get(key) ?? new Set<number>();
-    sites.add(ignore.siteId);
-    sitesPerSignature.set(key, sites);
+    let count = sitesPerSignature.get(key);
+    if (count === undefined) {
+      count = { lastSite: ignore.siteId, sites: 0 };
+      sitesPerSignature.set(key, count);
+    } else if (count.lastSite === ignore.siteId) continue;
+    count.lastSite = ignore.siteId;
+    count.sites++;
   }
-  const covered = new Map<string, boolean>();
-  const onEverySite = (ignore: WireIgnore): boolean => {
-    const key = signature(ignore);
-    let every = covered.get(key);
-    if (every === undefined) {
-      const sites = sitesPerSignature.get(key);
-      // Fewer sites than the listing has cannot be all of them: only a full set is walked.
-      every =
-        siteIds.size >= 2 &&
-        sites !== undefined &&
-        sites.size >= siteIds.size &&
-        [...siteIds].every((id) => sites.has(id));
-      covered.set(key, every);
-    }
-    return every;
-  };
+  const onEverySite = (ignore: WireIgnore): boolean =>
+    siteIds.size >= 2 && sitesPerSignature.get(signature(ignore))?.sites === siteIds.size;
 
+  // In site order: the assembler sorts by (site, kind, slug) and keeps each site's own order,
+  // so the live state is the same whatever order the sites were listed in.
   const out: LiveIgnore[] = [];
-  const emitted = new Set<string>();
-  for (const ignore of listed) {
+  // One entry per (site, item, origin): a repeat of the same entry adds nothing.
+  const repeats = siteRepeats<LiveIgnore>(
+    (a, b) => a.slug === b.slug && a.kind === b.kind && a.origin === b.origin,
+    (a) => `${a.kind}\u0000${a.slug}\u0000${a.origin}`,
+  );
+  for (const ignore of bySite) {
     const origin = !setThroughAbility(ignore) && onEverySite(ignore) ? 'global' : 'site';
-    // One entry per (site, item, origin): a repeat of the same entry adds nothing.
-    const id = `${ignore.siteId}\u0000${ignore.kind}\u0000${ignore.slug}\u0000${origin}`;
-    if (emitted.has(id)) continue;
-    emitted.add(id);
-    out.push({
+    const entry: LiveIgnore = {
       siteId: ignore.siteId,
       kind: ignore.kind,
       slug: ignore.slug,
       versions: ignore.versions,
       origin,
-    });
+    };
+    if (!repeats(out, out.length, entry)) out.push(entry);
   }
   for (const [siteId, flags] of flagsBySite) {
     for (const kind of ['core', 'plugin', 'theme'] as const) {
@@ -82,6 +77,53 @@ export function classifyIgnores(
     }
   }
   return out;
+}
+
+/**
+ * The listing itself when its entries are in ascending site order (as a fleet's read lists
+ * them), else a copy sorted stably by site: each site's entries keep their listed order.
+ */
+function inSiteOrder<T extends { siteId: number }>(listed: readonly T[]): readonly T[] {
+  for (let i = 1; i < listed.length; i++) {
+    if ((listed[i - 1] as T).siteId > (listed[i] as T).siteId)
+      return listed.slice().sort((a, b) => a.siteId - b.siteId);
+  }
+  return listed;
+}
+
+/** Entries of one site compared by a scan; a site listing more (no real site does) is keyed. */
+const SCAN_LIMIT = 64;
+
+/**
+ * `repeats(list, end, entry)`: whether `list[..end)`, which lists each site's entries together
+ * and is walked in order, holds an entry `same` as `entry` for its site. A scan of the site's
+ * few entries, or past SCAN_LIMIT a set of their keys (kept for the rest of the site's run), so
+ * no key is made for each of the hundreds of thousands of entries a fleet lists once, and a
+ * hostile listing costs no more than keying everything would.
+ */
+function siteRepeats<T extends { siteId: number }>(
+  same: (a: T, b: T) => boolean,
+  key: (a: T) => string,
+): (list: readonly T[], end: number, entry: T) => boolean {
+  let start = 0;
+  let keys: Set<string> | undefined;
+  return (list, end, entry) => {
+    const previous = list[end - 1];
+    if (previous === undefined || previous.siteId !== entry.siteId) {
+      start = end;
+      keys = undefined;
+      return false;
+    }
+    if (keys === undefined && end - start <= SCAN_LIMIT) {
+      for (let i = start; i < end; i++) if (same(list[i] as T, entry)) return true;
+      return false;
+    }
+    keys ??= new Set(list.slice(start, end).map(key));
+    const entryKey = key(entry);
+    if (keys.has(entryKey)) return true;
+    keys.add(entryKey);
+    return false;
+  };
 }
 
 /**
@@ -104,13 +146,7 @@ export function refuseRepeatedIgnores(
   siteIds: ReadonlySet<number>,
 ): void {
   // Most listings repeat no item: only then are signatures counted.
-  const seen = new Set<string>();
-  const repeated = new Map<string, WireIgnore[]>();
-  for (const ignore of listed) {
-    const item = itemKey(ignore);
-    if (seen.has(item)) repeated.set(item, []);
-    else seen.add(item);
-  }
+  const repeated = repeatedItems(listed);
   if (repeated.size === 0) return;
   const sitesPerSignature = new Map<string, Set<number>>();
   for (const ignore of listed) {
@@ -134,6 +170,24 @@ export function refuseRepeatedIgnores(
     const times = entries.length === 2 ? 'twice' : `${entries.length} times`;
     throw shifted(`ignore ${kind} ${slug} of site ${siteId} was listed ${times}`);
   }
+}
+
+/**
+ * The items (itemKey) listed more than once for a site, each with no entries yet, found within
+ * each site's run of the listing in site order (siteRepeats).
+ */
+function repeatedItems(listed: readonly WireIgnore[]): Map<string, WireIgnore[]> {
+  const repeated = new Map<string, WireIgnore[]>();
+  const bySite = inSiteOrder(listed);
+  const repeats = siteRepeats<WireIgnore>(
+    (a, b) => a.slug === b.slug && a.kind === b.kind,
+    (a) => `${a.kind}\u0000${a.slug}`,
+  );
+  for (let i = 0; i < bySite.length; i++) {
+    const ignore = bySite[i] as WireIgnore;
+    if (repeats(bySite, i, ignore)) repeated.set(itemKey(ignore), []);
+  }
+  return repeated;
 }
 
 /**
