@@ -114,9 +114,9 @@ async function call(
   if (ability.annotations.readonly) {
     // A read is not sent once its call is cancelled; one already queued or sent runs to its end
     // (within the request timeout) and the SDK drops its answer. Linking the call's signal into
-    // the transport costs two abort listeners and a controller per request, a tenth of the CPU of
-    // reading a 40 KB page (docs/benchmarks.md); a write keeps it, so a cancelled write that has
-    // not gone out never does.
+    // the transport costs two abort listeners and a controller per request, 12-24 % of the CPU of
+    // reading a 40 KB page (docs/mcp.md, Benchmark); a write keeps it, so a cancelled write that
+    // has not gone out never does.
     if (signal.aborted)
       return toolError('INTERRUPTED', 'the call was cancelled before it was sent', { tool });
     const { json } = await options.client.runAbilityJson(ability.shortName, input);
