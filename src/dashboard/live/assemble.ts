@@ -109,19 +109,22 @@ function sortBySiteRuns<T extends { siteId: number; kind: keyof typeof KIND_ORDE
   let ordered = true;
   for (let i = 1; i < items.length && ordered; i++) ordered = byItem(items[i - 1] as T, items[i] as T) <= 0;
   if (ordered) return items;
-  const out: T[] = [];
+  // A copy of the whole list with each site's run sorted in place: no list grown item by item.
+  const out = items.slice();
   let start = 0;
   let inOrder = true;
-  for (let i = 1; i <= items.length; i++) {
-    const previous = items[i - 1] as T;
-    const current = items[i];
+  for (let i = 1; i <= out.length; i++) {
+    const previous = out[i - 1] as T;
+    const current = out[i];
     if (current !== undefined && current.siteId === previous.siteId) {
       if (inOrder && byItem(previous, current) > 0) inOrder = false;
       continue;
     }
-    if (current !== undefined && current.siteId < previous.siteId) return items.slice().sort(byItem);
-    if (inOrder) for (let j = start; j < i; j++) out.push(items[j] as T);
-    else for (const item of items.slice(start, i).sort(byItem)) out.push(item);
+    if (current !== undefined && current.siteId < previous.siteId) return out.sort(byItem);
+    if (!inOrder) {
+      const run = out.slice(start, i).sort(byItem);
+      for (let j = 0; j < run.length; j++) out[start + j] = run[j] as T;
+    }
     start = i;
     inOrder = true;
   }
