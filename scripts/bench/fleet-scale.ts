@@ -30,6 +30,7 @@ import {
   startSandbox,
 } from '../../src/sandbox/index.js';
 import type { Action, Plan } from '../../src/types.js';
+import { argumentOr } from './args.js';
 import {
   basicAuth,
   forkSandbox,
@@ -39,23 +40,18 @@ import {
   serveToParent,
 } from './harness.js';
 
-function argument(name: string, fallback: string): string {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
-}
-
 const self = fileURLToPath(import.meta.url);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const mainJs = join(root, 'dist/bin/svc-gitops.js');
 const rssHook = join(root, 'scripts/bench/report-rss.mjs');
 const bareFetch = join(root, 'scripts/bench/bare-fetch.mjs');
-const sites = Number(argument('sites', '10000'));
-const seed = Number(argument('seed', '2026'));
-const latency = Number(argument('latency', '100'));
-const repeat = Number(argument('repeat', '3'));
+const sites = Number(argumentOr('sites', '10000'));
+const seed = Number(argumentOr('seed', '2026'));
+const latency = Number(argumentOr('latency', '100'));
+const repeat = Number(argumentOr('repeat', '3'));
 /** `--parts`: which figures to measure (latency: 1; loopback: 2, 3, 5 and RSS at --sites; big: RSS at --big). */
-const parts = new Set(argument('parts', 'latency,loopback,big').split(','));
-const big = parts.has('big') ? argument('big', '50000,100000').split(',').filter(Boolean).map(Number) : [];
+const parts = new Set(argumentOr('parts', 'latency,loopback,big').split(','));
+const big = parts.has('big') ? argumentOr('big', '50000,100000').split(',').filter(Boolean).map(Number) : [];
 
 /** The interface's page sizes (spec §8, dashboard-facts §3.1, §3.4) and the default concurrency. */
 const CATALOGUE_PER_PAGE = 100;
@@ -342,11 +338,11 @@ async function main(): Promise<void> {
   }
 }
 
-if (argument('role', 'main') === 'sandbox') {
-  const profile = argument('profile', 'compat-6.1') as SandboxProfile;
-  const delay = Number(argument('delay', '0'));
+if (argumentOr('role', 'main') === 'sandbox') {
+  const profile = argumentOr('profile', 'compat-6.1') as SandboxProfile;
+  const delay = Number(argumentOr('delay', '0'));
   const sandbox = await startSandbox({
-    fleet: referenceFleet(Number(argument('count', '10000'))),
+    fleet: referenceFleet(Number(argumentOr('count', '10000'))),
     profile,
     ...(delay > 0 ? { faults: [{ kind: 'latency', delayMs: delay }] } : {}),
   });

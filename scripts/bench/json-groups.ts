@@ -15,16 +15,12 @@ import { readPlanFile } from '../../src/engine/index.js';
 import { createPlan } from '../../src/plan/index.js';
 import { type GroupBy, planGroups } from '../../src/render/plan-groups.js';
 import { planJsonChunks } from '../../src/render/plan-json.js';
+import { argumentOr } from './args.js';
 import { benchDesiredState, generateFleet } from './fixtures.js';
 import { median, ratioText } from './harness.js';
 
-function argument(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
-}
-
-const sites = argument('sites', 10_000);
-const rounds = argument('rounds', 5);
+const sites = Number(argumentOr('sites', '10000'));
+const rounds = Number(argumentOr('rounds', '5'));
 const live = generateFleet({ sites, pendingPerSite: 6, ignoredPerSite: 3 });
 const plan = createPlan(benchDesiredState(), live, {
   now: new Date('2026-03-01T12:00:00Z'),

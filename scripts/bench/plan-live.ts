@@ -31,6 +31,7 @@ import {
   type SandboxProfile,
   startSandbox,
 } from '../../src/sandbox/index.js';
+import { argumentOr } from './args.js';
 import {
   basicAuth,
   benchSettings,
@@ -42,25 +43,20 @@ import {
   serveToParent,
 } from './harness.js';
 
-function argument(name: string, fallback: string): string {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
-}
-
 const self = fileURLToPath(import.meta.url);
-const sites = Number(argument('sites', '10000'));
-const seed = Number(argument('seed', '2026'));
-const profile = argument('profile', 'compat-6.1') as SandboxProfile;
-const role = argument('role', 'main');
-const pending = Number(argument('pending', '6'));
-const repeat = Number(argument('repeat', '8'));
+const sites = Number(argumentOr('sites', '10000'));
+const seed = Number(argumentOr('seed', '2026'));
+const profile = argumentOr('profile', 'compat-6.1') as SandboxProfile;
+const role = argumentOr('role', 'main');
+const pending = Number(argumentOr('pending', '6'));
+const repeat = Number(argumentOr('repeat', '8'));
 /** Rounds left out of the warm medians: V8 optimises the planner over the first few. */
-const warmup = Number(argument('warmup', '3'));
+const warmup = Number(argumentOr('warmup', '3'));
 if (!Number.isInteger(warmup) || warmup < 0 || !Number.isInteger(repeat) || repeat <= warmup) {
   console.error('--warmup must be a whole number ≥ 0 and --repeat a whole number larger than it');
   process.exit(2);
 }
-const LATENCY_MS = Number(argument('latency', '20'));
+const LATENCY_MS = Number(argumentOr('latency', '20'));
 
 /** Child process: generates the fleet, serves it, and reports what a complete read must fetch. */
 async function serve(): Promise<void> {

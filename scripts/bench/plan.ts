@@ -15,12 +15,8 @@ import { planJsonChunks } from '../../src/render/plan-json.js';
 import { renderPlanMarkdown } from '../../src/render/plan-markdown.js';
 import { planTextChunks } from '../../src/render/plan-text.js';
 import type { DesiredState, LiveState } from '../../src/types.js';
+import { argument } from './args.js';
 import { benchDesiredState, generateFleet } from './fixtures.js';
-
-function argument(name: string): string | undefined {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? process.argv[at + 1] : undefined;
-}
 
 function countChars(chunks: Iterable<string>): number {
   let total = 0;

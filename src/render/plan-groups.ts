@@ -5,21 +5,13 @@
  * order, which the plan id hashes; the section is derived from them alone, is not part of the id,
  * and is never acted on: a reader checks it equals `planGroups` of the actions and then drops it.
  */
-import type { Action, ActionOp, ItemKind, Risk } from '../types.js';
-import { distinctChanges } from './rollup.js';
+import type { Action } from '../types.js';
+import { type ChangeFields, distinctChanges } from './rollup.js';
 
 export type GroupBy = 'site' | 'item';
 
 /** One distinct change: what it does, on how many sites, and which actions (indices into `actions`). */
-export interface ItemGroup {
-  op: ActionOp;
-  kind: ItemKind;
-  slug: string;
-  name: string;
-  from?: string;
-  to?: string;
-  risk: Risk;
-  wave?: string;
+export interface ItemGroup extends ChangeFields {
   sites: number;
   action_indices: number[];
 }

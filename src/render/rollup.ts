@@ -6,15 +6,10 @@
  */
 import type { Action, ActionOp, ItemKind, Risk } from '../types.js';
 
-export interface DistinctChange {
-  op: ActionOp;
-  kind: ItemKind;
-  slug: string;
-  name: string;
-  from?: string;
-  to?: string;
-  risk: Risk;
-  wave?: string;
+/** What a distinct change does: the fields its actions share, but their site and reason. */
+export type ChangeFields = Pick<Action, 'op' | 'kind' | 'slug' | 'name' | 'from' | 'to' | 'risk' | 'wave'>;
+
+export interface DistinctChange extends ChangeFields {
   /** Sites it applies to, ascending. */
   siteIds: number[];
   /** The first FIRST_SITES sites' addresses, in the order of `siteIds`. */

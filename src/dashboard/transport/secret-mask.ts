@@ -132,15 +132,23 @@ export class SecretMask {
   }
 }
 
-/** Spellings' 4-grams by key, with a bitmap of their hashes that rules most keys out at once. */
+/**
+ * Spellings' 4-grams by key, with a bitmap of their hashes that rules most keys out at once. The
+ * bitmaps (136 KiB) are made at the first 4-gram: most masks index no short spelling, and a mask
+ * is made for each error message.
+ */
 class GramIndex {
-  readonly bitmap = new Uint8Array(BITMAP_BYTES);
+  bitmap = NO_BITS;
   /** One bit per pair of characters 4 apart (low bytes of their codes) in an indexed spelling. */
-  readonly pairs = new Uint8Array(PAIR_BITMAP_BYTES);
+  pairs = NO_BITS;
   private anchors = new Map<number, Anchor[]>();
   empty = true;
 
   add(anchor: Anchor): void {
+    if (this.empty) {
+      this.bitmap = new Uint8Array(BITMAP_BYTES);
+      this.pairs = new Uint8Array(PAIR_BITMAP_BYTES);
+    }
     const key = keyOf(anchor.form, anchor.at);
     const list = this.anchors.get(key);
     if (list) {
@@ -216,6 +224,8 @@ function merge(ranges: Array<[number, number]>): Array<[number, number]> {
 const BITMAP_BYTES = 1 << 17;
 /** 2^16 bits: every pair of low bytes. */
 const PAIR_BITMAP_BYTES = 1 << 13;
+/** An index's bitmaps before its first 4-gram (never read: an empty index is skipped). */
+const NO_BITS = new Uint8Array(0);
 
 /** Fibonacci hashing of a 4-gram key to 20 bits. */
 function hashOf(key: number): number {
