@@ -1,13 +1,11 @@
-import { healthMarkdown, stoppingWave, UNHEALTHY_NEXT_STEP } from './apply-health.js';
+import { applyEnding } from './apply-ending.js';
+import { healthMarkdown } from './apply-health.js';
 import type { ApplyReport } from './apply-report.js';
 import {
-  countStatuses,
-  countUnverified,
   describeAction,
   groupByCode,
   outcomeMessage,
   unconfirmedNote,
-  unreachableNextStep,
   withUnverified,
 } from './apply-report.js';
 import { escapeMarkdown } from './markdown-escape.js';
@@ -17,24 +15,24 @@ const LIST_LIMIT = 50;
 /** The apply report as GitHub-flavoured markdown (PR comment, step summary). */
 export function renderApplyMarkdown(report: ApplyReport): string {
   const { result } = report;
-  const counts = countStatuses(result.outcomes);
-  const unverifiedDone = countUnverified(result.outcomes, 'done');
-  const unverifiedSkipped = countUnverified(result.outcomes, 'skipped');
+  const { counts, unverifiedDone, unverifiedSkipped, stopped, nextStep } = applyEnding(report);
   const unverified = unverifiedDone + unverifiedSkipped;
-  const icon = result.interrupted
-    ? '⏸️'
-    : counts.failed > 0 || report.unreachable || stoppingWave(result)
-      ? '❌'
-      : unverified > 0
-        ? '⚠️'
-        : '✅';
-  const state = result.interrupted
-    ? ' (interrupted)'
-    : report.unreachable
-      ? ' (stopped: the dashboard could not be reached)'
-      : stoppingWave(result)
-        ? ` (stopped: wave ${escapeMarkdown(stoppingWave(result)?.wave ?? '(default)')} left unhealthy sites)`
-        : '';
+  const icon =
+    stopped?.reason === 'interrupted'
+      ? '⏸️'
+      : counts.failed > 0 || stopped
+        ? '❌'
+        : unverified > 0
+          ? '⚠️'
+          : '✅';
+  const state =
+    stopped?.reason === 'interrupted'
+      ? ' (interrupted)'
+      : stopped?.reason === 'unreachable'
+        ? ' (stopped: the dashboard could not be reached)'
+        : stopped?.reason === 'unhealthy'
+          ? ` (stopped: wave ${escapeMarkdown(stopped.wave)} left unhealthy sites)`
+          : '';
   const lines = [
     `### ${icon} svc-gitops apply${state}`,
     '',
@@ -86,12 +84,6 @@ export function renderApplyMarkdown(report: ApplyReport): string {
   }
   for (const warning of report.warnings) lines.push('', `> ⚠️ ${escapeMarkdown(warning)}`);
   // The next step is our own text (a count at most): its code span stays markup.
-  if (result.interrupted) {
-    lines.push('', 'Run `svc-gitops apply --resume` to finish the remaining actions.');
-  } else if (report.unreachable) {
-    lines.push('', unreachableNextStep(result.outcomes));
-  } else if (stoppingWave(result)) {
-    lines.push('', UNHEALTHY_NEXT_STEP);
-  }
+  if (nextStep) lines.push('', nextStep);
   return `${lines.join('\n')}\n`;
 }

@@ -1,13 +1,11 @@
-import { healthText, stoppingWave, UNHEALTHY_NEXT_STEP } from './apply-health.js';
+import { applyEnding } from './apply-ending.js';
+import { healthText } from './apply-health.js';
 import type { ApplyReport } from './apply-report.js';
 import {
-  countStatuses,
-  countUnverified,
   describeAction,
   groupByCode,
   outcomeMessage,
   unconfirmedNote,
-  unreachableNextStep,
   withUnverified,
 } from './apply-report.js';
 import { safeText } from './safe-text.js';
@@ -18,22 +16,21 @@ const LIST_LIMIT = 20;
 /** The apply report for a terminal or a log: summary first, then what needs attention. */
 export function renderApplyText(report: ApplyReport): string {
   const { result } = report;
-  const counts = countStatuses(result.outcomes);
-  const unverifiedDone = countUnverified(result.outcomes, 'done');
-  const unverifiedSkipped = countUnverified(result.outcomes, 'skipped');
+  const { counts, unverifiedDone, unverifiedSkipped, stopped, nextStep } = applyEnding(report);
   const unverified = unverifiedDone + unverifiedSkipped;
   const lines: string[] = [];
-  const verdict = result.interrupted
-    ? 'Apply interrupted'
-    : report.unreachable
-      ? 'Apply stopped (the dashboard could not be reached)'
-      : stoppingWave(result)
-        ? `Apply stopped (wave ${stoppingWave(result)?.wave ?? '(default)'} left unhealthy sites)`
-        : counts.failed > 0
-          ? 'Apply finished with failures'
-          : unverified > 0
-            ? 'Apply finished unconfirmed'
-            : 'Apply complete';
+  const verdict =
+    stopped?.reason === 'interrupted'
+      ? 'Apply interrupted'
+      : stopped?.reason === 'unreachable'
+        ? 'Apply stopped (the dashboard could not be reached)'
+        : stopped?.reason === 'unhealthy'
+          ? `Apply stopped (wave ${stopped.wave} left unhealthy sites)`
+          : counts.failed > 0
+            ? 'Apply finished with failures'
+            : unverified > 0
+              ? 'Apply finished unconfirmed'
+              : 'Apply complete';
   const done = withUnverified(counts.done, unverifiedDone, 'done');
   const skipped = withUnverified(counts.skipped, unverifiedSkipped, 'skipped');
   lines.push(
@@ -71,8 +68,6 @@ export function renderApplyText(report: ApplyReport): string {
   if (report.verificationSkipped) lines.push('', unconfirmedNote(report.verificationSkipped));
   for (const warning of report.warnings) lines.push(`warning: ${warning}`);
   // The last line is the next step.
-  if (result.interrupted) lines.push('', 'Run `svc-gitops apply --resume` to finish the remaining actions.');
-  else if (report.unreachable) lines.push('', unreachableNextStep(result.outcomes));
-  else if (stoppingWave(result)) lines.push('', UNHEALTHY_NEXT_STEP);
+  if (nextStep) lines.push('', nextStep);
   return `${lines.join('\n')}\n`;
 }

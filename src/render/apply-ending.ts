@@ -1,0 +1,45 @@
+import { stoppingWave, UNHEALTHY_NEXT_STEP } from './apply-health.js';
+import {
+  type ApplyReport,
+  countStatuses,
+  countUnverified,
+  type StatusCounts,
+  unreachableNextStep,
+} from './apply-report.js';
+
+/**
+ * How an apply run ended, worked out once for the text and markdown reports: they word it
+ * differently but must never disagree on the counts, why the run stopped, or the next step.
+ */
+export interface ApplyEnding {
+  counts: StatusCounts;
+  /** Outcomes reported done, and updates skipped as done earlier, that no re-read confirmed. */
+  unverifiedDone: number;
+  unverifiedSkipped: number;
+  /** Why the run stopped before its end; absent when it ran every action. */
+  stopped?: { reason: 'interrupted' } | { reason: 'unreachable' } | { reason: 'unhealthy'; wave: string };
+  /** The command to run next (a code span in both formats); absent when there is none. */
+  nextStep?: string;
+}
+
+export function applyEnding(report: ApplyReport): ApplyEnding {
+  const { result } = report;
+  const outcomes = result.outcomes;
+  const ending: ApplyEnding = {
+    counts: countStatuses(outcomes),
+    unverifiedDone: countUnverified(outcomes, 'done'),
+    unverifiedSkipped: countUnverified(outcomes, 'skipped'),
+  };
+  const unhealthy = stoppingWave(result);
+  if (result.interrupted) {
+    ending.stopped = { reason: 'interrupted' };
+    ending.nextStep = 'Run `svc-gitops apply --resume` to finish the remaining actions.';
+  } else if (report.unreachable) {
+    ending.stopped = { reason: 'unreachable' };
+    ending.nextStep = unreachableNextStep(outcomes);
+  } else if (unhealthy) {
+    ending.stopped = { reason: 'unhealthy', wave: unhealthy.wave ?? '(default)' };
+    ending.nextStep = UNHEALTHY_NEXT_STEP;
+  }
+  return ending;
+}
