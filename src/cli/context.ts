@@ -14,6 +14,11 @@ export interface CliContext {
   cwd: string;
   /** `node:fs`-compatible file system (memfs in tests). */
   fs: typeof nodeFs;
+  /**
+   * The same file system without the output mask `runCli` puts on `fs`: only for the one file
+   * meant to hold a secret, the tool server's settings file that its configure tool writes.
+   */
+  settingsFs?: typeof nodeFs;
   /** Aborted on SIGINT/SIGTERM: long work finishes what is in flight and stops. */
   signal: AbortSignal;
   /** Wall clock, injectable for tests. */

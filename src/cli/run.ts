@@ -22,6 +22,7 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
     stdout: redactor.stream(ctx.stdout),
     stderr: redactor.stream(ctx.stderr),
     fs: maskedFs(ctx.fs, (text) => redactor.mask(text)),
+    settingsFs: ctx.settingsFs ?? ctx.fs,
     addSecrets: (values) => redactor.add(values),
     redact: (text) => redactor.mask(text),
   };

@@ -14,6 +14,8 @@ const FLOW_KEYS = new Set([USER_CONFIRMED, CONFIRMATION_TOKEN, DRY_RUN, CONFIRM,
 
 export interface AbilityToolOptions {
   client: DashboardClient;
+  /** The GitOps tools' prefix (`svc`, or `--namespace`), named in the descriptions. */
+  prefix: string;
   tokens: ConfirmationTokens;
   requireUserConfirmation: boolean;
 }
@@ -24,11 +26,14 @@ export function abilityToolName(ability: AbilityDescription): string {
 }
 
 /**
- * Destructive as the tool server judges it: an annotation `destructive` that is not literally
- * false (a missing one counts, failing closed), unless the ability is read-only.
+ * Destructive as the tool server judges it: every ability that is not read-only. A catalogue's
+ * `destructive` annotation is not trusted to be false: the shipped release marks update-all,
+ * which the interface calls destructive (spec §4.2 note 1), and every update and ignore ability
+ * `destructive: false`. Judged so, a write through an ability tool meets safe mode and the
+ * two-step confirmation like svc_apply, and an agent has no path to the dashboard around them.
  */
 export function isDestructive(ability: AbilityDescription): boolean {
-  return !ability.annotations.readonly && ability.annotations.destructive !== false;
+  return !ability.annotations.readonly;
 }
 
 /** One tool per ability the catalogue lists, its schema and annotations passed through. */
@@ -40,8 +45,11 @@ function abilityTool(ability: AbilityDescription, options: AbilityToolOptions): 
   const name = abilityToolName(ability);
   const destructive = isDestructive(ability);
   const gated = destructive && options.requireUserConfirmation;
+  // Without a boolean `confirm` the flow can only refuse (CONFIRMATION_UNSUPPORTED): the tool
+  // then offers no confirmation parameters that could never work.
+  const confirmable = gated && declaresBoolean(ability, CONFIRM);
   const schema = objectSchema(ability.inputSchema);
-  if (gated) {
+  if (confirmable) {
     schema.properties = {
       ...(schema.properties as Record<string, unknown>),
       [USER_CONFIRMED]: {
@@ -56,9 +64,11 @@ function abilityTool(ability: AbilityDescription, options: AbilityToolOptions): 
   }
   const description = [
     ability.description || ability.label,
-    gated
+    confirmable
       ? 'Destructive: call first without user_confirmed to get a preview and a confirmation_token; after the user approves, call again with the same arguments plus user_confirmed: true and the token.'
-      : '',
+      : gated
+        ? `Changes the dashboard and cannot be confirmed here (the ability takes no confirm parameter): change the dashboard through ${options.prefix}_plan and ${options.prefix}_apply instead.`
+        : '',
   ]
     .filter(Boolean)
     .join(' ');
@@ -76,7 +86,9 @@ function abilityTool(ability: AbilityDescription, options: AbilityToolOptions): 
     run: (args, signal) =>
       gated
         ? confirmationFlow(ability, name, args, options, signal)
-        : call(ability, name, args, options, signal),
+        : destructive
+          ? unconfirmed(ability, name, args, options, signal)
+          : call(ability, name, args, options, signal),
   };
 }
 
@@ -155,6 +167,34 @@ function asStructured(answer: unknown): Record<string, unknown> {
 }
 
 /**
+ * A destructive ability with requireUserConfirmation false: executes at once. `user_confirmed`
+ * with `dry_run` is still CONFLICTING_PARAMETERS (spec §3, any state); the flow's own
+ * parameters, which a client may send out of habit, are not passed to the ability.
+ */
+async function unconfirmed(
+  ability: AbilityDescription,
+  tool: string,
+  args: Record<string, unknown>,
+  options: AbilityToolOptions,
+  signal: AbortSignal,
+): Promise<ToolOutcome> {
+  if (args[USER_CONFIRMED] === true && args[DRY_RUN] === true) return conflicting(tool, ability);
+  const input = Object.fromEntries(
+    Object.entries(args).filter(([key]) => key !== USER_CONFIRMED && key !== CONFIRMATION_TOKEN),
+  );
+  return call(ability, tool, input, options, signal);
+}
+
+function conflicting(tool: string, ability: AbilityDescription): ToolOutcome {
+  return toolError('CONFLICTING_PARAMETERS', 'user_confirmed and dry_run cannot both be true', {
+    tool,
+    ability: ability.name,
+    reason: 'a call either previews (dry_run) or executes (user_confirmed)',
+    resolution: 'preview with dry_run: true, then confirm with user_confirmed: true and the token',
+  });
+}
+
+/**
  * The two-step flow of spec §3/§7 for a destructive ability, in this order: no boolean `confirm`
  * → CONFIRMATION_UNSUPPORTED (fail closed); `user_confirmed` with `dry_run` →
  * CONFLICTING_PARAMETERS; `user_confirmed` with a valid token → executes once with
@@ -183,13 +223,7 @@ async function confirmationFlow(
     );
   }
   const userConfirmed = args[USER_CONFIRMED] === true;
-  if (userConfirmed && args[DRY_RUN] === true) {
-    return toolError('CONFLICTING_PARAMETERS', 'user_confirmed and dry_run cannot both be true', {
-      ...details,
-      reason: 'a call either previews (dry_run) or executes (user_confirmed)',
-      resolution: 'preview with dry_run: true, then confirm with user_confirmed: true and the token',
-    });
-  }
+  if (userConfirmed && args[DRY_RUN] === true) return conflicting(tool, ability);
   const input = abilityInput(args);
   const binding = canonicalJson({ dashboard: options.client.url, input });
   if (userConfirmed) {

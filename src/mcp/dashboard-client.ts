@@ -1,5 +1,5 @@
 import { createDashboardClient, type DashboardClient } from '../dashboard/index.js';
-import type { Settings } from '../settings/index.js';
+import { createSettingsValidator, type Settings } from '../settings/index.js';
 
 export interface ToolServerClientOptions {
   /** The product whose variables hints name (`--namespace`). */
@@ -15,7 +15,7 @@ export interface ToolServerClientOptions {
  * (The tool-server benchmark builds its library side with this very function.)
  */
 export function toolServerClient(settings: Settings, options: ToolServerClientOptions): DashboardClient {
-  return createDashboardClient(settings, {
+  return createDashboardClient(transportSettings(settings), {
     alsoMask: serverSecrets(settings),
     product: options.product,
     onWarning: (message) => options.log(`warning: ${message}`),
@@ -29,3 +29,22 @@ export function serverSecrets(settings: Settings): string[] {
     Boolean(value),
   );
 }
+
+/**
+ * rateLimit, maxSessionData and maxResponseSize are the tool server's limits (spec §8): on tool
+ * calls and on what they answer, which the server enforces itself. Its own reads of the
+ * dashboard (the catalogue, the pages of a plan) are not tool calls: they pace adaptively and
+ * are bounded per response as the CLI's are (a larger maxResponseSize still lets a large answer
+ * in, to be passed on). Counting them too would let a small limit break the connection and a
+ * tool-call rate stretch one plan over minutes.
+ */
+function transportSettings(settings: Settings): Settings {
+  const { rateLimit: _calls, maxSessionData: _budget, ...rest } = settings;
+  return {
+    ...rest,
+    maxResponseSize: Math.max(settings.maxResponseSize, TRANSPORT_RESPONSE_LIMIT),
+  };
+}
+
+/** The default of maxResponseSize: what one response of the dashboard may be, as for the CLI. */
+const TRANSPORT_RESPONSE_LIMIT = createSettingsValidator().defaults().maxResponseSize as number;

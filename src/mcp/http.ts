@@ -7,6 +7,14 @@ import { SvcError } from '../errors.js';
 import { settingVariable } from '../settings/index.js';
 import type { ToolServer } from './server.js';
 
+/** Sessions kept open at once; the least recently used is closed beyond it. */
+const MAX_SESSIONS = 64;
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  tool: ToolServer;
+}
+
 export interface HttpOptions {
   /** 0 picks a free port (tests). */
   port: number;
@@ -46,7 +54,7 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     );
   }
   const expected = Buffer.from(`Bearer ${options.token}`);
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; tool: ToolServer }>();
+  const sessions = new Map<string, Session>();
   let allowedHosts: string[] = [];
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -60,7 +68,12 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     if (body instanceof Error) return refuse(res, 400, body.message);
     const sessionId = req.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
-    if (existing) return existing.transport.handleRequest(req, res, body);
+    if (existing && typeof sessionId === 'string') {
+      // Map order is recency order: a used session moves to the end.
+      sessions.delete(sessionId);
+      sessions.set(sessionId, existing);
+      return existing.transport.handleRequest(req, res, body);
+    }
     if (sessionId !== undefined) return refuse(res, 404, 'unknown session');
     if (!isInitializeRequest(body))
       return refuse(res, 400, 'the first request of a session must be initialize');
@@ -69,6 +82,12 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, tool });
+        // Sessions a client never closes must not pile up: the least recently used goes.
+        while (sessions.size > MAX_SESSIONS) {
+          const [oldest, entry] = sessions.entries().next().value as [string, Session];
+          sessions.delete(oldest);
+          void entry.transport.close();
+        }
       },
     });
     transport.onclose = () => {

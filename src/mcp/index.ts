@@ -5,6 +5,12 @@
 
 export { toolServerClient } from './dashboard-client.js';
 export { type HttpOptions, MIN_TOKEN_LENGTH, type RunningHttp, serveHttp } from './http.js';
-export { createToolServer, SERVER_VERSION, type ToolServer, type ToolServerOptions } from './server.js';
+export {
+  createToolServer,
+  SERVER_VERSION,
+  type ServerLimits,
+  type ToolServer,
+  type ToolServerOptions,
+} from './server.js';
 export { serveStdio } from './stdio.js';
 export { TOKEN_LIFETIME_MS } from './tokens.js';

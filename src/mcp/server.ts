@@ -49,6 +49,12 @@ export interface ToolServerOptions {
   env: Record<string, string | undefined>;
   cwd: string;
   fs: typeof nodeFs;
+  /**
+   * The file system `configure` saves the login with: the settings file must hold the password
+   * as typed, so a front end that masks secrets in what it writes passes its unmasked one here.
+   * Absent: `fs`.
+   */
+  settingsFs?: typeof nodeFs;
   homeDir: string;
   /** `--namespace`: the product name in tool prefixes, variables, file names and the interface. */
   namespace?: string;
@@ -59,10 +65,24 @@ export interface ToolServerOptions {
   newToken?: () => string;
   /** Jitter source for the client's retry backoff (tests). */
   random?: () => number;
+  /**
+   * The call rate and data budget to count against, shared by every server of one process
+   * (`mcp --http` makes one per session): a new session must not reset them (spec §8: only a
+   * restart does). Absent: the server's own, from its settings.
+   */
+  limits?: ServerLimits;
+}
+
+/** The per-process limits of spec §8 that count tool calls and the data they answer. */
+export interface ServerLimits {
+  rate: CallRate;
+  budget: SessionBudget;
 }
 
 export interface ToolServer {
   server: Server;
+  /** The limits this server counts against (to share with the servers of later sessions). */
+  limits: ServerLimits;
   /** The settings in effect (after a successful configure, the new ones). */
   settings(): Settings;
   close(): Promise<void>;
@@ -95,8 +115,10 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   const tokens = new ConfirmationTokens(clock, options.newToken);
   const plans = new PlanStore();
   const callsPerMinute = settings.rateLimit ?? DEFAULT_CALLS_PER_MINUTE;
-  const rate = new CallRate(callsPerMinute, clock);
-  const budget = new SessionBudget(settings.maxSessionData ?? DEFAULT_SESSION_DATA);
+  const { rate, budget } = options.limits ?? {
+    rate: new CallRate(callsPerMinute, clock),
+    budget: new SessionBudget(settings.maxSessionData ?? DEFAULT_SESSION_DATA),
+  };
   let secrets = new SecretMask(serverSecrets(settings), '***');
 
   let client: DashboardClient | undefined;
@@ -153,6 +175,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
         }),
         ...abilityTools(abilities, {
           client: live,
+          prefix: product,
           tokens,
           requireUserConfirmation: settings.requireUserConfirmation,
         }),
@@ -186,7 +209,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   const setup = setupTools({
     prefix: product,
     env: options.env,
-    fs: options.fs,
+    fs: options.settingsFs ?? options.fs,
     cwd: options.cwd,
     homeDir: options.homeDir,
     allowHttp: settings.allowHttp,
@@ -291,10 +314,10 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     const problem = checkers.get(tool.name)?.(args);
     if (problem) return toolError('INVALID_PARAMETER', problem, { tool: tool.name });
     if (tool.destructive && settings.safeMode) {
-      return toolError('SAFE_MODE_BLOCKED', `${tool.name} is destructive and safe mode is on`, {
+      return toolError('SAFE_MODE_BLOCKED', `${tool.name} changes the dashboard and safe mode is on`, {
         tool: tool.name,
         reason: 'safe mode refuses destructive operations before any call to the dashboard',
-        resolution: `an operator can set safeMode false (${settingVariable('safeMode', product)}=false); the GitOps plan/apply tools stay available`,
+        resolution: `change the dashboard through ${product}_plan and ${product}_apply (a plan the user approves), or an operator can set safeMode false (${settingVariable('safeMode', product)}=false)`,
       });
     }
     return undefined;
@@ -368,7 +391,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   const exhausted = (tool: string): ComposedOutcome =>
     toolError(
       'RESOURCE_EXHAUSTED',
-      `Session data limit reached (${budget.usedBytes} of ${budget.limit} bytes). Start a new session to continue.`,
+      `Session data limit exceeded (${budget.usedBytes} of ${budget.limit} bytes). Start a new session to continue.`,
       {
         tool,
         reason: 'maxSessionData counts every result of this server session',
@@ -395,6 +418,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   return {
     server,
     settings: () => settings,
+    limits: { rate, budget },
     async close() {
       await server.close();
       await client?.close();

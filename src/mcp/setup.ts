@@ -118,6 +118,19 @@ async function configure(host: SetupHost, args: ConfigureArgs, signal: AbortSign
       `${shadow} exists and would shadow the per-user settings file; put the login there instead`,
     );
   }
+  const file = userSettingsFile(host.homeDir, prefix(host));
+  const existing = readSettingsFile(host, file);
+  if (!existing.ok) return existing.refusal;
+  const present = OPERATOR_KEYS.filter((key) => {
+    const value = existing.settings[key];
+    return typeof value === 'string' ? value.trim() !== '' : value !== undefined;
+  });
+  if (present.length > 0) {
+    return refused(
+      'SETTINGS_FILE_CONFIGURED',
+      `${file} already sets ${present.join(', ')}; complete the login there (it is never overwritten)`,
+    );
+  }
   const url = checkUrl(args.dashboard_url, host.allowHttp);
   if (typeof url !== 'string') return url;
   if (args.username.trim() === '' || args.application_password.trim() === '') {
@@ -138,14 +151,10 @@ async function configure(host: SetupHost, args: ConfigureArgs, signal: AbortSign
       `the dashboard did not accept the connection (nothing was saved): ${message}`,
     );
   }
-  const file = userSettingsFile(host.homeDir, prefix(host));
   try {
-    const existing = host.fs.existsSync(file)
-      ? (JSON.parse(host.fs.readFileSync(file, 'utf8').toString()) as Record<string, unknown>)
-      : {};
     host.fs.mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     const next = {
-      ...existing,
+      ...existing.settings,
       dashboardUrl: url,
       username: login.username,
       applicationPassword: login.applicationPassword,
@@ -165,6 +174,28 @@ async function configure(host: SetupHost, args: ConfigureArgs, signal: AbortSign
     savedTo: file,
     state: state.state,
   });
+}
+
+/** Keys of a login, and named dashboards: set by the operator, configure leaves a file with any alone. */
+const OPERATOR_KEYS = ['dashboardUrl', 'username', 'applicationPassword', 'token', 'dashboards'] as const;
+
+/** The per-user settings file as an object ({} when there is none), or why configure cannot use it. */
+function readSettingsFile(
+  host: SetupHost,
+  file: string,
+): { ok: true; settings: Record<string, unknown> } | { ok: false; refusal: ToolOutcome } {
+  if (!host.fs.existsSync(file)) return { ok: true, settings: {} };
+  try {
+    const parsed: unknown = JSON.parse(host.fs.readFileSync(file, 'utf8').toString());
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+      return { ok: true, settings: parsed as Record<string, unknown> };
+  } catch {
+    // Refused below, as any content that is not a settings object.
+  }
+  return {
+    ok: false,
+    refusal: refused('SETTINGS_FILE_INVALID', `${file} is not a JSON object; fix or remove it first`),
+  };
 }
 
 function prefix(host: SetupHost): string {

@@ -48,7 +48,11 @@ export class ConfirmationTokens {
     return { token, expiresAt: new Date(issuedAt + TOKEN_LIFETIME_MS) };
   }
 
-  redeem(token: string, tool: string, binding: string): Redeemed {
+  /**
+   * Uses the token up. `binding` undefined accepts the token's own binding: for a token whose
+   * binding is what it carries (svc_apply's plan id), which the caller learns from it.
+   */
+  redeem(token: string, tool: string, binding?: string): Redeemed {
     const entry = this.pending.get(token);
     if (!entry) {
       return {
@@ -61,7 +65,7 @@ export class ConfirmationTokens {
     if (this.now() - entry.issuedAt > TOKEN_LIFETIME_MS) {
       return { ok: false, code: 'PREVIEW_EXPIRED', reason: 'more than 5 minutes passed since the preview' };
     }
-    if (entry.tool !== tool || entry.binding !== binding) {
+    if (entry.tool !== tool || (binding !== undefined && entry.binding !== binding)) {
       return {
         ok: false,
         code: 'PREVIEW_REQUIRED',

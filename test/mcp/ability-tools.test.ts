@@ -39,21 +39,26 @@ describe.each(PROFILES)('dashboard tools from the %s sandbox catalogue', (profil
       const tool = tools.find(
         (candidate) => candidate.name === item.name.replace('svc/', '').replaceAll('-', '_'),
       );
-      const { readonly, destructive, idempotent } = item.meta.annotations;
+      const { readonly, idempotent } = item.meta.annotations;
+      // Every write is destructive to the server, whatever the catalogue says of it.
       expect(tool?.annotations, item.name).toEqual({
         readOnlyHint: readonly,
-        destructiveHint: destructive,
+        destructiveHint: !readonly,
         idempotentHint: idempotent,
       });
-      const extra = destructive ? ['user_confirmed', 'confirmation_token'] : [];
+      // The flow's parameters only where the ability can be confirmed (a boolean `confirm`).
+      const confirm = item.input_schema.properties.confirm as { type?: unknown } | undefined;
+      const confirmable = !readonly && confirm?.type === 'boolean';
+      const extra = confirmable ? ['user_confirmed', 'confirmation_token'] : [];
       expect(Object.keys(tool?.inputSchema.properties ?? {}), item.name).toEqual([
         ...Object.keys(item.input_schema.properties),
         ...extra,
       ]);
+      if (!readonly && !confirmable) expect(tool?.description, item.name).toContain('svc_plan and svc_apply');
     }
-    // update-all is destructive in the spec (note 1), not in the shipped 6.1 catalogue.
+    // update-all is destructive in the spec (note 1), though the shipped 6.1 catalogue says not.
     const updateAll = tools.find((tool) => tool.name === 'update_all_v1');
-    expect(updateAll?.annotations?.destructiveHint).toBe(profile === 'spec');
+    expect(updateAll?.annotations?.destructiveHint).toBe(true);
   });
 
   it('passes an ability answer through as the dashboard sent it, using the method the catalogue says', async () => {
@@ -86,7 +91,8 @@ describe.each(PROFILES)('dashboard tools from the %s sandbox catalogue', (profil
     const invalid = await agent.call('list_updates_v1', { per_page: 500 });
     expect(invalid).toMatchObject({ isError: true, result: { error: 'HTTP_ERROR' } });
     expect(invalid.text).toMatch(/ability_invalid_input/);
-    const unknownSite = await agent.call('update_site_core_v1', { site_id_or_domain: 999 });
+    const direct = await start({ SVC_SAFE_MODE: 'false', SVC_REQUIRE_USER_CONFIRMATION: 'false' });
+    const unknownSite = await direct.call('update_site_core_v1', { site_id_or_domain: 999 });
     // 404 in the spec, 403 in 6.1: either way the tolerant reader's not-found.
     expect(unknownSite).toMatchObject({ isError: true, result: { error: 'NOT_FOUND' } });
     expect(unknownSite.text).toMatch(/svc_site_not_found/);
@@ -97,30 +103,33 @@ describe.each(PROFILES)('dashboard tools from the %s sandbox catalogue', (profil
     expect((await sandboxStats(sandbox)).requests_total).toBe(0);
   });
 
-  it('safe mode blocks a destructive ability before any call; off, one without confirm is refused (fail closed)', async () => {
+  it('safe mode blocks every write before any call; off, one without confirm is refused (fail closed)', async () => {
     const guarded = await start();
     await guarded.client.listTools();
-    await resetStats(sandbox);
-    const blocked = await guarded.call('update_all_v1', {});
     const unguarded = await start({ SVC_SAFE_MODE: 'false' });
+    await unguarded.client.listTools();
+    await resetStats(sandbox);
+    // The catalogue of 6.1 calls none of these destructive; each still changes sites.
+    const writes: Array<[string, Record<string, unknown>]> = [
+      ['update_all_v1', {}],
+      ['update_site_core_v1', { site_id_or_domain: 1 }],
+      ['run_updates_v1', { site_ids_or_domains: [1] }],
+      ['set_ignored_updates_v1', { action: 'ignore', site_id_or_domain: 1, type: 'plugin', slug: 'akismet' }],
+    ];
+    for (const [name, args] of writes) {
+      const blocked = await guarded.call(name, args);
+      expect(blocked, name).toMatchObject({
+        isError: true,
+        result: { error: 'SAFE_MODE_BLOCKED', details: { tool: name } },
+      });
+      expect(blocked.text).toContain('svc_plan and svc_apply');
+    }
     const unsupported = await unguarded.call('update_all_v1', {
       user_confirmed: true,
       confirmation_token: 'x',
     });
-    const runs = (await sandboxStats(sandbox)).abilities['svc/update-all-v1'] ?? 0;
-    if (profile === 'spec') {
-      expect(blocked).toMatchObject({
-        isError: true,
-        result: { error: 'SAFE_MODE_BLOCKED', details: { tool: 'update_all_v1' } },
-      });
-      expect(unsupported).toMatchObject({ isError: true, result: { error: 'CONFIRMATION_UNSUPPORTED' } });
-      expect(runs).toBe(0);
-    } else {
-      // Not destructive in 6.1: safe mode lets it through, and the unknown keys reach the dashboard.
-      expect(blocked.isError).toBe(false);
-      expect(unsupported).toMatchObject({ isError: true, result: { error: 'UNSUPPORTED' } });
-      expect(runs).toBe(1);
-    }
+    expect(unsupported).toMatchObject({ isError: true, result: { error: 'CONFIRMATION_UNSUPPORTED' } });
+    expect((await sandboxStats(sandbox)).requests_total).toBe(0);
   });
 });
 
@@ -144,6 +153,19 @@ describe('requireUserConfirmation: false', () => {
       expect(ran.result).toHaveProperty('summary');
       const left = await agent.call('get_site_updates_v1', { site_id_or_domain: 1 });
       expect(left.result).toMatchObject({ updates: [] });
+      // Still one or the other (spec §3, any state); the flow's own parameters are dropped.
+      const both = await agent.call('update_site_core_v1', {
+        site_id_or_domain: 2,
+        dry_run: true,
+        user_confirmed: true,
+      });
+      expect(both).toMatchObject({ isError: true, result: { error: 'CONFLICTING_PARAMETERS' } });
+      const habit = await agent.call('update_site_core_v1', {
+        site_id_or_domain: 2,
+        user_confirmed: true,
+        confirmation_token: 'none',
+      });
+      expect(habit.isError, habit.text).toBe(false);
     } finally {
       await agent.close();
     }

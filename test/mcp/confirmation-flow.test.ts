@@ -126,7 +126,10 @@ describe('destructive abilities with confirm (the next-release sandbox)', () => 
 
   it('a destructive DELETE ability (unignore) previews through its query and confirms', async () => {
     const agent = await start({ SVC_SAFE_MODE: 'false' });
-    const ignored = await agent.call('ignore_site_plugins_v1', {
+    // ignore-site-plugins declares no `confirm`: as a write, only an operator's
+    // requireUserConfirmation false lets it run from a tool.
+    const direct = await start({ SVC_SAFE_MODE: 'false', SVC_REQUIRE_USER_CONFIRMATION: 'false' });
+    const ignored = await direct.call('ignore_site_plugins_v1', {
       site_id_or_domain: 1,
       action: 'add',
       slugs: ['akismet/akismet.php'],

@@ -115,6 +115,19 @@ describe.each(PROFILES)('GitOps tools against the %s sandbox', (profile) => {
     expect(reused).toMatchObject({ isError: true, result: { error: 'PREVIEW_REQUIRED' } });
   });
 
+  it("a second plan leaves the first plan's token valid", async () => {
+    const agent = await start();
+    const narrow = await agent.call('svc_plan', { target: ['two.example.test'] });
+    const whole = await agent.call('svc_plan', {});
+    expect(narrow.result.plan_id).not.toBe(whole.result.plan_id);
+    const applied = await agent.call('svc_apply', {
+      confirmation_token: narrow.result.confirmation_token,
+      user_confirmed: true,
+    });
+    expect(applied.isError, applied.text).toBe(false);
+    expect(applied.result).toMatchObject({ plan_id: narrow.result.plan_id, applied: true });
+  });
+
   it('a stale plan is refused as the CLI refuses it: the touched sites changed, nothing applied', async () => {
     const agent = await start();
     const plan = await agent.call('svc_plan', {});
@@ -132,6 +145,9 @@ describe.each(PROFILES)('GitOps tools against the %s sandbox', (profile) => {
     expect(applied.text).toMatch(
       /live state changed since the plan was made on 1 site\(s\): https:\/\/two\.example\.test\//,
     );
+    // What to do next, in this server's words (not the CLI's `plan --out FILE`).
+    expect(applied.text).toContain('call svc_plan again');
+    expect(applied.text).not.toContain('--out');
     const ignored = await agent.call('list_ignored_updates_v1', {});
     expect(JSON.stringify(ignored.result)).not.toContain('classic-editor');
   });

@@ -97,6 +97,8 @@ export interface ConnectOptions {
   clock?: ReturnType<typeof testClock>;
   home?: string;
   cwd?: string;
+  /** The server's file system for everything but saving its settings (default: node:fs). */
+  fs?: typeof fs;
 }
 
 /**
@@ -113,7 +115,8 @@ export async function connect(options: ConnectOptions = {}): Promise<Connected> 
   const tool = createToolServer({
     env: { HOME: home, ...options.env },
     cwd,
-    fs,
+    fs: options.fs ?? fs,
+    settingsFs: fs,
     homeDir: home,
     log: (line) => log.push(line),
     newToken: () => `token-${++counter}`,

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createToolServer, type RunningHttp, serveHttp } from '../../src/mcp/index.js';
+import { createToolServer, type RunningHttp, type ServerLimits, serveHttp } from '../../src/mcp/index.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { cli } from '../helpers/cli.js';
 import { fastClientEnv } from '../helpers/sandbox.js';
@@ -105,6 +105,77 @@ describe('svc-gitops mcp --http', () => {
       }),
     ).rejects.toThrow(/at least 16 characters/);
   });
+});
+
+describe('svc-gitops mcp --http: one process, many sessions', () => {
+  let sandbox: RunningSandbox;
+  let http: RunningHttp;
+  beforeAll(async () => {
+    sandbox = await startSmallSandbox('spec');
+    const home = tempDirForFile('svc-gitops-mcp-http-');
+    const make = (limits?: ServerLimits) =>
+      createToolServer({
+        env: { ...fastClientEnv(sandbox), HOME: home, SVC_RATE_LIMIT: '3' },
+        cwd: home,
+        fs,
+        homeDir: home,
+        log: () => {},
+        ...(limits ? { limits } : {}),
+      });
+    // As `svc-gitops mcp --http` does: every session counts against the first server's limits.
+    const first = make();
+    http = await serveHttp({ port: 0, token: TOKEN, log: () => {}, newServer: () => make(first.limits) });
+  });
+  afterAll(async () => {
+    await http.close();
+    await sandbox.close();
+  });
+
+  const session = async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(http.url), {
+      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+    });
+    const client = new Client({ name: 'http-agent', version: '1.0.0' });
+    await client.connect(transport);
+    return { client, transport };
+  };
+  const status = async (client: Client) => {
+    const result = await client.callTool({ name: 'svc_get_setup_status', arguments: {} });
+    return (result.structuredContent ?? {}) as Record<string, unknown>;
+  };
+
+  it('a new session does not reset the call rate', async () => {
+    const a = await session();
+    const b = await session();
+    try {
+      expect(await status(a.client)).toMatchObject({ state: 'ready' });
+      expect(await status(a.client)).toMatchObject({ state: 'ready' });
+      expect(await status(b.client)).toMatchObject({ state: 'ready' });
+      expect(await status(b.client)).toMatchObject({ error: 'RATE_LIMITED' });
+      const c = await session();
+      expect(await status(c.client)).toMatchObject({ error: 'RATE_LIMITED' });
+      await c.client.close();
+    } finally {
+      await a.client.close();
+      await b.client.close();
+    }
+  });
+
+  it('sessions a client never closes are bounded: past 64, the least recently used is closed', async () => {
+    const oldest = await session();
+    const recent = await session();
+    const others = [];
+    for (let i = 0; i < 62; i++) others.push(await session());
+    // Using `recent` makes `oldest` the least recently used; one more session closes it.
+    await recent.client.listTools();
+    others.push(await session());
+    try {
+      await expect(oldest.client.listTools()).rejects.toThrow(/unknown session/);
+      expect((await recent.client.listTools()).tools.length).toBeGreaterThan(0);
+    } finally {
+      for (const open of [oldest, recent, ...others]) await open.client.close().catch(() => {});
+    }
+  }, 60_000);
 });
 
 describe('svc-gitops mcp: command-line refusals', () => {

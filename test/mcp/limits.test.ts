@@ -43,6 +43,42 @@ describe.each(PROFILES)('allowedTools and blockedTools against the %s sandbox', 
   });
 });
 
+describe.each(PROFILES)(
+  'the limits count tool calls and answers, not the reads behind them (%s)',
+  (profile) => {
+    let sandbox: RunningSandbox;
+    beforeAll(async () => {
+      sandbox = await startSmallSandbox(profile);
+    });
+    afterAll(() => sandbox.close());
+
+    it('small limits leave the connection and a plan working; the answers are what they limit', async () => {
+      // The catalogue alone is larger than 3,000 bytes, and a plan reads several pages: counted
+      // against these limits they would break the connection, or hold the plan a minute per page.
+      const agent = await connect({
+        env: fastClientEnv(sandbox, {
+          SVC_RATE_LIMIT: '3',
+          SVC_MAX_RESPONSE_SIZE: '3000',
+          SVC_MAX_SESSION_DATA: '20000',
+        }),
+        files: { 'svc-gitops.yaml': SMALL_CONFIG },
+        clock: testClock(),
+      });
+      try {
+        expect((await agent.call('svc_get_setup_status')).result).toMatchObject({ state: 'ready' });
+        const plan = await agent.call('svc_plan', {});
+        // The plan's answer (its markdown) is over 3,000 bytes: refused as a response, read in full.
+        expect(plan.result).toMatchObject({ error: 'RESPONSE_TOO_LARGE' });
+        expect((await agent.call('svc_get_setup_status')).isError).toBe(false);
+        const fourth = await agent.call('svc_get_setup_status');
+        expect(fourth.result).toMatchObject({ error: 'RATE_LIMITED' });
+      } finally {
+        await agent.close();
+      }
+    }, 20_000);
+  },
+);
+
 /** These limits concern the tool server itself: a server in setup mode (no dashboard) shows them. */
 describe('the tool server limits', () => {
   it('rateLimit: one call more than the limit in a minute is refused, a minute later it is fine', async () => {
@@ -86,7 +122,7 @@ describe('the tool server limits', () => {
       for (const answer of answers.slice(first)) {
         expect(answer.result).toMatchObject({ error: 'RESOURCE_EXHAUSTED' });
         expect(answer.text).toMatch(
-          /Session data limit reached \(\d+ of 1500 bytes\)\. Start a new session to continue\./,
+          /Session data limit exceeded \(\d+ of 1500 bytes\)\. Start a new session to continue\./,
         );
       }
     } finally {

@@ -1,7 +1,9 @@
 import * as fs from 'node:fs';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { maskedFs } from '../../src/cli/masked-fs.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { PROFILES } from '../e2e/helpers.js';
 import { fastClientEnv } from '../helpers/sandbox.js';
@@ -93,6 +95,31 @@ describe.each(PROFILES)('setup mode against the %s sandbox', (profile) => {
     const refused = await plain.call('svc_configure', login());
     expect(refused.result).toMatchObject({ code: 'INVALID_INPUT' });
     expect(refused.text).toMatch(/HTTP which transmits credentials in plain text/);
+  });
+
+  it('configure leaves a per-user file that holds part of a login alone', async () => {
+    const home = fs.mkdtempSync(join(tmpdir(), 'svc-gitops-mcp-home-'));
+    const file = join(home, '.config', 'svc-mcp', 'settings.json');
+    fs.mkdirSync(dirname(file), { recursive: true });
+    const operator = '{"username": "operator-user", "applicationPassword": "operator password 1234"}\n';
+    fs.writeFileSync(file, operator);
+    const agent = await start({ env: { HOME: home, SVC_ALLOW_HTTP: 'true' }, home });
+    expect((await agent.call('svc_get_setup_status')).result).toMatchObject({ missing: 'url' });
+    const refused = await agent.call('svc_configure', login());
+    expect(refused.result).toMatchObject({ status: 'refused', code: 'SETTINGS_FILE_CONFIGURED' });
+    expect(refused.text).toContain('already sets username');
+    expect(fs.readFileSync(file, 'utf8')).toBe(operator);
+  });
+
+  it('configure saves the password as typed, though the server masks what else it writes', async () => {
+    // Every string the server writes through `fs` is masked; the settings file must not be.
+    const masking = maskedFs(fs, (text) => text.replaceAll(sandbox.credentials.applicationPassword, '***'));
+    const agent = await start({ env: { SVC_ALLOW_HTTP: 'true' }, fs: masking });
+    expect((await agent.call('svc_configure', login())).result).toMatchObject({ status: 'connected' });
+    const file = join(agent.home, '.config', 'svc-mcp', 'settings.json');
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')).applicationPassword).toBe(
+      sandbox.credentials.applicationPassword,
+    );
   });
 
   it('a login the dashboard refuses leaves the server in setup mode, and the status says why', async () => {

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import type { Command } from 'commander';
 import { EXIT, SvcError } from '../../errors.js';
-import type { ToolServer } from '../../mcp/index.js';
+import type { ServerLimits, ToolServer } from '../../mcp/index.js';
 import { terminalText } from '../../render/index.js';
 import { settingVariable } from '../../settings/index.js';
 import type { CliContext } from '../context.js';
@@ -41,11 +41,13 @@ export async function runMcp(ctx: CliContext, flags: McpFlags): Promise<number> 
   // Loaded by this command only: the protocol SDK and its schemas cost every other command
   // ~40 ms of start-up.
   const { createToolServer, serveHttp, serveStdio } = await import('../../mcp/index.js');
-  const make = (): ToolServer => {
+  const make = (limits?: ServerLimits): ToolServer => {
     const server = createToolServer({
+      ...(limits ? { limits } : {}),
       env: ctx.env,
       cwd: ctx.cwd,
       fs: ctx.fs,
+      ...(ctx.settingsFs ? { settingsFs: ctx.settingsFs } : {}),
       homeDir: ctx.env.HOME || homedir(),
       now: ctx.now,
       log,
@@ -67,7 +69,8 @@ export async function runMcp(ctx: CliContext, flags: McpFlags): Promise<number> 
     const running = await serveHttp({
       port,
       token,
-      newServer: make,
+      // One rate and data budget for the process, whichever session a call comes in on.
+      newServer: () => make(first.limits),
       log,
       ...(flags.namespace === undefined ? {} : { product: flags.namespace }),
     });

@@ -1,3 +1,4 @@
+import { isSvcError, SvcError } from '../../errors.js';
 import {
   countDiagnostics,
   countStatuses,
@@ -115,7 +116,8 @@ export function gitopsTools(options: GitopsToolOptions): ToolDef[] {
         options.plans.add(planned);
         const { plan } = planned;
         const changes = plan.actions.length > 0;
-        const issued = changes ? options.tokens.issue(applyTool, '', plan.id) : undefined;
+        // Bound to the plan id: a later plan issues its own token and leaves this one valid.
+        const issued = changes ? options.tokens.issue(applyTool, plan.id, plan.id) : undefined;
         const safeModeBlocked = options.safeMode && plan.summary.high_risk > 0;
         const markdown = renderPlanMarkdown(plan, { live: planned.live, maxChars: MARKDOWN_CAP });
         return toolOk(
@@ -307,7 +309,7 @@ async function apply(
       confirmation_token: token,
     });
   }
-  const redeemed = options.tokens.redeem(token, tool, '');
+  const redeemed = options.tokens.redeem(token, tool);
   if (!redeemed.ok) {
     return toolError(
       redeemed.code,
@@ -326,7 +328,12 @@ async function apply(
       resolution: `call ${options.prefix}_plan again`,
     });
   }
-  const report = await options.engine().apply(planned, signal);
+  const report = await options
+    .engine()
+    .apply(planned, signal)
+    .catch((error: unknown) => {
+      throw replanInstead(error, options.prefix);
+    });
   const counts = countStatuses(report.result.outcomes);
   const unverified = report.result.outcomes.filter((outcome) => outcome.unverified).length;
   const markdown = renderApplyMarkdown(report);
@@ -345,4 +352,17 @@ async function apply(
     text: markdown,
     ...(failed ? { isError: true } : {}),
   };
+}
+
+/**
+ * A refusal of the plan itself (changed since planning, expired, already applied) says what to
+ * do next in this server's words: plan again with the tool, not the CLI's `plan --out FILE`.
+ */
+function replanInstead(error: unknown, prefix: string): unknown {
+  if (!isSvcError(error) || (error.code !== 'PREVIEW_REQUIRED' && error.code !== 'PREVIEW_EXPIRED'))
+    return error;
+  return new SvcError(error.code, error.message, {
+    hint: `call ${prefix}_plan again, show the new plan to the user, and apply with its new token`,
+    details: error.details,
+  });
 }
