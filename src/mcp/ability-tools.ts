@@ -248,26 +248,36 @@ async function confirmationFlow(
         },
       );
     }
-    const previewToken = redeemed.carried;
+    const shown = redeemed.carried as Previewed;
+    let previewToken = shown.previewToken;
+    if (shown.digest !== undefined) {
+      // The user approved what the preview showed: the same arguments may do more once the
+      // live state changed (an update pending since, an ignore lifted). Preview again and act
+      // only on the same effect, as svc_apply acts only on an unchanged plan.
+      const again = await dryRun(ability, input, options, signal);
+      if (previewDigest(again) !== shown.digest) {
+        return toolError('PREVIEW_REQUIRED', 'the effect changed since the preview the user approved', {
+          ...details,
+          reason: 'a new dry run of the same arguments no longer matches the preview',
+          resolution: 'preview again, show the new preview to the user and confirm with its token',
+        });
+      }
+      previewToken = stringOr(again[PREVIEW_TOKEN], previewToken);
+    }
     const execute: Record<string, unknown> = { ...input, [CONFIRM]: true };
-    if (typeof previewToken === 'string' && declares(ability, PREVIEW_TOKEN))
-      execute[PREVIEW_TOKEN] = previewToken;
+    if (previewToken !== undefined && declares(ability, PREVIEW_TOKEN)) execute[PREVIEW_TOKEN] = previewToken;
     return call(ability, tool, execute, options, signal);
   }
   let preview: Record<string, unknown> | null = null;
   if (declaresBoolean(ability, DRY_RUN)) {
     const refusal = queryRefusal(ability, tool, input);
     if (refusal) return refusal;
-    preview = asStructured(
-      await options.client.runAbility(ability.shortName, { ...input, [DRY_RUN]: true }, { signal }),
-    );
+    preview = await dryRun(ability, input, options, signal);
   }
-  const dashboardToken = preview?.[PREVIEW_TOKEN];
-  const issued = options.tokens.issue(
-    tool,
-    binding,
-    typeof dashboardToken === 'string' ? dashboardToken : undefined,
-  );
+  const carried: Previewed = preview
+    ? { digest: previewDigest(preview), previewToken: stringOr(preview[PREVIEW_TOKEN], undefined) }
+    : {};
+  const issued = options.tokens.issue(tool, binding, carried);
   return toolOk({
     status: 'CONFIRMATION_REQUIRED',
     next_action: preview ? 'show_preview_and_confirm' : 'confirm_without_preview',
@@ -280,6 +290,33 @@ async function confirmationFlow(
     instructions: `After the user approves, call ${tool} again with the same arguments plus user_confirmed: true and confirmation_token. The token works once, for 5 minutes.`,
     metadata: { tool, ability: ability.name, expiresIn: '5 minutes' },
   });
+}
+
+/** What a confirmation token carries of the preview it was issued with. */
+interface Previewed {
+  /** The preview's canonical JSON without the dashboard's own token; absent when there was none. */
+  digest?: string;
+  previewToken?: string | undefined;
+}
+
+async function dryRun(
+  ability: AbilityDescription,
+  input: Record<string, unknown>,
+  options: AbilityToolOptions,
+  signal: AbortSignal,
+): Promise<Record<string, unknown>> {
+  return asStructured(
+    await options.client.runAbility(ability.shortName, { ...input, [DRY_RUN]: true }, { signal }),
+  );
+}
+
+function previewDigest(preview: Record<string, unknown>): string {
+  const { [PREVIEW_TOKEN]: _token, ...effect } = preview;
+  return canonicalJson(effect);
+}
+
+function stringOr(value: unknown, fallback: string | undefined): string | undefined {
+  return typeof value === 'string' ? value : fallback;
 }
 
 /** The arguments meant for the ability: without the flow's own parameters. */

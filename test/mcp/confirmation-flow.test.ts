@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { resetStats, sandboxStats } from '../e2e/helpers.js';
-import { fastClientEnv } from '../helpers/sandbox.js';
+import { fastClientEnv, sandboxControl } from '../helpers/sandbox.js';
 import { type Connected, connect, startSmallSandbox, testClock } from './helpers.js';
 
 type Update = { site_id: number; type: string; slug: string };
@@ -122,6 +122,39 @@ describe('destructive abilities with confirm (the next-release sandbox)', () => 
       confirmation_token: 'token-3',
     });
     expect(again).toMatchObject({ isError: true, result: { error: 'PREVIEW_REQUIRED' } });
+  });
+
+  it('a confirmation acts only on the effect the user saw: a changed dry run is refused', async () => {
+    const agent = await start({ SVC_SAFE_MODE: 'false' });
+    const args = { site_id_or_domain: 1 };
+    const preview = await agent.call('update_site_plugins_v1', args);
+    // A newer akismet is published after the user approved the preview.
+    await sandboxControl(sandbox)('POST', 'pending', {
+      site: 1,
+      kind: 'plugin',
+      slug: 'akismet/akismet.php',
+      to: '9.9.9',
+    });
+    await resetStats(sandbox);
+    const refused = await agent.call('update_site_plugins_v1', {
+      ...args,
+      user_confirmed: true,
+      confirmation_token: preview.result.confirmation_token,
+    });
+    expect(refused).toMatchObject({ isError: true, result: { error: 'PREVIEW_REQUIRED' } });
+    expect(refused.text).toContain('the effect changed since the preview the user approved');
+    // Only the new dry run went out; nothing was updated.
+    expect((await sandboxStats(sandbox)).requests_total).toBe(1);
+    expect(await pending(agent, 1)).toContain('plugin:akismet/akismet.php');
+
+    const again = await agent.call('update_site_plugins_v1', args);
+    const done = await agent.call('update_site_plugins_v1', {
+      ...args,
+      user_confirmed: true,
+      confirmation_token: again.result.confirmation_token,
+    });
+    expect(done.isError, done.text).toBe(false);
+    expect((await pending(agent, 1)).filter((item) => item.startsWith('plugin:'))).toEqual([]);
   });
 
   it('a destructive DELETE ability (unignore) previews through its query and confirms', async () => {

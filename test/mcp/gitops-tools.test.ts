@@ -250,5 +250,23 @@ describe.each(PROFILES)('GitOps tools against the %s sandbox', (profile) => {
       isError: true,
       result: { error: 'INVALID_PARAMETER', message: 'unknown parameter "verbose"' },
     });
+    // `config`, as svc_plan and svc_drift take it; the plan tool has no YAML text to offer.
+    expect((await agent.call('svc_validate', { config: 'svc-gitops.yaml' })).result).toMatchObject({
+      valid: true,
+    });
+    const planOutside = await agent.call('svc_plan', { config: '../elsewhere.yaml' });
+    expect(planOutside.text).not.toMatch(/YAML as text/);
+  });
+
+  it('plan refusals speak of the tool: a target that matches no site, a broken desired state', async () => {
+    const agent = await start();
+    const target = await agent.call('svc_plan', { target: ['nosuch.test'] });
+    expect(target).toMatchObject({ isError: true, result: { error: 'USAGE' } });
+    expect(target.text).toMatch(/^USAGE: target nosuch\.test matches no site of the dashboard/);
+    expect(target.text).not.toContain('--target');
+    const missing = await agent.call('svc_plan', { config: 'nope.yaml' });
+    expect(missing).toMatchObject({ isError: true, result: { error: 'CONFIG_INVALID' } });
+    // The problem itself, not only how many there are.
+    expect(missing.text).toMatch(/nope\.yaml.*(not found|does not exist|no such)/i);
   });
 });

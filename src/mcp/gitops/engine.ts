@@ -82,7 +82,10 @@ export function createEngine(options: EngineOptions): GitopsEngine {
   return {
     async validate(source) {
       if (source.yaml !== undefined) return validateText(source.yaml);
-      const config = source.path === undefined ? undefined : insideWorkingDirectory(cwd, source.path);
+      const config =
+        source.path === undefined
+          ? undefined
+          : insideWorkingDirectory(cwd, source.path, 'or pass the YAML as text');
       const loaded = await loadDesired({ cwd, fs, config });
       return {
         source: loaded.configPath,
@@ -94,7 +97,7 @@ export function createEngine(options: EngineOptions): GitopsEngine {
     async plan(request, signal) {
       const config = request.config === undefined ? undefined : insideWorkingDirectory(cwd, request.config);
       const loaded = await loadDesired({ cwd, fs, config });
-      const desired = requireDesired(loaded);
+      const desired = withProblems(loaded, () => requireDesired(loaded));
       const planned = await planNow(client, {
         desired,
         lifetimeMinutes: settings.planLifetimeMinutes,
@@ -103,6 +106,8 @@ export function createEngine(options: EngineOptions): GitopsEngine {
         onWarning: options.onWarning,
         tokenVariable: options.tokenVariable,
         ...(request.targets?.length ? { targets: request.targets } : {}),
+      }).catch((error: unknown) => {
+        throw asTargetParameter(error);
       });
       return { plan: planned.plan, live: planned.live, desired, configPath: loaded.configPath };
     },
@@ -154,15 +159,37 @@ export function createEngine(options: EngineOptions): GitopsEngine {
  * A path the agent names must stay inside the working directory: the tool server reads the
  * desired state of the repository it was started in, never any file of the machine.
  */
-function insideWorkingDirectory(cwd: string, path: string): string {
+function insideWorkingDirectory(cwd: string, path: string, alternative = ''): string {
   const full = resolve(cwd, path);
   const rel = relative(cwd, full);
   if (rel.startsWith('..') || isAbsolute(rel)) {
     throw new SvcError('USAGE', `${path} is outside the working directory`, {
-      hint: 'give a path inside the directory the tool server was started in, or pass the YAML as text',
+      hint: `give a path inside the directory the tool server was started in${alternative ? `, ${alternative}` : ''}`,
     });
   }
   return rel === '' ? '.' : rel;
+}
+
+/** Problems a tool answer shows at once (the validate tool lists every one). */
+const PROBLEMS_SHOWN = 3;
+
+/**
+ * The CLI prints a desired state's problems before its "N error(s)" refusal; a tool's caller sees
+ * only the refusal, so it carries the first problems with their places.
+ */
+function withProblems<T>(loaded: { diagnostics: Diagnostic[] }, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (!(error instanceof SvcError) || error.code !== 'CONFIG_INVALID') throw error;
+    const problems = loaded.diagnostics
+      .filter((d) => d.severity === 'error')
+      .slice(0, PROBLEMS_SHOWN)
+      .map((d) => `${d.file ?? ''}${d.line ? `:${d.line}:${d.col ?? 1}` : ''}: ${d.message}`);
+    throw new SvcError('CONFIG_INVALID', `${error.message}: ${problems.join('; ')}`, {
+      hint: 'fix them; the validate tool lists every problem with its file:line:col and a hint',
+    });
+  }
 }
 
 /** YAML text is validated as a file of its own in a temporary directory, removed afterwards. */
@@ -179,4 +206,13 @@ async function validateText(yaml: string): Promise<Validated> {
   } finally {
     realFs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A target that matches no site is the `target` argument's fault, in the tool's words. */
+function asTargetParameter(error: unknown): unknown {
+  if (!(error instanceof SvcError) || error.code !== 'USAGE' || !error.message.startsWith('--target '))
+    return error;
+  return new SvcError('USAGE', `target ${error.message.slice('--target '.length)}`, {
+    hint: 'give a site ID, a domain such as shop.example.com, or a glob such as "*.example.com"',
+  });
 }

@@ -41,15 +41,16 @@ export function gitopsTools(options: GitopsToolOptions): ToolDef[] {
       name: `${prefix}_validate`,
       title: 'Validate the desired state',
       description:
-        'Checks a desired-state YAML (a path inside the working directory, default svc-gitops.yaml or svc-gitops/, or the YAML text) against the schema and rules; every problem with file:line:col and a hint. Does not contact the dashboard.',
+        'Checks a desired-state YAML (config: a path inside the working directory, default svc-gitops.yaml or svc-gitops/; or yaml: the text) against the schema and rules; every problem with file:line:col and a hint. Does not contact the dashboard.',
       inputSchema: {
         type: 'object',
         properties: {
-          path: {
+          config: {
             type: 'string',
             maxLength: 1000,
-            description: 'file or directory inside the working directory',
+            description: `file or directory inside the working directory, as ${prefix}_plan takes it`,
           },
+          path: { type: 'string', maxLength: 1000, description: 'the same as config' },
           yaml: { type: 'string', maxLength: 4_194_304, description: 'desired-state YAML text' },
         },
         additionalProperties: false,
@@ -57,13 +58,19 @@ export function gitopsTools(options: GitopsToolOptions): ToolDef[] {
       annotations: READ,
       destructive: false,
       async run(args) {
-        if (args.path !== undefined && args.yaml !== undefined) {
-          return toolError('INVALID_PARAMETER', 'give either path or yaml, not both', {
-            tool: `${prefix}_validate`,
-          });
+        const given = ['config', 'path', 'yaml'].filter((key) => args[key] !== undefined);
+        if (given.length > 1) {
+          return toolError(
+            'INVALID_PARAMETER',
+            `give one of config, path or yaml, not ${given.join(' and ')}`,
+            {
+              tool: `${prefix}_validate`,
+            },
+          );
         }
+        const path = args.config ?? args.path;
         const validated = await options.engine().validate({
-          ...(typeof args.path === 'string' ? { path: args.path } : {}),
+          ...(typeof path === 'string' ? { path } : {}),
           ...(typeof args.yaml === 'string' ? { yaml: args.yaml } : {}),
         });
         const { errors, warnings } = countDiagnostics(validated.diagnostics);
