@@ -226,6 +226,8 @@ export interface DesiredState {
   version: 1;
   /** Sites svc-gitops manages at all; unselected sites get no actions. */
   sites: SiteSelection;
+  /** Where the top-level `sites` was written; absent when it was not (all sites). */
+  sitesSource?: SourceRef;
   ignoreScope: IgnoreScope;
   ignores: IgnoreRule[];
   policies: UpdatePolicy[];

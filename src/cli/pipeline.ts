@@ -25,6 +25,8 @@ export interface Planned extends PlannedNow {
   settings: Settings;
   client: DashboardClient;
   configPath: string;
+  /** The sites `--target` named, ascending: only their updates and ignores were read. */
+  targetSiteIds?: number[];
   /** The rollout state and plan-time health checks the plan was made with, if any. */
   rollout?: PlanRollout;
 }

@@ -14,6 +14,11 @@ import type { DesiredState, ItemKind, LiveState, Plan, SourceRef } from '../type
  */
 export interface UnknownName {
   message: string;
+  /**
+   * Not a name the dashboard lacks: slugs that could not be judged, and why (printed as a note,
+   * never a warning or a --strict failure); the installed items would settle them.
+   */
+  unchecked?: Array<{ kind: 'plugin' | 'theme'; slug: string }>;
   suggestion?: string;
   /** Set for a slug: what `installed` would settle. */
   item?: { kind: 'plugin' | 'theme'; slug: string };
@@ -43,11 +48,17 @@ const isGlob = (slug: string) => /[*?[\]]/.test(slug);
 
 const where = (source: SourceRef) => `${source.file}:${source.line}:${source.col}`;
 
+/**
+ * `targetSiteIds`: the read was narrowed to these sites (`--target`), so `live` holds only their
+ * updates and ignores. A slug missing from them may be on any other site: no slug can then be
+ * called unknown without the installed items, and one note says the slugs were not judged.
+ */
 export function unknownNames(
   desired: DesiredState,
   live: LiveState,
   plan: Plan,
   installed?: InstalledSeen,
+  targetSiteIds?: readonly number[],
 ): UnknownName[] {
   const found: UnknownName[] = [];
   const unknownSites = plan.notes.filter((n) => n.kind === 'unknown-site');
@@ -79,8 +90,14 @@ export function unknownNames(
     ? `no pending update, no ignore, not installed on any of the ${installed.sitesRead} sites read`
     : 'no pending update, no ignore; installed items not read';
 
+  const narrowed = targetSiteIds !== undefined && installed === undefined;
+  const unjudged = new Map<string, { kind: 'plugin' | 'theme'; slug: string }>();
   const check = (kind: 'plugin' | 'theme', slug: string, who: string, source: SourceRef) => {
     if (isGlob(slug) || known.get(kind)?.has(slug)) return;
+    if (narrowed) {
+      unjudged.set(`${kind} ${slug}`, { kind, slug });
+      return;
+    }
     const candidates = [...(known.get(kind) ?? [])];
     // `akismet.php` for `akismet/akismet.php`: the file without its folder is no typo distance away.
     const suggestion =
@@ -103,5 +120,12 @@ export function unknownNames(
         for (const slug of policy.include) check(kind, slug, `policy ${policy.name}`, policy.source);
   for (const hold of desired.holds)
     if (hold.kind === 'plugin' || hold.kind === 'theme') check(hold.kind, hold.slug, 'a hold', hold.source);
+  if (unjudged.size > 0) {
+    const sites = targetSiteIds?.length ?? 0;
+    found.push({
+      unchecked: [...unjudged.values()],
+      message: `${unjudged.size} plugin or theme slug${unjudged.size === 1 ? '' : 's'} of the desired state not checked: --target read the updates and ignores of ${sites} site${sites === 1 ? '' : 's'} only, and a slug may be on another site (plan without --target, or with --strict, checks them)`,
+    });
+  }
   return found;
 }

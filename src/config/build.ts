@@ -20,6 +20,7 @@ export function buildDesiredState(merged: MergedState, files: DesiredFile[], loc
   return {
     version: 1,
     sites: merged.sites ? select(merged.sites) : { include: [{ type: 'all' }], exclude: [] },
+    ...(merged.sites ? { sitesSource: locate(merged.sites.place) } : {}),
     ignoreScope: merged.unmanaged?.value ?? 'report',
     ignores: merged.ignoreRules.map((r) => ({
       selection: select(r.sites),

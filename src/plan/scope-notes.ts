@@ -72,7 +72,10 @@ export function scopeNotes(
  */
 function namedSelections(desired: DesiredState): Array<[string, SiteSelection]> {
   return [
-    ['desired state', desired.sites],
+    [
+      desired.sitesSource ? `desired state (${sourceLabel(desired.sitesSource)})` : 'desired state',
+      desired.sites,
+    ],
     ...desired.ignores.map((rule): [string, SiteSelection] => [
       `ignore rule (${sourceLabel(rule.source)})`,
       rule.selection,

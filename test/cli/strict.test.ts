@@ -41,6 +41,14 @@ ${id === 3 ? '      classic-editor/classic-editor.php: 1.6.7\n' : ''}`,
   .join('')}`,
   'up-to-date.yaml',
 );
+/** classic-editor has a pending update on site 2 only: a read narrowed to site 1 cannot see it. */
+const ELSEWHERE = parseFleet(
+  `sites:
+  - {id: 1, url: https://site-1.demo.test/, plugins: {akismet/akismet.php: 5.3.6 -> 5.3.7}}
+  - {id: 2, url: https://site-2.demo.test/, plugins: {classic-editor/classic-editor.php: 1.6.6 -> 1.6.7}}
+`,
+  'elsewhere.yaml',
+);
 const env = (extra: Record<string, string> = {}) => ({
   ...fastClientEnv(sandbox),
   SVC_ALLOW_HTTP: 'true',
@@ -53,11 +61,19 @@ describe('names the dashboard does not know', () => {
     const plan = await cli(['plan', '-c', 'typos.yaml'], { cwd: dir, env: env() });
     expect(plan.code, plan.stderr).toBe(0);
     expect(plan.stderr).toContain(
-      'svc-gitops: warning: desired state selects domain wayne.demo.tst, which the dashboard does not list (did you mean wayne.demo.test?)',
+      'svc-gitops: warning: desired state (typos.yaml:2) selects domain wayne.demo.tst, which the dashboard does not list (did you mean wayne.demo.test?)',
     );
     expect(plan.stderr).toMatch(
       /svc-gitops: warning: typos\.yaml:5:\d+: an ignore rule names plugin akismet\.php, which no site reports .*\(did you mean akismet\/akismet\.php\?\)/,
     );
+
+    // The JSON plan's note carries the same place.
+    const json = await cli(['plan', '-c', 'typos.yaml', '--format', 'json'], { cwd: dir, env: env() });
+    expect(JSON.parse(json.stdout).notes).toContainEqual({
+      kind: 'unknown-site',
+      message:
+        'desired state (typos.yaml:2) selects domain wayne.demo.tst, which the dashboard does not list',
+    });
   });
 
   it('fail the plan with --strict, SVC_STRICT or the strict setting, and no plan is saved', async () => {
@@ -70,7 +86,9 @@ describe('names the dashboard does not know', () => {
         { cwd: dir, env: env(extra) },
       );
       expect(plan.code).toBe(1);
-      expect(plan.stderr).toContain('svc-gitops: error: desired state selects domain wayne.demo.tst');
+      expect(plan.stderr).toContain(
+        'svc-gitops: error: desired state (typos.yaml:2) selects domain wayne.demo.tst',
+      );
       expect(plan.stderr).toContain(
         'error [CONFIG_INVALID]: --strict: the desired state names 2 sites or slugs the dashboard does not know; the plan was not saved',
       );
@@ -107,6 +125,33 @@ describe('names the dashboard does not know', () => {
     expect(strict.stderr).toMatch(
       /svc-gitops: error: installed\.yaml:\d+:\d+: an ignore rule names plugin classic-editr\.php, which no site reports \(no pending update, no ignore, not installed on any of the \d+ sites read\) \(did you mean classic-editor\/classic-editor\.php\?\)/,
     );
+    expect(strict.stderr).toContain('names 1 site or slug the dashboard does not know');
+  });
+
+  it('--target judges no slug by the targeted sites alone: one note, no false warning; --strict still judges', async () => {
+    const fleet = await startSandbox({ fleet: ELSEWHERE });
+    onTestFinished(() => fleet.close());
+    const env = () => ({ ...fastClientEnv(fleet), SVC_ALLOW_HTTP: 'true', HOME: dir });
+    const whole = await cli(['plan', '-c', 'installed.yaml'], { cwd: dir, env: env() });
+    expect(whole.stderr).not.toContain('classic-editor/classic-editor.php, which');
+    expect(whole.stderr).toContain(
+      'warning: installed.yaml:4:7: an ignore rule names plugin classic-editr.php',
+    );
+
+    const targeted = await cli(['plan', '-c', 'installed.yaml', '--target', '1'], { cwd: dir, env: env() });
+    expect(targeted.code, targeted.stderr).toBe(0);
+    expect(targeted.stderr).not.toContain('warning');
+    expect(targeted.stderr).toContain(
+      'svc-gitops: note: 2 plugin or theme slugs of the desired state not checked: --target read the updates and ignores of 1 site only',
+    );
+
+    const strict = await cli(['plan', '-c', 'installed.yaml', '--target', '1', '--strict'], {
+      cwd: dir,
+      env: env(),
+    });
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).not.toContain('classic-editor/classic-editor.php, which');
+    expect(strict.stderr).toContain('an ignore rule names plugin classic-editr.php, which no site reports');
     expect(strict.stderr).toContain('names 1 site or slug the dashboard does not know');
   });
 });

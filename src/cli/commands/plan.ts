@@ -53,30 +53,36 @@ export function registerPlan(program: Command, ctx: CliContext, setExit: (code: 
 export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
   if (flags.out)
     refuseConfigAsOutput(ctx.fs, ctx.cwd, flags.out, resolveConfigPath(ctx.fs, ctx.cwd, flags.config));
-  const { plan: result, settings, unknown, strict } = await planAndJudge(ctx, flags);
+  const { plan: result, settings, unknown: judged, strict } = await planAndJudge(ctx, flags);
+  const unknown = judged.filter((name) => !name.unchecked);
+  // A plan built on a misspelt name is not saved for apply.
+  const refused = strict && unknown.length > 0;
+  // The file is complete before stdout sees a byte: a reader that closes the pipe early
+  // (`| head`) ends the process at its next write, and must not cost the saved plan.
+  const saved =
+    flags.out && !refused
+      ? writeFileAtomic(ctx.fs, ctx.cwd, flags.out, planJsonChunks(result, { groupBy: flags.groupBy }))
+      : undefined;
   await printPlan(ctx, result, flags.format, flags.groupBy);
   warnOfSafeMode(ctx, result, settings.safeMode);
-  for (const name of unknown) {
+  for (const name of judged) {
+    if (name.unchecked) {
+      ctx.stderr.write(`svc-gitops: note: ${safeText(name.message)}\n`);
+      continue;
+    }
     const hint = name.suggestion === undefined ? '' : ` (did you mean ${name.suggestion}?)`;
     ctx.stderr.write(
       `svc-gitops: ${strict ? 'error' : 'warning'}: ${safeText(name.message)}${safeText(hint)}\n`,
     );
   }
-  if (strict && unknown.length > 0) {
-    // A plan built on a misspelt name is not saved for apply.
+  if (refused) {
     ctx.stderr.write(
       `svc-gitops: error [CONFIG_INVALID]: --strict: the desired state names ${unknown.length} site${unknown.length === 1 ? '' : 's'} or slug${unknown.length === 1 ? '' : 's'} the dashboard does not know${flags.out ? '; the plan was not saved' : ''}\n`,
     );
     return EXIT.error;
   }
-  if (flags.out) {
+  if (saved !== undefined) {
     // With --group-by the file carries the same groups as stdout's JSON; its id is the same.
-    const saved = writeFileAtomic(
-      ctx.fs,
-      ctx.cwd,
-      flags.out,
-      planJsonChunks(result, { groupBy: flags.groupBy }),
-    );
     ctx.stderr.write(
       `Saved plan ${shortId(result.id)} to ${saved} (expires ${result.expires_at}); apply it with: svc-gitops apply ${flags.out}\n`,
     );
@@ -100,9 +106,9 @@ async function planAndJudge(
   });
   const strict = flags.strict === true || planned.settings.strict;
   try {
-    let unknown = unknownNames(planned.desired, planned.live, planned.plan);
+    let unknown = unknownNames(planned.desired, planned.live, planned.plan, undefined, planned.targetSiteIds);
     // Slugs in no listing may still be installed: under --strict, read the installed items first.
-    if (strict && unknown.some((name) => name.item))
+    if (strict && unknown.some((name) => name.item || name.unchecked))
       unknown = await unknownAfterInstalledRead(ctx, planned, unknown, flags.quiet === true);
     return { plan: planned.plan, settings: planned.settings, unknown, strict };
   } finally {
@@ -121,7 +127,13 @@ async function unknownAfterInstalledRead(
   quiet: boolean,
 ): Promise<UnknownName[]> {
   const slugs = (kind: 'plugin' | 'theme') => [
-    ...new Set(unknown.flatMap((name) => (name.item?.kind === kind ? [name.item.slug] : []))),
+    ...new Set(
+      unknown.flatMap((name) =>
+        [...(name.item ? [name.item] : []), ...(name.unchecked ?? [])].flatMap((item) =>
+          item.kind === kind ? [item.slug] : [],
+        ),
+      ),
+    ),
   ];
   const search = { plugins: slugs('plugin'), themes: slugs('theme') };
   const progress = createCountProgressPrinter(
