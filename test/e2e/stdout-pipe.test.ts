@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateFleet, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
@@ -66,5 +67,44 @@ describe('plan into a pipe that is read late', () => {
     expect(text.length).toBeGreaterThan(1_000_000);
     const plan = JSON.parse(text) as Plan;
     expect(plan.actions.length).toBe(plan.summary.update + plan.summary.ignore + plan.summary.unignore);
+  }, 30_000);
+});
+
+/** `plan --out p.json | head -1`: the reader closes the pipe after its first line. */
+describe('plan --out into a pipe closed early', () => {
+  it('saves the whole plan and ends without a stack trace', async () => {
+    const cwd = tempDir('svc-gitops-pipe-closed-');
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        TSX,
+        MAIN,
+        'plan',
+        '-c',
+        join(REPO, 'examples/minimal.yaml'),
+        '--out',
+        'p.json',
+        '--quiet',
+      ],
+      {
+        cwd,
+        env: { ...process.env, ...sandboxEnv(sandbox, tempDir()), NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    // As `head -1`: read the first chunk, then close the pipe.
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await exited;
+    expect(code, stderr).toBe(0);
+    expect(stderr).not.toMatch(/\n\s+at |Error:|internal error/);
+    const plan = JSON.parse(readFileSync(join(cwd, 'p.json'), 'utf8')) as Plan;
+    expect(plan.actions.length).toBe(plan.summary.update + plan.summary.ignore + plan.summary.unignore);
+    expect(plan.actions.length).toBeGreaterThan(1_000);
   }, 30_000);
 });

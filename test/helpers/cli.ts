@@ -19,6 +19,8 @@ export interface CliOptions {
   now?: () => Date;
   /** The client's and the progress lines' clock (CliContext.timers). */
   timers?: CliContext['timers'];
+  /** Sees each chunk written to stdout as it is written. */
+  onStdout?: (chunk: string) => void;
   /** Sees each chunk written to stderr as it is written. */
   onStderr?: (chunk: string) => void;
 }
@@ -28,7 +30,13 @@ export async function cli(argv: string[], options: CliOptions = {}): Promise<Cli
   let stdout = '';
   let stderr = '';
   const ctx: CliContext = {
-    stdout: { write: (s: string) => (stdout += s), isTTY: options.tty ?? false },
+    stdout: {
+      write: (s: string) => {
+        options.onStdout?.(s);
+        stdout += s;
+      },
+      isTTY: options.tty ?? false,
+    },
     stderr: {
       write: (s: string) => {
         options.onStderr?.(s);

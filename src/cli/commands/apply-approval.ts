@@ -61,6 +61,13 @@ export interface ApprovedRun {
   desired?: DesiredState;
 }
 
+/** A plan made now with no action: nothing runs, but `--out` still gets its (empty) report. */
+export interface NothingToApply {
+  kind: 'nothing-to-apply';
+  planId: string;
+  dashboardUrl: string;
+}
+
 /** The run of an approval made on a plan made now: its client, settings and desired state. */
 function approvedRun(decision: Parameters<typeof approvedOrThrow>[0], planned: Planned): ApprovedRun {
   const { client, settings, configPath, desired } = planned;
@@ -111,7 +118,10 @@ export async function approveSavedPlan(
   });
 }
 
-export async function approveNow(ctx: CliContext, flags: ApplyFlags): Promise<ApprovedRun | number> {
+export async function approveNow(
+  ctx: CliContext,
+  flags: ApplyFlags,
+): Promise<ApprovedRun | NothingToApply | number> {
   const planned = await planNow(ctx, {
     ...planFlags(flags),
     ...(flags.target === undefined ? {} : { targets: flags.target }),
@@ -139,7 +149,7 @@ export async function approveNow(ctx: CliContext, flags: ApplyFlags): Promise<Ap
     });
     if (decision.kind === 'nothing-to-apply') {
       await client.close();
-      return EXIT.ok;
+      return { kind: 'nothing-to-apply', planId: plan.id, dashboardUrl: client.url };
     }
     if (decision.kind === 'cancelled') {
       ctx.stderr.write('svc-gitops: apply cancelled: nothing was changed\n');

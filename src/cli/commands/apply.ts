@@ -18,6 +18,7 @@ import {
   statePaths,
 } from '../../index.js';
 import {
+  type ApplyReport,
   countNotStarted,
   renderApplyCalls,
   renderApplyCallsJson,
@@ -27,7 +28,7 @@ import type { CliContext } from '../context.js';
 import { warner } from '../pipeline.js';
 import { createProgress } from '../progress.js';
 import { recordApply } from '../rollout.js';
-import { checkWritableOutput, refuseConfigAsOutput } from '../write-file.js';
+import { checkWritableOutput, refuseConfigAsOutput, writeFileAtomic } from '../write-file.js';
 import {
   type ApplyFlags,
   type ApprovedRun,
@@ -35,6 +36,7 @@ import {
   approveResumed,
   approveReviewedPlan,
   approveSavedPlan,
+  type NothingToApply,
 } from './apply-approval.js';
 
 /**
@@ -87,7 +89,7 @@ export async function runApply(
   if (flags.out) checkOutput(ctx, flags.out, flags.config);
   // An empty variable counts as unset, as every SVC_* setting does.
   const stateDir = resolve(ctx.cwd, flags.stateDir ?? (ctx.env.SVC_GITOPS_STATE_DIR || DEFAULT_STATE_DIR));
-  const approved: ApprovedRun | number = planfile
+  const approved: ApprovedRun | NothingToApply | number = planfile
     ? await approveSavedPlan(ctx, planfile, flags)
     : flags.reviewed
       ? await approveReviewedPlan(ctx, flags.reviewed, flags)
@@ -95,6 +97,15 @@ export async function runApply(
         ? await approveResumed(ctx, flags, stateDir)
         : await approveNow(ctx, flags);
   if (typeof approved === 'number') return approved;
+  if ('kind' in approved) {
+    // A CI step that reads the report finds one: no action, no call, nothing to verify.
+    const unwritten =
+      flags.out === undefined
+        ? undefined
+        : writeReport(ctx, flags.out, renderApplyReport(nothingApplied(ctx, approved, flags), format(flags)));
+    if (unwritten) throw unwritten;
+    return EXIT.ok;
+  }
   try {
     if (flags.dryRun) {
       const capabilities = approved.approved.capabilities ?? (await approved.client.capabilities());
@@ -181,9 +192,12 @@ async function runApprovedRun(
   }
   if (run.desired) recordApply(ctx, run.desired, run.configPath, result);
   const report = applyReport(run.approved, result, run.client.url, runWarnings);
-  const rendered = renderApplyReport(report, flags.format as ReportFormat);
+  const rendered = renderApplyReport(report, format(flags));
+  // The file is complete before stdout sees a byte: a reader that closes the pipe early
+  // (`| head`) ends the process at its next write, and must not cost the report file.
+  const unwritten = flags.out === undefined ? undefined : writeReport(ctx, flags.out, rendered);
   ctx.stdout.write(rendered);
-  if (flags.out) writeReport(ctx, flags.out, rendered);
+  if (unwritten) throw unwritten;
   if (result.interrupted) {
     ctx.stderr.write(
       `svc-gitops: interrupted: the journal is in ${paths.journal}; run \`${resumeCommand(flags)}\` to finish\n`,
@@ -206,16 +220,43 @@ async function runApprovedRun(
   return unsettled ? EXIT.error : EXIT.ok;
 }
 
-function writeReport(ctx: CliContext, out: string, text: string): void {
+const format = (flags: ApplyFlags) => flags.format as ReportFormat;
+
+/** The report of a run that had nothing to do: approved as the flags would have approved it. */
+function nothingApplied(ctx: CliContext, nothing: NothingToApply, flags: ApplyFlags): ApplyReport {
+  const now = ctx.now().toISOString();
+  return {
+    result: {
+      plan_id: nothing.planId,
+      started_at: now,
+      finished_at: now,
+      outcomes: [],
+      interrupted: false,
+      calls: 0,
+    },
+    dashboard: nothing.dashboardUrl,
+    approval: flags.autoApprove ? 'auto-approve' : 'no-confirmation',
+    warnings: [],
+  };
+}
+
+/** Writes the report whole or not at all; a failure is returned, to throw once stdout has it. */
+function writeReport(ctx: CliContext, out: string, text: string): SvcError | undefined {
   try {
-    ctx.fs.writeFileSync(resolve(ctx.cwd, out), text);
+    writeFileAtomic(ctx.fs, ctx.cwd, out, [text]);
+    return undefined;
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    throw new SvcError('IO_ERROR', `cannot write the report to ${out} (${String(code ?? error)})`, {
+    return new SvcError('IO_ERROR', `cannot write the report to ${out} (${writeFailure(error)})`, {
       hint: 'the apply itself finished: its report is printed above',
       cause: error,
     });
   }
+}
+
+/** The cause writeFileAtomic wrapped, as its code (ENOSPC, EACCES) where it has one. */
+function writeFailure(error: unknown): string {
+  const cause = (error as { cause?: unknown }).cause ?? error;
+  return String((cause as { code?: unknown }).code ?? (error instanceof Error ? error.message : error));
 }
 
 /** The resume command that finds this run's journal: with its --state-dir when one was given. */

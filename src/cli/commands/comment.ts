@@ -101,59 +101,66 @@ export async function runComment(ctx: CliContext, flags: CommentFlags): Promise<
   };
 
   const obtained = await obtainPlan(ctx, flags, configPath);
-  let body: string;
-  if ('failed' in obtained) {
-    const { code, message, hint } = obtained.failed;
-    body = planFailedComment({ ...common, failure: { code, message, ...(hint ? { hint } : {}) } }).body;
-  } else if ('diagnostics' in obtained) {
-    ctx.stdout.write(renderDiagnosticsGithub(obtained.diagnostics.map((d) => inRepository(d, toRepoPath))));
-    body = validationComment({ ...common, diagnostics: obtained.diagnostics }, toRepoPath).body;
-  } else {
-    if (flags.out) {
-      writeFileAtomic(ctx.fs, ctx.cwd, flags.out, planJsonChunks(obtained.plan));
-      // The comment is capped; the whole plan for people travels in the artifact too.
-      writeFileAtomic(ctx.fs, ctx.cwd, textPlanPath(flags.out), planTextChunks(obtained.plan));
-    }
-    const url = flags.artifactUrl ?? run.runUrl;
-    body = planBody({
-      ...common,
-      ...obtained,
-      artifact: url ? { name: flags.artifactName, url } : { name: flags.artifactName },
-    });
-  }
-
-  // The body goes to GitHub and the step summary, past the output mask: masked as stdout would
-  // be (an error or a diagnostic may quote a value, and a secret typed into the YAML is one).
-  if (ctx.redact) body = ctx.redact(body);
-  const outputs: Record<string, string> = 'plan' in obtained ? planOutputs(obtained.plan) : {};
-  if (flags.planFile) outputs['plan-file'] = resolve(ctx.cwd, flags.planFile);
-  else if (flags.out) {
-    outputs['plan-file'] = resolve(ctx.cwd, flags.out);
-    if ('plan' in obtained) outputs['plan-text-file'] = resolve(ctx.cwd, textPlanPath(flags.out));
-  }
-  if (target === undefined) {
-    ctx.stdout.write(body.endsWith('\n') ? body : `${body}\n`);
-  } else {
-    const client = githubClientFromEnv(ctx.env, ctx.signal);
-    try {
-      const result = await upsertStickyComment(client, { ...target, marker: common.marker, body });
-      const where = `${target.repository.owner}/${target.repository.repo}#${target.issueNumber}`;
-      ctx.stdout.write(`svc-gitops: comment ${result.action} on ${where}: ${result.url}\n`);
-      if (result.duplicates.length > 0) {
-        ctx.stderr.write(
-          `svc-gitops: warning: other comments carry the same marker (ids ${result.duplicates.join(', ')}); only the oldest is updated\n`,
-        );
+  // stdout is written last, once the files, summary and outputs are complete (or have failed):
+  // a reader that closes the pipe early (`| head`) ends the process at its next write.
+  let printed = '';
+  try {
+    let body: string;
+    if ('failed' in obtained) {
+      const { code, message, hint } = obtained.failed;
+      body = planFailedComment({ ...common, failure: { code, message, ...(hint ? { hint } : {}) } }).body;
+    } else if ('diagnostics' in obtained) {
+      printed += renderDiagnosticsGithub(obtained.diagnostics.map((d) => inRepository(d, toRepoPath)));
+      body = validationComment({ ...common, diagnostics: obtained.diagnostics }, toRepoPath).body;
+    } else {
+      if (flags.out) {
+        writeFileAtomic(ctx.fs, ctx.cwd, flags.out, planJsonChunks(obtained.plan));
+        // The comment is capped; the whole plan for people travels in the artifact too.
+        writeFileAtomic(ctx.fs, ctx.cwd, textPlanPath(flags.out), planTextChunks(obtained.plan));
       }
-      outputs['comment-url'] = result.url;
-    } finally {
-      await client.close();
+      const url = flags.artifactUrl ?? run.runUrl;
+      body = planBody({
+        ...common,
+        ...obtained,
+        artifact: url ? { name: flags.artifactName, url } : { name: flags.artifactName },
+      });
     }
+
+    // The body goes to GitHub and the step summary, past the output mask: masked as stdout would
+    // be (an error or a diagnostic may quote a value, and a secret typed into the YAML is one).
+    if (ctx.redact) body = ctx.redact(body);
+    const outputs: Record<string, string> = 'plan' in obtained ? planOutputs(obtained.plan) : {};
+    if (flags.planFile) outputs['plan-file'] = resolve(ctx.cwd, flags.planFile);
+    else if (flags.out) {
+      outputs['plan-file'] = resolve(ctx.cwd, flags.out);
+      if ('plan' in obtained) outputs['plan-text-file'] = resolve(ctx.cwd, textPlanPath(flags.out));
+    }
+    if (target === undefined) {
+      printed += body.endsWith('\n') ? body : `${body}\n`;
+    } else {
+      const client = githubClientFromEnv(ctx.env, ctx.signal);
+      try {
+        const result = await upsertStickyComment(client, { ...target, marker: common.marker, body });
+        const where = `${target.repository.owner}/${target.repository.repo}#${target.issueNumber}`;
+        printed += `svc-gitops: comment ${result.action} on ${where}: ${result.url}\n`;
+        if (result.duplicates.length > 0) {
+          ctx.stderr.write(
+            `svc-gitops: warning: other comments carry the same marker (ids ${result.duplicates.join(', ')}); only the oldest is updated\n`,
+          );
+        }
+        outputs['comment-url'] = result.url;
+      } finally {
+        await client.close();
+      }
+    }
+    const published = publishToRun(ctx.fs, run, { summary: body, outputs });
+    if (published.summary?.truncated)
+      ctx.stderr.write('svc-gitops: warning: the step summary was cut to its 1 MiB limit\n');
+    if ('failed' in obtained) throw obtained.failed;
+    return 'diagnostics' in obtained ? EXIT.error : EXIT.ok;
+  } finally {
+    ctx.stdout.write(printed);
   }
-  const published = publishToRun(ctx.fs, run, { summary: body, outputs });
-  if (published.summary?.truncated)
-    ctx.stderr.write('svc-gitops: warning: the step summary was cut to its 1 MiB limit\n');
-  if ('failed' in obtained) throw obtained.failed;
-  return 'diagnostics' in obtained ? EXIT.error : EXIT.ok;
 }
 
 /** `plan.json` → `plan.txt`; any other name gets `.txt` added. */
