@@ -51,4 +51,49 @@ describe('progress while reading the dashboard', () => {
     silent.finish();
     expect(quiet.text).toBe('');
   });
+
+  it('shows the latest state on its timer while nothing is answered, at a rate within the limit', () => {
+    let now = 0;
+    let tick: (() => void) | undefined;
+    const every = (_ms: number, t: () => void) => {
+      tick = t;
+      return () => {
+        tick = undefined;
+      };
+    };
+    // A limit of 60 a minute lets 60 requests through in the first 100 ms, then waits.
+    const out = stream(false);
+    const printer = createReadProgressPrinter(out, () => now, { rateLimit: 60, every });
+    now = 100;
+    printer.onProgress({ done: 60, total: 300, sites: 3000 });
+    for (let second = 1; second <= 30; second++) {
+      now = second * 1000;
+      tick?.();
+    }
+    const lines = out.text.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(3); // at 10, 20 and 30 s
+    for (const line of lines)
+      expect(line).toMatch(/^reading: 3000 sites listed, 60\/300 requests \(20%\), 1 requests\/s, ETA 4m/);
+    printer.finish();
+    expect(tick).toBeUndefined();
+
+    // At a terminal, the line drawn right after the burst: not 600 requests/s.
+    const tty = stream(true);
+    now = 0;
+    const live = createReadProgressPrinter(tty, () => now, { rateLimit: 60, every });
+    now = 116;
+    live.onProgress({ done: 60, total: 300, sites: 3000 });
+    expect(tty.text).toContain('60/300 requests (20%), 1 requests/s');
+    live.finish();
+  });
+
+  it('without a rate limit the rate is the requests answered per second since the read began', () => {
+    expect(formatReadProgress({ done: 60, total: 300, sites: 3000 }, 30_000)).toContain(', 2 requests/s,');
+    expect(formatReadProgress({ done: 60, total: 300, sites: 3000 }, 30_000, 60)).toContain(
+      ', 1 requests/s,',
+    );
+    expect(formatReadProgress({ done: 15, total: 300, sites: 3000 }, 30_000, 60)).toContain(
+      ', 0.5 requests/s,',
+    );
+  });
 });

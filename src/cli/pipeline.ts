@@ -93,7 +93,11 @@ export async function planNow(ctx: CliContext, options: PlanNowOptions): Promise
       signal: ctx.signal,
       onWarning: warner(ctx),
       readProgress: () =>
-        createReadProgressPrinter(ctx.stderr, () => ctx.now().getTime(), { quiet: options.quiet === true }),
+        createReadProgressPrinter(ctx.stderr, ctx.timers?.now ?? (() => ctx.now().getTime()), {
+          quiet: options.quiet === true,
+          ...(settings.rateLimit === undefined ? {} : { rateLimit: settings.rateLimit }),
+          ...(ctx.timers ? { every: ctx.timers.every } : {}),
+        }),
       now: ctx.now,
       lifetimeMinutes: settings.planLifetimeMinutes,
       rollout: ({ live, targetSiteIds }) =>

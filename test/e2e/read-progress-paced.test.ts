@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { generateFleet } from '../../src/sandbox/index.js';
+import { startWorld } from '../apply/world.js';
+import { cli } from '../helpers/cli.js';
+import { closedAfterEach } from '../helpers/lifecycle.js';
+import { VirtualTimers } from '../helpers/virtual-timers.js';
+
+const openWorld = closedAfterEach(startWorld);
+
+/**
+ * `plan` behind a fixed rate limit (SVC_RATE_LIMIT=60), in virtual time: the limiter lets a
+ * minute's requests through at once, then waits, so answers come in bursts a minute apart.
+ */
+describe('plan read progress on a real rate-limited read (virtual time)', () => {
+  it('prints a line about every 10 s without a terminal, at a rate the limit allows', async () => {
+    const w = await openWorld({
+      fleet: generateFleet({ sites: 6000, pendingPerSite: 1, seed: 4 }),
+      config: 'version: 1\n',
+    });
+    const timers = new VirtualTimers();
+    const lines: Array<{ at: number; text: string }> = [];
+    const run = await cli(['plan'], {
+      env: { ...w.env, SVC_RATE_LIMIT: '60' },
+      fs: w.fs,
+      cwd: w.cwd,
+      now: () => new Date(Date.UTC(2026, 0, 1) + timers.now()),
+      timers,
+      onStderr: (text) => {
+        for (const line of text.split('\n')) if (line.trim()) lines.push({ at: timers.now(), text: line });
+      },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const read = lines.find((l) => l.text.startsWith('Read 6000 sites'))!;
+    expect(read.at).toBeGreaterThanOrEqual(60_000); // more than one minute's allowance
+    const progress = lines.filter((l) => l.text.startsWith('reading: '));
+    expect(progress.length).toBeGreaterThanOrEqual(Math.floor(read.at / 10_000) - 1);
+    const gaps = [
+      progress[0]!.at,
+      ...progress.slice(1).map((l, i) => l.at - progress[i]!.at),
+      read.at - progress.at(-1)!.at,
+    ];
+    for (const gap of gaps) expect(gap).toBeLessThanOrEqual(11_000);
+    for (const { text } of progress) {
+      const rate = Number(/, ([\d.]+) requests\/s/.exec(text)?.[1]);
+      expect(rate, text).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('Ctrl-C after many answers says how far the read got; exit 130', async () => {
+    const w = await openWorld({
+      fleet: generateFleet({ sites: 6000, pendingPerSite: 1, seed: 4 }),
+      config: 'version: 1\n',
+    });
+    const timers = new VirtualTimers();
+    const controller = new AbortController();
+    const run = await cli(['plan'], {
+      env: { ...w.env, SVC_RATE_LIMIT: '60' },
+      fs: w.fs,
+      cwd: w.cwd,
+      now: () => new Date(Date.UTC(2026, 0, 1) + timers.now()),
+      timers,
+      signal: controller.signal,
+      // Ctrl-C once the first minute's requests were answered, while the limiter waits.
+      onStderr: (text) => {
+        const done = Number(/ (\d+)(?:\/\d+)? requests/.exec(text)?.[1] ?? 0);
+        if (done >= 30) controller.abort(new Error('SIGINT'));
+      },
+    });
+    expect(run.code, run.stderr).toBe(130);
+    const stopped =
+      /svc-gitops: interrupted: the read was stopped after (\d+) of (\d+) requests; nothing was planned or changed\n/.exec(
+        run.stderr,
+      );
+    expect(stopped, run.stderr).not.toBeNull();
+    expect(Number(stopped![1])).toBeGreaterThanOrEqual(30);
+    expect(Number(stopped![1])).toBeLessThan(Number(stopped![2]));
+    expect(run.stderr).not.toContain('interrupted: interrupted');
+    expect(run.stdout).toBe('');
+  });
+});
