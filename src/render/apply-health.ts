@@ -1,5 +1,5 @@
 import type { ApplyRun, WaveHealth } from '../types.js';
-import { escapeMarkdown } from './markdown-escape.js';
+import { escapeMarkdown, markdownUrl } from './markdown-escape.js';
 import { safeText } from './safe-text.js';
 
 /** Unhealthy sites listed per wave; the rest are counted. */
@@ -22,8 +22,17 @@ function summary(entry: WaveHealth): string {
 }
 
 function siteLine(site: WaveHealth['unhealthy'][number]): string {
+  return `site ${site.site_id} ${site.site_url}: ${siteProblem(site)}`;
+}
+
+/** The address a code span (markdownUrl): it copies byte for byte and never autolinks. */
+function siteLineMarkdown(site: WaveHealth['unhealthy'][number]): string {
+  return `site ${site.site_id} ${markdownUrl(site.site_url)}: ${escapeMarkdown(siteProblem(site))}`;
+}
+
+function siteProblem(site: WaveHealth['unhealthy'][number]): string {
   const after = site.after && site.after.length > 0 ? ` after ${site.after.join(', ')}` : '';
-  return `site ${site.site_id} ${site.site_url}: ${site.problem}${after}`;
+  return `${site.problem}${after}`;
 }
 
 /** The next step after a rollout that a health check stopped. */
@@ -49,8 +58,7 @@ export function healthMarkdown(result: ApplyRun): string[] {
     lines.push(
       `- ${entry.stopped ? '❌' : entry.unhealthy.length > 0 ? '⚠️' : '✅'} ${escapeMarkdown(summary(entry))}`,
     );
-    for (const site of entry.unhealthy.slice(0, LIST_LIMIT))
-      lines.push(`  - ${escapeMarkdown(siteLine(site))}`);
+    for (const site of entry.unhealthy.slice(0, LIST_LIMIT)) lines.push(`  - ${siteLineMarkdown(site)}`);
     if (entry.unhealthy.length > LIST_LIMIT)
       lines.push(`  - … and ${entry.unhealthy.length - LIST_LIMIT} more`);
   }

@@ -1,16 +1,25 @@
+import type { Action } from '../types.js';
 import { applyEnding } from './apply-ending.js';
 import { healthMarkdown } from './apply-health.js';
 import type { ApplyReport } from './apply-report.js';
 import {
-  describeAction,
+  describeChange,
   groupByCode,
   outcomeMessage,
   unconfirmedNote,
   withUnverified,
 } from './apply-report.js';
-import { escapeMarkdown } from './markdown-escape.js';
+import { escapeMarkdown, markdownUrl } from './markdown-escape.js';
 
 const LIST_LIMIT = 50;
+
+/**
+ * An action in markdown: the change escaped, the site's address a code span (markdownUrl), so it
+ * copies byte for byte and never autolinks.
+ */
+function actionMarkdown(action: Action): string {
+  return `${escapeMarkdown(describeChange(action))} on ${markdownUrl(action.site_url)}`;
+}
 
 /** The apply report as GitHub-flavoured markdown (PR comment, step summary). */
 export function renderApplyMarkdown(report: ApplyReport): string {
@@ -36,7 +45,7 @@ export function renderApplyMarkdown(report: ApplyReport): string {
   const lines = [
     `### ${icon} svc-gitops apply${state}`,
     '',
-    `Plan \`${result.plan_id.slice(0, 12)}\` against ${escapeMarkdown(report.dashboard)}, approved by ${report.approval}, ${result.calls} call(s).`,
+    `Plan \`${result.plan_id.slice(0, 12)}\` against ${markdownUrl(report.dashboard)}, approved by ${report.approval}, ${result.calls} call(s).`,
     '',
     '| done | failed | skipped | blocked |',
     '|---:|---:|---:|---:|',
@@ -55,7 +64,7 @@ export function renderApplyMarkdown(report: ApplyReport): string {
     for (const [code, outcomes] of groups) {
       for (const outcome of outcomes.slice(0, LIST_LIMIT)) {
         lines.push(
-          `| ${escapeMarkdown(code)} | ${escapeMarkdown(describeAction(outcome.action))} | ${escapeMarkdown(outcomeMessage(outcome))} |`,
+          `| ${escapeMarkdown(code)} | ${actionMarkdown(outcome.action)} | ${escapeMarkdown(outcomeMessage(outcome))} |`,
         );
       }
       if (outcomes.length > LIST_LIMIT)
@@ -67,11 +76,9 @@ export function renderApplyMarkdown(report: ApplyReport): string {
   if (report.reviewed) {
     const { notNeeded, unreviewed } = report.reviewed;
     lines.push('', `**Reviewed but no longer needed:** ${notNeeded.length}`);
-    for (const action of notNeeded.slice(0, LIST_LIMIT))
-      lines.push(`- ${escapeMarkdown(describeAction(action))}`);
+    for (const action of notNeeded.slice(0, LIST_LIMIT)) lines.push(`- ${actionMarkdown(action)}`);
     lines.push('', `**New, not reviewed (not applied):** ${unreviewed.length}`);
-    for (const action of unreviewed.slice(0, LIST_LIMIT))
-      lines.push(`- ${escapeMarkdown(describeAction(action))}`);
+    for (const action of unreviewed.slice(0, LIST_LIMIT)) lines.push(`- ${actionMarkdown(action)}`);
   }
   if (report.verificationError) {
     lines.push(

@@ -61,9 +61,14 @@ export function countStatuses(outcomes: readonly ActionOutcome[]): StatusCounts 
 
 /** One line per action; every dashboard-provided string passes safeText. */
 export function describeAction(action: Action): string {
+  return safeText(`${describeChange(action)} on ${action.site_url}`);
+}
+
+/** What an action changes, without its site (`update plugin x 1.0 → 1.1`); not yet made safe. */
+export function describeChange(action: Action): string {
   const item = action.kind === 'core' ? 'core' : `${action.kind} ${action.slug}`;
   const move = action.op === 'update' ? ` ${action.from ?? '?'} → ${action.to || '(latest)'}` : '';
-  return safeText(`${action.op} ${item}${move} on ${action.site_url}`);
+  return `${action.op} ${item}${move}`;
 }
 
 export function outcomeMessage(outcome: ActionOutcome): string {

@@ -48,8 +48,19 @@ describe('apply reports', () => {
   it('markdown: counts table and escaped table cells', () => {
     const md = renderApplyMarkdown(report());
     expect(md).toContain('| 1 | 1 | 0 | 1 |');
-    expect(md).toContain('&#124;&lt;b&gt;');
+    // A site address is a code span: `|` and `<>` percent-encoded, as a URL may write them.
+    expect(md).toContain('%7C%3Cb%3E`');
+    expect(md).not.toContain('<b>');
     expect(md).toContain('**New, not reviewed (not applied):** 1');
+  });
+
+  it('markdown: the dashboard and site addresses are byte for byte the real ones', () => {
+    const local = { ...report(), dashboard: 'http://127.0.0.1:39151' };
+    const md = renderApplyMarkdown(local);
+    expect(md).toContain('against `http://127.0.0.1:39151`,');
+    expect(md).toMatch(/\| UNREVIEWED \| update theme t \S+ → \S+ on `https:\/\/site3\.example\.test\/` \|/);
+    expect(md).toContain('- update plugin gone/gone.php 1.0.0 → 1.0.1 on `https://site4.example.test/`');
+    expect(md).not.toContain('\u200b');
   });
 
   it('writes a hostile error code (a child site can set its own) as plain, safe text', () => {
@@ -62,7 +73,7 @@ describe('apply reports', () => {
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
     const md = renderApplyMarkdown(hostile);
     expect(md).not.toContain('<a ');
-    expect(md).not.toMatch(/https?:\/\//);
+    expect(md).not.toContain('https://evil.test');
     const row = md.split('\n').find((line) => line.includes('evil/evil.php'))!;
     // The code stays inside its cell: three cells, four unescaped pipes.
     expect(row.match(/\|/g)).toHaveLength(4);
