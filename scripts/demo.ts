@@ -56,27 +56,41 @@ const env: Record<string, string | undefined> = {
   ...Object.fromEntries(inherited),
   HOME: workDir,
   ...sandbox.env(),
-  // The demo's policies include core updates (high risk): safe mode, on by default, would refuse
-  // them. Turning it off here is the explicit, documented way a real run allows them.
-  SVC_SAFE_MODE: 'false',
   // The client's default of 60 calls a minute protects a real dashboard; against the local
   // sandbox it would only stall the apply step for a minute.
   SVC_RATE_LIMIT: '0',
 };
-const ctx: CliContext = {
+const context = (stepEnv: Record<string, string>): CliContext => ({
   stdout: process.stdout,
   stderr: process.stderr,
-  env,
+  env: { ...env, ...stepEnv },
   cwd: workDir,
   fs,
   signal: new AbortController().signal,
   now: () => new Date(),
-};
+});
+
+/** A setting one step runs with, shown in its command line with the reason, so a copy reproduces it. */
+interface StepSetting {
+  env: Record<string, string>;
+  why: string;
+}
 
 const bold = (s: string) => (process.stdout.isTTY && !env.NO_COLOR ? `\x1b[1m${s}\x1b[22m` : s);
-async function step(title: string, argv: string[], expected: number[]): Promise<number> {
-  process.stdout.write(`\n${bold(`━━ ${title}`)}\n${bold(`$ svc-gitops ${argv.join(' ')}`)}\n\n`);
-  const code = await runCli(argv, ctx);
+async function step(
+  title: string,
+  argv: string[],
+  expected: number[],
+  setting?: StepSetting,
+): Promise<number> {
+  const prefix = Object.entries(setting?.env ?? {})
+    .map(([name, value]) => `${name}=${value} `)
+    .join('');
+  const why = setting ? `# ${setting.why}\n` : '';
+  process.stdout.write(
+    `\n${bold(`━━ ${title}`)}\n${why}${bold(`$ ${prefix}svc-gitops ${argv.join(' ')}`)}\n\n`,
+  );
+  const code = await runCli(argv, context(setting?.env ?? {}));
   process.stdout.write(`\n(exit code ${code})\n`);
   if (!expected.includes(code))
     throw new Error(`step "${title}" exited ${code}, expected ${expected.join(' or ')}`);
@@ -84,7 +98,7 @@ async function step(title: string, argv: string[], expected: number[]): Promise<
 }
 
 process.stdout.write(
-  `Sandbox dashboard (${profile}) with the demo fleet at ${sandbox.url}\nWorking directory: ${workDir} (removed at the end)\n`,
+  `Sandbox dashboard (${profile}) with the demo fleet at ${sandbox.url}\nWorking directory: ${workDir} (removed at the end)\nEvery command runs with the sandbox's settings (\`svc-gitops sandbox\` prints them) and SVC_RATE_LIMIT=0 (no pacing against a local sandbox).\n`,
 );
 let failed = false;
 try {
@@ -96,7 +110,12 @@ try {
   );
   // The demo fleet has one site whose child server does not answer: apply reports that update as
   // failed (exit 1) and the truthful report is part of the demo.
-  await step('3. Apply exactly the saved (reviewed) plan', ['apply', planFile, '-c', config], [0, 1]);
+  // The demo's policies include core updates (high risk): safe mode, on by default, refuses them
+  // at apply (plan warned of it). Turning it off for this step is the documented way to allow them.
+  await step('3. Apply exactly the saved (reviewed) plan', ['apply', planFile, '-c', config], [0, 1], {
+    env: { SVC_SAFE_MODE: 'false' },
+    why: 'the plan holds core updates (high risk), which safe mode (on by default) refuses; allowed after review',
+  });
   const again = await step(
     '4. Plan again: only what failed is left',
     ['plan', '-c', config, '--detailed-exitcode'],

@@ -106,6 +106,16 @@ export const EXAMPLES: Readonly<Record<string, ReadonlyArray<readonly [string, s
   ],
   sandbox: [
     ['svc-gitops sandbox > sandbox.env &', 'a local dashboard; `set -a; . ./sandbox.env; set +a` to use it'],
+    ['svc-gitops sandbox --profile next', 'the next release: dry_run/confirm/preview tokens'],
+    [
+      'svc-gitops sandbox --generate sites=10000,pending=6,ignored=3',
+      'a generated 10,000-site fleet, no file needed',
+    ],
+    [
+      'svc-gitops sandbox --quirk restListFlatCapped=off --quirk siteNotFound403=off',
+      'compat-6.1 with two of its quirks off',
+    ],
+    ['svc-gitops sandbox --surfaces rest', 'a dashboard without the abilities API'],
   ],
 };
 

@@ -48,11 +48,20 @@ describe('--help', () => {
     for (const line of help.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
   });
 
+  it.each(COMMANDS)('of %s: a description in lower case without a full stop, as the others', (command) => {
+    const description = offlineProgram()
+      .commands.find((c) => c.name() === command)
+      ?.description();
+    expect(description).toMatch(/^[a-z]/);
+    expect(description).not.toMatch(/\.$/);
+  });
+
   it.each(COMMANDS)('of %s, with examples', async (command) => {
     const help = await cli([command, '--help']);
     expect(help.code).toBe(0);
     await expect(help.stdout).toMatchFileSnapshot(join(import.meta.dirname, 'help', `${command}.txt`));
     expect(help.stdout).toMatch(/\nExamples:\n {2}\$ /);
+    expect(help.stdout.match(/^Examples:$/gm)).toHaveLength(1);
     // Every example of a command is that command.
     for (const [, line] of help.stdout.matchAll(/^ {2}\$ (.*)$/gm))
       expect(line).toContain(`svc-gitops ${command}`);

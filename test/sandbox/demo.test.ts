@@ -59,6 +59,12 @@ describe('npm run demo', () => {
     expect(run.probe()?.takes).toBeGreaterThan(0);
     expect(run.probe()?.limits).toEqual([0]);
     expect(leftovers(run.tmp)).toEqual([]);
+    // Each echoed command is the one run, with the setting only its step has and why.
+    expect(run.stdout).toMatch(
+      /\n# .*safe mode.*\n\$ SVC_SAFE_MODE=false svc-gitops apply \S+plan\.json -c /,
+    );
+    expect(run.stdout.match(/SVC_SAFE_MODE=false/g)).toHaveLength(1);
+    expect(run.stderr).toContain('warning: safe mode is on: apply will refuse this plan');
   }, 60_000);
 
   it('is not thrown off by SVC_* settings of the shell it runs in', async () => {

@@ -35,15 +35,8 @@ interface SandboxFlags {
   maxRequestLine: string;
 }
 
-const EXAMPLES = `
-Examples:
-  svc-gitops sandbox                                   the demo fleet, profile compat-6.1
-  svc-gitops sandbox --profile next                    the next release: dry_run/confirm/preview tokens
-  svc-gitops sandbox --generate sites=10000,pending=6,ignored=3
-                                                       a generated 10,000-site fleet, no file needed
-  svc-gitops sandbox --quirk restListFlatCapped=off --quirk siteNotFound403=off
-  svc-gitops sandbox --surfaces rest                   a dashboard without the abilities API
-
+/** The quirks beside the options; the examples are with every command's (help.ts). */
+const QUIRKS = `
 Quirks (--quirk NAME=on|off; all on in compat-6.1 and next, all off in spec):
 ${wrap(QUIRK_NAMES, '  ', 96)}
 See examples/sandbox/README.md for the fleet format and the control routes.`;
@@ -52,7 +45,7 @@ export function registerSandbox(program: Command, ctx: CliContext, setExit: (cod
   program
     .command('sandbox')
     .description(
-      'Run the sandbox dashboard on 127.0.0.1 and print its connection settings (SVC_URL=…) until interrupted.',
+      'run the sandbox dashboard on 127.0.0.1 and print its connection settings (SVC_URL=…) until interrupted',
     )
     .option('--fleet <file>', 'fleet file (YAML) that seeds the state (default: the bundled demo fleet)')
     .option(
@@ -84,7 +77,7 @@ export function registerSandbox(program: Command, ctx: CliContext, setExit: (cod
       'longest request line and header block accepted, as a web server (nginx: 8192); 0 = no limit',
       '8192',
     )
-    .addHelpText('after', EXAMPLES)
+    .addHelpText('after', QUIRKS)
     .action(async (flags: SandboxFlags) => {
       await runSandbox(ctx, flags);
       setExit(0);
