@@ -22,6 +22,7 @@ import { noApiAtUrl } from './transport/status.js';
 import type { SiteFlags } from './wire/reads.js';
 
 export type * from './client.js';
+export { isRequestLineTooLong, MAX_REQUEST_LINE_BYTES } from './transport/request-line.js';
 export { SecretMask } from './transport/secret-mask.js';
 
 export interface DashboardClientOptions {

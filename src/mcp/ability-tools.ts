@@ -1,4 +1,9 @@
-import type { AbilityDescription, DashboardClient } from '../dashboard/index.js';
+import {
+  type AbilityDescription,
+  type DashboardClient,
+  isRequestLineTooLong,
+  MAX_REQUEST_LINE_BYTES,
+} from '../dashboard/index.js';
 import { canonicalJson } from '../plan/index.js';
 import type { ConfirmationTokens } from './tokens.js';
 import { type ToolDef, type ToolOutcome, toolError, toolOk } from './tool-result.js';
@@ -131,8 +136,23 @@ async function call(
     // has not gone out never does.
     if (signal.aborted)
       return toolError('INTERRUPTED', 'the call was cancelled before it was sent', { tool });
-    const { json } = await options.client.runAbilityJson(ability.shortName, input);
-    return { answerJson: json };
+    try {
+      const { json } = await options.client.runAbilityJson(ability.shortName, input);
+      return { answerJson: json };
+    } catch (error) {
+      // The caller's arguments went into the query: too many of them is theirs to fix.
+      const bytes = isRequestLineTooLong(error);
+      if (bytes === undefined) throw error;
+      return toolError(
+        'INVALID_PARAMETER',
+        `the arguments make a request line of ${bytes} bytes, over the ${MAX_REQUEST_LINE_BYTES} a web server accepts`,
+        {
+          tool,
+          ability: ability.name,
+          resolution: 'ask for fewer sites or items per call, over several calls',
+        },
+      );
+    }
   }
   const { json } = await options.client.runAbilityJson(ability.shortName, input, { signal });
   return { answerJson: json };

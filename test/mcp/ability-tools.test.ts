@@ -97,6 +97,10 @@ describe.each(PROFILES)('dashboard tools from the %s sandbox catalogue', (profil
     expect(unknownSite).toMatchObject({ isError: true, result: { error: 'NOT_FOUND' } });
     expect(unknownSite.text).toMatch(/svc_site_not_found/);
     await resetStats(sandbox);
+    const many = Array.from({ length: 1000 }, (_, i) => `site-${i}.example.test`);
+    const long = await agent.call('list_updates_v1', { site_ids_or_domains: many });
+    expect(long).toMatchObject({ isError: true, result: { error: 'INVALID_PARAMETER' } });
+    expect(long.text).toMatch(/request line of \d+ bytes, over the 8192 a web server accepts/);
     const empty = await agent.call('list_updates_v1', { types: [] });
     expect(empty).toMatchObject({ isError: true, result: { error: 'INVALID_PARAMETER' } });
     expect(empty.text).toMatch(/leave types out/);

@@ -19,11 +19,22 @@ export function requestLineBytes(basePath: string, method: string, path: string,
   );
 }
 
-/** A request svc-gitops built too long is its own bug: refused before it leaves. */
+/**
+ * A request svc-gitops built too long is its own bug: refused before it leaves. (A front end that
+ * passes a caller's arguments into a query, as the tool server's read abilities do, tells its
+ * caller instead: isRequestLineTooLong.)
+ */
 export function requestLineTooLong(method: string, path: string, bytes: number): SvcError {
   return new SvcError(
     'INTERNAL',
     `${method} ${path}: the request line would be ${bytes} bytes, over the ${MAX_REQUEST_LINE_BYTES} a web server accepts`,
-    { details: { bytes } },
+    { details: { requestLineBytes: bytes } },
   );
+}
+
+/** The request line length of a request refused by requestLineTooLong, else undefined. */
+export function isRequestLineTooLong(error: unknown): number | undefined {
+  if (!(error instanceof SvcError) || error.code !== 'INTERNAL') return undefined;
+  const bytes = error.details.requestLineBytes;
+  return typeof bytes === 'number' ? bytes : undefined;
 }
