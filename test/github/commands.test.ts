@@ -231,6 +231,20 @@ describe('svc-gitops comment', () => {
 });
 
 describe('svc-gitops drift', () => {
+  it('updates the issue and writes the summary before stdout, which a closed pipe would end', async () => {
+    let atFirstStdout: { issues: number; summary: string } | undefined;
+    const run = await cli(['drift', '--issue'], {
+      cwd: dir,
+      env: env(),
+      onStdout: () => {
+        atFirstStdout ??= { issues: github.issues.length, summary: read('summary.md') };
+      },
+    });
+    expect(run.code, run.stderr).toBe(2);
+    expect(atFirstStdout?.issues).toBe(1);
+    expect(atFirstStdout?.summary).toContain('## svc-gitops plan');
+  });
+
   it('exits 2 on drift and keeps one issue, then closes it when the drift is gone', async () => {
     const first = await cli(['drift', '--issue'], { cwd: dir, env: env() });
     expect(first.stderr).not.toMatch(/error/i);

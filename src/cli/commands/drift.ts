@@ -72,54 +72,59 @@ export async function runDrift(ctx: CliContext, flags: DriftFlags): Promise<numb
   await planned.client.close();
   const { plan, live } = planned;
   const drift = plan.actions.length > 0;
-  await printPlan(ctx, plan, flags.format, flags.groupBy);
-  // stdout of --format json is the plan document alone; the verdict is also the exit code.
-  const verdictTo = flags.format === 'json' ? ctx.stderr : ctx.stdout;
-  verdictTo.write(drift ? 'svc-gitops: drift found\n' : 'svc-gitops: no drift\n');
+  // The issue, the summary and the outputs are written before stdout: a reader that closes the
+  // pipe early (`drift --issue | head`) ends the process at its next write.
+  let issueLine: string | undefined;
 
   const key = configKey(resolve(ctx.cwd, planned.configPath), run.workspace ?? ctx.cwd);
   const markdown = renderPlanMarkdown(plan, { live, maxChars: DEFAULT_BODY_BUDGET - ISSUE_FRAME_CHARS });
   const outputs: Record<string, string> = { ...planOutputs(plan), 'has-drift': String(drift) };
-  if (repository) {
-    const now = ctx.now();
-    const markerLine = marker('drift', plan.dashboard.url);
-    const client = githubClientFromEnv(ctx.env, ctx.signal);
-    try {
-      const result = await upsertDriftIssue(client, {
-        repository,
-        marker: markerLine,
-        label: flags.label,
-        title: driftTitle(plan.dashboard.url, key),
-        // Bodies go to GitHub past the output mask: masked as stdout is (see comment.ts).
-        body: redacted(
-          ctx,
-          driftIssueBody({
-            marker: markerLine,
-            configKey: key,
-            plan,
-            planMarkdown: markdown,
-            now,
-            ...run,
-          }),
-        ),
-        hasDrift: drift,
-        resolvedComment: redacted(ctx, driftResolvedComment(plan, now)),
-      });
-      const which = result.number === undefined ? '' : ` #${result.number}`;
-      verdictTo.write(
-        `svc-gitops: drift issue${which} ${result.action}${result.url ? `: ${result.url}` : ''}\n`,
-      );
-      if (result.labelDropped) {
-        ctx.stderr.write(
-          `svc-gitops: warning: GitHub did not keep the label ${flags.label}; the issue is still found by its marker\n`,
-        );
+  try {
+    if (repository) {
+      const now = ctx.now();
+      const markerLine = marker('drift', plan.dashboard.url);
+      const client = githubClientFromEnv(ctx.env, ctx.signal);
+      try {
+        const result = await upsertDriftIssue(client, {
+          repository,
+          marker: markerLine,
+          label: flags.label,
+          title: driftTitle(plan.dashboard.url, key),
+          // Bodies go to GitHub past the output mask: masked as stdout is (see comment.ts).
+          body: redacted(
+            ctx,
+            driftIssueBody({
+              marker: markerLine,
+              configKey: key,
+              plan,
+              planMarkdown: markdown,
+              now,
+              ...run,
+            }),
+          ),
+          hasDrift: drift,
+          resolvedComment: redacted(ctx, driftResolvedComment(plan, now)),
+        });
+        const which = result.number === undefined ? '' : ` #${result.number}`;
+        issueLine = `svc-gitops: drift issue${which} ${result.action}${result.url ? `: ${result.url}` : ''}\n`;
+        if (result.labelDropped) {
+          ctx.stderr.write(
+            `svc-gitops: warning: GitHub did not keep the label ${flags.label}; the issue is still found by its marker\n`,
+          );
+        }
+        if (result.number !== undefined) outputs['issue-number'] = String(result.number);
+      } finally {
+        await client.close();
       }
-      if (result.number !== undefined) outputs['issue-number'] = String(result.number);
-    } finally {
-      await client.close();
     }
+    publishToRun(ctx.fs, run, { summary: markdown, outputs });
+  } finally {
+    await printPlan(ctx, plan, flags.format, flags.groupBy);
+    // stdout of --format json is the plan document alone; the verdict is also the exit code.
+    const verdictTo = flags.format === 'json' ? ctx.stderr : ctx.stdout;
+    verdictTo.write(drift ? 'svc-gitops: drift found\n' : 'svc-gitops: no drift\n');
+    if (issueLine) verdictTo.write(issueLine);
   }
-  publishToRun(ctx.fs, run, { summary: markdown, outputs });
   return drift ? EXIT.changes : EXIT.ok;
 }
 
