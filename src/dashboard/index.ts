@@ -1,19 +1,20 @@
 import { SvcError } from '../errors.js';
 import type { Settings } from '../settings/types.js';
 import { settingVariable } from '../settings/types.js';
-import { type DashboardCapabilities, FLAG_SLUG } from '../types.js';
+import { type DashboardCapabilities, FLAG_SLUG, type LiveState } from '../types.js';
 import { type AbilityCaller, createAbilityCaller } from './abilities/call.js';
 import { readCatalogue } from './abilities/catalogue.js';
 import { checkSites } from './abilities/check-sites.js';
 import { setIgnored } from './abilities/ignore.js';
 import { runUpdates } from './abilities/run-updates.js';
 import { syncSitesViaAbility } from './abilities/sync.js';
-import type { DashboardClient } from './client.js';
+import type { DashboardClient, ReadLiveOptions } from './client.js';
 import { type Connection, openConnection } from './connection.js';
 import { readLiveViaAbilities } from './live/abilities-live.js';
 import { searchInstalled } from './live/installed.js';
 import { readLiveViaRest } from './live/rest-live.js';
 import { readSiteFlags, withSiteFlags } from './live/site-flags.js';
+import { countingRead } from './live/stopped-read.js';
 import { runUpdatesViaRest } from './rest/run-updates.js';
 import { setSiteFlag } from './rest/site-flag.js';
 import { syncSites } from './rest/sync.js';
@@ -91,37 +92,39 @@ export function createDashboardClient(
       },
     );
   };
+  const readLive = async (readOptions: ReadLiveOptions): Promise<LiveState> => {
+    const s = await resolveSurface(readOptions.signal);
+    if (s.kind === 'abilities') {
+      // The site-flag read needs only the site listing: it goes out beside the other listings.
+      let flags: Promise<Map<number, SiteFlags> | undefined> | undefined;
+      const live = await readLiveViaAbilities(
+        s.caller,
+        conn.url,
+        s.capabilities,
+        settings.concurrency,
+        readOptions,
+        (sites) => {
+          flags = readSiteFlags(conn, sites, readOptions.signal);
+          // Awaited below; a listing that fails first leaves it unawaited, not unhandled.
+          flags.catch(() => undefined);
+        },
+      );
+      return withSiteFlags(conn, s.caller, live, {
+        signal: readOptions.signal,
+        workers: settings.concurrency,
+        flags,
+      });
+    }
+    return withSiteFlags(conn, undefined, await readLiveViaRest(conn, s.capabilities, readOptions), {
+      signal: readOptions.signal,
+      workers: settings.concurrency,
+    });
+  };
+
   return {
     url: conn.url,
     capabilities: async () => (await resolveSurface()).capabilities,
-    async readLive(readOptions = {}) {
-      const s = await resolveSurface(readOptions.signal);
-      if (s.kind === 'abilities') {
-        // The site-flag read needs only the site listing: it goes out beside the other listings.
-        let flags: Promise<Map<number, SiteFlags> | undefined> | undefined;
-        const live = await readLiveViaAbilities(
-          s.caller,
-          conn.url,
-          s.capabilities,
-          settings.concurrency,
-          readOptions,
-          (sites) => {
-            flags = readSiteFlags(conn, sites, readOptions.signal);
-            // Awaited below; a listing that fails first leaves it unawaited, not unhandled.
-            flags.catch(() => undefined);
-          },
-        );
-        return withSiteFlags(conn, s.caller, live, {
-          signal: readOptions.signal,
-          workers: settings.concurrency,
-          flags,
-        });
-      }
-      return withSiteFlags(conn, undefined, await readLiveViaRest(conn, s.capabilities, readOptions), {
-        signal: readOptions.signal,
-        workers: settings.concurrency,
-      });
-    },
+    readLive: (options = {}) => countingRead(options, readLive),
     async searchInstalled(search, callOptions = {}) {
       const s = await resolveSurface(callOptions.signal);
       return s.kind === 'abilities' ? searchInstalled(s.caller, search, callOptions.signal) : undefined;

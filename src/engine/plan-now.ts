@@ -42,20 +42,22 @@ export async function readLive(client: DashboardClient, options: ReadLiveOptions
   let targetSiteIds: number[] | undefined;
   const read = async (): Promise<LiveState> => {
     const progress = options.readProgress?.();
-    let answered: ReadProgress = { done: 0, total: undefined, sites: 0 };
     try {
       return await client.readLive({
         ...signal,
-        onProgress: (now) => {
-          answered = now;
-          progress?.onProgress(now);
-        },
+        ...(progress ? { onProgress: progress.onProgress } : {}),
         ...(targets
           ? { selectSites: (sites: readonly Site[]) => (targetSiteIds = resolveTargets(targets, sites)) }
           : {}),
       });
     } catch (error) {
-      throw isSvcError(error) && error.code === 'INTERRUPTED' ? stoppedRead(error, answered) : error;
+      // The client says how far the read got; nothing was planned from it.
+      throw isSvcError(error) && error.code === 'INTERRUPTED'
+        ? new SvcError('INTERRUPTED', `${error.message}; nothing was planned or changed`, {
+            details: error.details,
+            cause: error,
+          })
+        : error;
     } finally {
       progress?.finish();
     }
@@ -77,22 +79,6 @@ export async function readLive(client: DashboardClient, options: ReadLiveOptions
     live = await read();
   }
   return targetSiteIds === undefined ? { live } : { live, targetSiteIds };
-}
-
-/**
- * An interrupted read, as what happened: how far it got. The transport's own message says only
- * that the request in hand was not answered, which reads as if none was.
- */
-function stoppedRead(error: SvcError, answered: ReadProgress): SvcError {
-  const { done, total } = answered;
-  const got =
-    done === 0
-      ? 'before the dashboard answered any request'
-      : `after ${done}${total === undefined ? '' : ` of ${total}`} request${(total ?? done) === 1 ? '' : 's'}`;
-  return new SvcError('INTERRUPTED', `the read was stopped ${got}; nothing was planned or changed`, {
-    details: error.details,
-    cause: error,
-  });
 }
 
 export interface PlanNowOptions extends ReadLiveOptions {

@@ -46,33 +46,32 @@ describe('plan read progress on a real rate-limited read (virtual time)', () => 
     }
   });
 
-  it('Ctrl-C after many answers says how far the read got; exit 130', async () => {
+  it.each([
+    ['plan', '; nothing was planned or changed'],
+    ['import', ''],
+  ])('Ctrl-C after many answers: %s says how far the read got; exit 130', async (command, after) => {
     const w = await openWorld({
       fleet: generateFleet({ sites: 6000, pendingPerSite: 1, seed: 4 }),
       config: 'version: 1\n',
     });
     const timers = new VirtualTimers();
     const controller = new AbortController();
-    const run = await cli(['plan'], {
+    // Ctrl-C 10 s in: the first minute's requests were answered, the limiter holds the rest.
+    timers.every(10_000, () => controller.abort(new Error('SIGINT')));
+    const run = await cli([command], {
       env: { ...w.env, SVC_RATE_LIMIT: '60' },
       fs: w.fs,
       cwd: w.cwd,
       now: () => new Date(Date.UTC(2026, 0, 1) + timers.now()),
       timers,
       signal: controller.signal,
-      // Ctrl-C once the first minute's requests were answered, while the limiter waits.
-      onStderr: (text) => {
-        const done = Number(/ (\d+)(?:\/\d+)? requests/.exec(text)?.[1] ?? 0);
-        if (done >= 30) controller.abort(new Error('SIGINT'));
-      },
     });
     expect(run.code, run.stderr).toBe(130);
-    const stopped =
-      /svc-gitops: interrupted: the read was stopped after (\d+) of (\d+) requests; nothing was planned or changed\n/.exec(
-        run.stderr,
-      );
+    const stopped = new RegExp(
+      `svc-gitops: interrupted: the read was stopped after (\\d+) of (\\d+) requests${after}\\n`,
+    ).exec(run.stderr);
     expect(stopped, run.stderr).not.toBeNull();
-    expect(Number(stopped![1])).toBeGreaterThanOrEqual(30);
+    expect(Number(stopped![1])).toBeGreaterThan(0);
     expect(Number(stopped![1])).toBeLessThan(Number(stopped![2]));
     expect(run.stderr).not.toContain('interrupted: interrupted');
     expect(run.stdout).toBe('');

@@ -29,7 +29,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 export function interrupted(): SvcError {
-  return new SvcError('INTERRUPTED', 'interrupted before the dashboard answered');
+  return new SvcError('INTERRUPTED', 'stopped before the dashboard answered');
 }
 
 /**
