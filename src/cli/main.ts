@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { once } from 'node:events';
 import * as fs from 'node:fs';
 import { EXIT } from '../errors.js';
 import type { CliContext } from './context.js';
@@ -16,16 +15,34 @@ const interrupt = (signal: 'SIGINT' | 'SIGTERM') => {
   controller.abort(new Error(signal));
 };
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => interrupt(signal));
-// Output piped into `head` closes early; that is not an error worth a stack trace.
+// Output piped into `head` closes early. The command still runs to its end, unread: its files,
+// its changes to the dashboard and its exit code (`plan --detailed-exitcode | head` under
+// pipefail) must not depend on whether anyone reads the rest. Each later write fails the same
+// way and is dropped. (Any other failure of the stream is treated alike: the output is lost
+// either way, the command's work need not be.)
+const readerGone = new Set<NodeJS.WriteStream>();
 for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
+  stream.on('error', () => {
+    readerGone.add(stream);
+    stream.emit('reader-gone');
   });
 }
 
-/** Room in a process stream again: writes to a pipe queue in memory while its reader is behind. */
+/**
+ * Room in a process stream again: writes to a pipe queue in memory while its reader is behind.
+ * Resolves as well once the reader is gone (no drain follows then).
+ */
 const drained = (stream: NodeJS.WriteStream) => async () => {
-  if (stream.writableNeedDrain) await once(stream, 'drain');
+  if (!stream.writableNeedDrain || readerGone.has(stream)) return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('reader-gone', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('reader-gone', done);
+  });
 };
 
 const ctx: CliContext = {
@@ -50,7 +67,9 @@ process.exitCode = code;
 // Everything written reaches the reader before the exit below: a pipe takes writes
 // asynchronously, and exiting with some still queued would cut the output short under exit 0.
 await Promise.all(
-  [process.stdout, process.stderr].map((stream) => new Promise((resolve) => stream.write('', resolve))),
+  [process.stdout, process.stderr].map((stream) =>
+    readerGone.has(stream) ? undefined : new Promise((resolve) => stream.write('', resolve)),
+  ),
 );
 // Keep-alive sockets or a sandbox left open must not keep a finished command alive.
 setTimeout(() => process.exit(code), 50).unref();

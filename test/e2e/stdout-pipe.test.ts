@@ -107,4 +107,24 @@ describe('plan --out into a pipe closed early', () => {
     expect(plan.actions.length).toBe(plan.summary.update + plan.summary.ignore + plan.summary.unignore);
     expect(plan.actions.length).toBeGreaterThan(1_000);
   }, 30_000);
+
+  it('keeps the exit code: --detailed-exitcode is 2 though nobody read the plan', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', TSX, MAIN, 'plan', '-c', join(REPO, 'examples/minimal.yaml'), '--detailed-exitcode'],
+      {
+        cwd: tempDir('svc-gitops-pipe-closed-'),
+        env: { ...process.env, ...sandboxEnv(sandbox, tempDir()), NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.stdout.once('data', () => child.stdout.destroy());
+    expect(await exited, stderr).toBe(2);
+    expect(stderr).not.toMatch(/\n\s+at |Error:|internal error/);
+  }, 30_000);
 });
