@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type CliRun, cli } from '../helpers/cli.js';
 import { closedAfterEach } from '../helpers/lifecycle.js';
-import { VirtualTimers } from '../helpers/virtual-timers.js';
+import { cliInVirtualTime, VirtualTimers } from '../helpers/virtual-timers.js';
 import { startWorld } from './world.js';
 
 const openWorld = closedAfterEach(startWorld);
@@ -19,18 +18,13 @@ describe('apply progress on a real paced run (virtual time)', () => {
       fleet: `sites:\n${sites.join('\n')}\n`,
       config: 'version: 1\nignores:\n  rules:\n    - {sites: [all], plugins: [akismet/akismet.php]}\n',
     });
-    const timers = new VirtualTimers();
-    const lines: Array<{ at: number; text: string }> = [];
-    const run: CliRun = await cli(['apply', '--auto-approve'], {
+    const run = await cliInVirtualTime(['apply', '--auto-approve'], {
       env: { ...w.env, SVC_RATE_LIMIT: '60' },
       fs: w.fs,
       cwd: w.cwd,
-      now: () => new Date(Date.UTC(2026, 0, 1) + timers.now()),
-      timers,
-      onStderr: (text) => {
-        for (const line of text.split('\n')) if (line.trim()) lines.push({ at: timers.now(), text: line });
-      },
+      timers: new VirtualTimers(),
     });
+    const { lines } = run;
     expect(run.code, run.stderr).toBe(0);
 
     const calls = lines.find((l) => /^apply: \d+ action\(s\) in \d+ call\(s\)$/.test(l.text));

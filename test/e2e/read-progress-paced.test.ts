@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { generateFleet } from '../../src/sandbox/index.js';
 import { startWorld } from '../apply/world.js';
-import { cli } from '../helpers/cli.js';
 import { closedAfterEach } from '../helpers/lifecycle.js';
-import { VirtualTimers } from '../helpers/virtual-timers.js';
+import { cliInVirtualTime, VirtualTimers } from '../helpers/virtual-timers.js';
 
 const openWorld = closedAfterEach(startWorld);
 
@@ -17,18 +16,13 @@ describe('plan read progress on a real rate-limited read (virtual time)', () => 
       fleet: generateFleet({ sites: 6000, pendingPerSite: 1, seed: 4 }),
       config: 'version: 1\n',
     });
-    const timers = new VirtualTimers();
-    const lines: Array<{ at: number; text: string }> = [];
-    const run = await cli(['plan'], {
+    const run = await cliInVirtualTime(['plan'], {
       env: { ...w.env, SVC_RATE_LIMIT: '60' },
       fs: w.fs,
       cwd: w.cwd,
-      now: () => new Date(Date.UTC(2026, 0, 1) + timers.now()),
-      timers,
-      onStderr: (text) => {
-        for (const line of text.split('\n')) if (line.trim()) lines.push({ at: timers.now(), text: line });
-      },
+      timers: new VirtualTimers(),
     });
+    const { lines } = run;
     expect(run.code, run.stderr).toBe(0);
     const read = lines.find((l) => l.text.startsWith('Read 6000 sites'))!;
     expect(read.at).toBeGreaterThanOrEqual(60_000); // more than one minute's allowance
@@ -58,11 +52,10 @@ describe('plan read progress on a real rate-limited read (virtual time)', () => 
     const controller = new AbortController();
     // Ctrl-C 10 s in: the first minute's requests were answered, the limiter holds the rest.
     timers.every(10_000, () => controller.abort(new Error('SIGINT')));
-    const run = await cli([command], {
+    const run = await cliInVirtualTime([command], {
       env: { ...w.env, SVC_RATE_LIMIT: '60' },
       fs: w.fs,
       cwd: w.cwd,
-      now: () => new Date(Date.UTC(2026, 0, 1) + timers.now()),
       timers,
       signal: controller.signal,
     });

@@ -17,6 +17,25 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
+/** `svc-gitops plan -c examples/minimal.yaml ARGS` from the sources, stdout and stderr piped. */
+function spawnPlan(args: string[], cwd: string) {
+  const child = spawn(
+    process.execPath,
+    ['--import', TSX, MAIN, 'plan', '-c', join(REPO, 'examples/minimal.yaml'), ...args],
+    {
+      cwd,
+      env: { ...process.env, ...sandboxEnv(sandbox, tempDir()), NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const output = { stderr: '' };
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    output.stderr += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { child, output, exited };
+}
+
 /**
  * A real `plan` process whose stdout is a pipe its reader drains late: a pipe takes writes
  * asynchronously, and the process must neither exit with output still queued (the plan would be
@@ -24,36 +43,13 @@ afterAll(async () => {
  */
 describe('plan into a pipe that is read late', () => {
   it('writes the whole plan before it exits', async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        TSX,
-        MAIN,
-        'plan',
-        '-c',
-        join(REPO, 'examples/minimal.yaml'),
-        '--format',
-        'json',
-        '--quiet',
-      ],
-      {
-        cwd: tempDir('svc-gitops-pipe-'),
-        env: { ...process.env, ...sandboxEnv(sandbox, tempDir()), NO_COLOR: '1' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
+    const { child, output, exited } = spawnPlan(['--format', 'json', '--quiet'], tempDir('svc-gitops-pipe-'));
     // Nothing is read until the process has planned and begun to exit.
     child.stdout.pause();
     const chunks: Buffer[] = [];
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     await new Promise<void>((resolve) => {
       child.stderr.on('data', () => {
-        if (stderr.includes('Read 1500 sites') || stderr.includes('error')) resolve();
+        if (output.stderr.includes('Read 1500 sites') || output.stderr.includes('error')) resolve();
       });
     });
     await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -63,7 +59,7 @@ describe('plan into a pipe that is read late', () => {
     const code = await exited;
     await closed;
     const text = Buffer.concat(chunks).toString('utf8');
-    expect(code, stderr).toBe(0);
+    expect(code, output.stderr).toBe(0);
     expect(text.length).toBeGreaterThan(1_000_000);
     const plan = JSON.parse(text) as Plan;
     expect(plan.actions.length).toBe(plan.summary.update + plan.summary.ignore + plan.summary.unignore);
@@ -74,57 +70,21 @@ describe('plan into a pipe that is read late', () => {
 describe('plan --out into a pipe closed early', () => {
   it('saves the whole plan and ends without a stack trace', async () => {
     const cwd = tempDir('svc-gitops-pipe-closed-');
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        TSX,
-        MAIN,
-        'plan',
-        '-c',
-        join(REPO, 'examples/minimal.yaml'),
-        '--out',
-        'p.json',
-        '--quiet',
-      ],
-      {
-        cwd,
-        env: { ...process.env, ...sandboxEnv(sandbox, tempDir()), NO_COLOR: '1' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const { child, output, exited } = spawnPlan(['--out', 'p.json', '--quiet'], cwd);
     // As `head -1`: read the first chunk, then close the pipe.
     child.stdout.once('data', () => child.stdout.destroy());
     const code = await exited;
-    expect(code, stderr).toBe(0);
-    expect(stderr).not.toMatch(/\n\s+at |Error:|internal error/);
+    expect(code, output.stderr).toBe(0);
+    expect(output.stderr).not.toMatch(/\n\s+at |Error:|internal error/);
     const plan = JSON.parse(readFileSync(join(cwd, 'p.json'), 'utf8')) as Plan;
     expect(plan.actions.length).toBe(plan.summary.update + plan.summary.ignore + plan.summary.unignore);
     expect(plan.actions.length).toBeGreaterThan(1_000);
   }, 30_000);
 
   it('keeps the exit code: --detailed-exitcode is 2 though nobody read the plan', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', TSX, MAIN, 'plan', '-c', join(REPO, 'examples/minimal.yaml'), '--detailed-exitcode'],
-      {
-        cwd: tempDir('svc-gitops-pipe-closed-'),
-        env: { ...process.env, ...sandboxEnv(sandbox, tempDir()), NO_COLOR: '1' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const { child, output, exited } = spawnPlan(['--detailed-exitcode'], tempDir('svc-gitops-pipe-closed-'));
     child.stdout.once('data', () => child.stdout.destroy());
-    expect(await exited, stderr).toBe(2);
-    expect(stderr).not.toMatch(/\n\s+at |Error:|internal error/);
+    expect(await exited, output.stderr).toBe(2);
+    expect(output.stderr).not.toMatch(/\n\s+at |Error:|internal error/);
   }, 30_000);
 });

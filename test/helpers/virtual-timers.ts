@@ -1,3 +1,4 @@
+import { type CliOptions, type CliRun, cli } from './cli.js';
 /**
  * One clock for the dashboard client's pacing (rate limiter, Retry-After waits) and the progress
  * lines, in virtual time: a sleep moves the clock forward at once, firing the periodic ticks it
@@ -31,4 +32,29 @@ export class VirtualTimers {
     }
     this.time = Math.max(this.time, target);
   }
+}
+
+/** A command run in virtual time: its result, and each stderr line with the time it was written. */
+export interface PacedRun extends CliRun {
+  lines: Array<{ at: number; text: string }>;
+}
+
+/**
+ * `cli(argv)` with `timers` as its clock (the wall clock starting 2026-01-01 and moving with
+ * them), recording every stderr line at the virtual time it was written.
+ */
+export async function cliInVirtualTime(
+  argv: string[],
+  options: CliOptions & { timers: VirtualTimers },
+): Promise<PacedRun> {
+  const { timers } = options;
+  const lines: PacedRun['lines'] = [];
+  const run = await cli(argv, {
+    ...options,
+    now: () => new Date(Date.UTC(2026, 0, 1) + timers.now()),
+    onStderr: (text) => {
+      for (const line of text.split('\n')) if (line.trim()) lines.push({ at: timers.now(), text: line });
+    },
+  });
+  return { ...run, lines };
 }
