@@ -22,26 +22,22 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => in
 // either way, the command's work need not be.)
 const readerGone = new Set<NodeJS.WriteStream>();
 for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', () => {
-    readerGone.add(stream);
-    stream.emit('reader-gone');
-  });
+  stream.on('error', () => readerGone.add(stream));
 }
 
 /**
  * Room in a process stream again: writes to a pipe queue in memory while its reader is behind.
- * Resolves as well once the reader is gone (no drain follows then).
+ * Resolves as well once the reader is gone (the write fails; no drain follows then).
  */
 const drained = (stream: NodeJS.WriteStream) => async () => {
   if (!stream.writableNeedDrain || readerGone.has(stream)) return;
   await new Promise<void>((resolve) => {
+    const events = ['drain', 'error', 'close'] as const;
     const done = () => {
-      stream.off('drain', done);
-      stream.off('reader-gone', done);
+      for (const event of events) stream.off(event, done);
       resolve();
     };
-    stream.on('drain', done);
-    stream.on('reader-gone', done);
+    for (const event of events) stream.on(event, done);
   });
 };
 

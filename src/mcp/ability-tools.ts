@@ -128,34 +128,35 @@ async function call(
 ): Promise<ToolOutcome> {
   const refusal = queryRefusal(ability, tool, input);
   if (refusal) return refusal;
-  if (ability.annotations.readonly) {
-    // A read is not sent once its call is cancelled; one already queued or sent runs to its end
-    // (within the request timeout) and the SDK drops its answer. Linking the call's signal into
-    // the transport costs two abort listeners and a controller per request, 12-24 % of the CPU of
-    // reading a 40 KB page (docs/mcp.md, Benchmark); a write keeps it, so a cancelled write that
-    // has not gone out never does.
-    if (signal.aborted)
-      return toolError('INTERRUPTED', 'the call was cancelled before it was sent', { tool });
-    try {
-      const { json } = await options.client.runAbilityJson(ability.shortName, input);
-      return { answerJson: json };
-    } catch (error) {
-      // The caller's arguments went into the query: too many of them is theirs to fix.
-      const bytes = isRequestLineTooLong(error);
-      if (bytes === undefined) throw error;
-      return toolError(
-        'INVALID_PARAMETER',
-        `the arguments make a request line of ${bytes} bytes, over the ${MAX_REQUEST_LINE_BYTES} a web server accepts`,
-        {
-          tool,
-          ability: ability.name,
-          resolution: 'ask for fewer sites or items per call, over several calls',
-        },
-      );
-    }
+  const { readonly } = ability.annotations;
+  // A read is not sent once its call is cancelled; one already queued or sent runs to its end
+  // (within the request timeout) and the SDK drops its answer. Linking the call's signal into
+  // the transport costs two abort listeners and a controller per request, 12-24 % of the CPU of
+  // reading a 40 KB page (docs/mcp.md, Benchmark); a write keeps it, so a cancelled write that
+  // has not gone out never does.
+  if (readonly && signal.aborted)
+    return toolError('INTERRUPTED', 'the call was cancelled before it was sent', { tool });
+  try {
+    const { json } = await options.client.runAbilityJson(
+      ability.shortName,
+      input,
+      readonly ? {} : { signal },
+    );
+    return { answerJson: json };
+  } catch (error) {
+    // The caller's arguments went into the query: too many of them is theirs to fix.
+    const bytes = isRequestLineTooLong(error);
+    if (bytes === undefined) throw error;
+    return toolError(
+      'INVALID_PARAMETER',
+      `the arguments make a request line of ${bytes} bytes, over the ${MAX_REQUEST_LINE_BYTES} a web server accepts`,
+      {
+        tool,
+        ability: ability.name,
+        resolution: 'ask for fewer sites or items per call, over several calls',
+      },
+    );
   }
-  const { json } = await options.client.runAbilityJson(ability.shortName, input, { signal });
-  return { answerJson: json };
 }
 
 /**

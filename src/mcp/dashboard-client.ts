@@ -1,5 +1,5 @@
 import { createDashboardClient, type DashboardClient } from '../dashboard/index.js';
-import { createSettingsValidator, type Settings } from '../settings/index.js';
+import { createSettingsValidator, SECRET_KEYS, type Settings } from '../settings/index.js';
 
 export interface ToolServerClientOptions {
   /** The product whose variables hints name (`--namespace`). */
@@ -25,8 +25,8 @@ export function toolServerClient(settings: Settings, options: ToolServerClientOp
 
 /** The secrets the settings hold: no answer or composed result may carry them. */
 export function serverSecrets(settings: Settings): string[] {
-  return [settings.applicationPassword, settings.token, settings.httpToken].filter((value): value is string =>
-    Boolean(value),
+  return SECRET_KEYS.map((key) => settings[key]).filter(
+    (value): value is string => typeof value === 'string' && value !== '',
   );
 }
 

@@ -3,7 +3,7 @@
  * interface's preview → token → confirm flow, safe mode, setup mode and limits.
  */
 
-export { toolServerClient } from './dashboard-client.js';
+export { serverSecrets, toolServerClient } from './dashboard-client.js';
 export { type HttpOptions, MIN_TOKEN_LENGTH, type RunningHttp, serveHttp } from './http.js';
 export {
   createToolServer,

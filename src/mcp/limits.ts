@@ -6,7 +6,8 @@ export class CallRate {
   private readonly calls: number[] = [];
 
   constructor(
-    private readonly perMinute: number,
+    /** Calls allowed in any minute; 0 = no limit. */
+    readonly perMinute: number,
     private readonly now: () => number,
   ) {}
 

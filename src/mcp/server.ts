@@ -114,9 +114,8 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   let settings = loaded.settings;
   const tokens = new ConfirmationTokens(clock, options.newToken);
   const plans = new PlanStore();
-  const callsPerMinute = settings.rateLimit ?? DEFAULT_CALLS_PER_MINUTE;
   const { rate, budget } = options.limits ?? {
-    rate: new CallRate(callsPerMinute, clock),
+    rate: new CallRate(settings.rateLimit ?? DEFAULT_CALLS_PER_MINUTE, clock),
     budget: new SessionBudget(settings.maxSessionData ?? DEFAULT_SESSION_DATA),
   };
   let secrets = new SecretMask(serverSecrets(settings), '***');
@@ -303,10 +302,10 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     if (!rate.admit()) {
       return toolError(
         'RATE_LIMITED',
-        `Rate limit exceeded: more than ${callsPerMinute} tool calls in one minute`,
+        `Rate limit exceeded: more than ${rate.perMinute} tool calls in one minute`,
         {
           tool: tool.name,
-          reason: `rateLimit is ${callsPerMinute} calls per minute`,
+          reason: `rateLimit is ${rate.perMinute} calls per minute`,
           resolution: 'wait a minute before calling again',
         },
       );

@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { fastClientEnv, sandboxControl } from '../helpers/sandbox.js';
+import { sandboxStats } from '../e2e/helpers.js';
+import { fastClientEnv } from '../helpers/sandbox.js';
 import { connect, startSmallSandbox } from './helpers.js';
 
 /** Requests the sandbox has answered, all routes together. */
-async function requestsServed(sandbox: RunningSandbox): Promise<number> {
-  const stats = (await sandboxControl(sandbox)('GET', 'stats')) as { requests: Record<string, number> };
-  return Object.values(stats.requests).reduce((sum, count) => sum + count, 0);
-}
+const requestsServed = async (sandbox: RunningSandbox) => (await sandboxStats(sandbox)).requests_total;
 
 describe('a cancelled tool call', () => {
   let sandbox: RunningSandbox;

@@ -1,5 +1,4 @@
 import * as fs from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import { maskedFs } from '../../src/cli/masked-fs.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { PROFILES } from '../e2e/helpers.js';
 import { fastClientEnv } from '../helpers/sandbox.js';
+import { tempDirForFile } from '../helpers/temp-dir.js';
 import { type Connected, catalogue, connect, startSmallSandbox } from './helpers.js';
 
 const SETUP = ['svc_get_setup_status', 'svc_configure'];
@@ -98,7 +98,7 @@ describe.each(PROFILES)('setup mode against the %s sandbox', (profile) => {
   });
 
   it('configure leaves a per-user file that holds part of a login alone', async () => {
-    const home = fs.mkdtempSync(join(tmpdir(), 'svc-gitops-mcp-home-'));
+    const home = tempDirForFile('svc-gitops-mcp-home-');
     const file = join(home, '.config', 'svc-mcp', 'settings.json');
     fs.mkdirSync(dirname(file), { recursive: true });
     const operator = '{"username": "operator-user", "applicationPassword": "operator password 1234"}\n';

@@ -193,8 +193,8 @@ async function runApprovedRun(
   if (run.desired) recordApply(ctx, run.desired, run.configPath, result);
   const report = applyReport(run.approved, result, run.client.url, runWarnings);
   const rendered = renderApplyReport(report, format(flags));
-  // The file is complete before stdout sees a byte: a reader that closes the pipe early
-  // (`| head`) ends the process at its next write, and must not cost the report file.
+  // The file is complete before stdout sees a byte: what a command saves never depends on
+  // whether its output is read to the end (`| head`).
   const unwritten = flags.out === undefined ? undefined : writeReport(ctx, flags.out, rendered);
   ctx.stdout.write(rendered);
   if (unwritten) throw unwritten;

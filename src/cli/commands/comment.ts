@@ -102,7 +102,7 @@ export async function runComment(ctx: CliContext, flags: CommentFlags): Promise<
 
   const obtained = await obtainPlan(ctx, flags, configPath);
   // stdout is written last, once the files, summary and outputs are complete (or have failed):
-  // a reader that closes the pipe early (`| head`) ends the process at its next write.
+  // what a command saves never depends on whether its output is read to the end (`| head`).
   let printed = '';
   try {
     let body: string;

@@ -72,8 +72,8 @@ export async function runDrift(ctx: CliContext, flags: DriftFlags): Promise<numb
   await planned.client.close();
   const { plan, live } = planned;
   const drift = plan.actions.length > 0;
-  // The issue, the summary and the outputs are written before stdout: a reader that closes the
-  // pipe early (`drift --issue | head`) ends the process at its next write.
+  // The issue, the summary and the outputs are written before stdout: what a command saves never
+  // depends on whether its output is read to the end (`drift --issue | head`).
   let issueLine: string | undefined;
 
   const key = configKey(resolve(ctx.cwd, planned.configPath), run.workspace ?? ctx.cwd);

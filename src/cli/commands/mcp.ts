@@ -40,7 +40,7 @@ export async function runMcp(ctx: CliContext, flags: McpFlags): Promise<number> 
   const log = (line: string) => ctx.stderr.write(`svc-gitops mcp: ${terminalText(line)}\n`);
   // Loaded by this command only: the protocol SDK and its schemas cost every other command
   // ~40 ms of start-up.
-  const { createToolServer, serveHttp, serveStdio } = await import('../../mcp/index.js');
+  const { createToolServer, serveHttp, serveStdio, serverSecrets } = await import('../../mcp/index.js');
   const make = (limits?: ServerLimits): ToolServer => {
     const server = createToolServer({
       ...(limits ? { limits } : {}),
@@ -53,8 +53,7 @@ export async function runMcp(ctx: CliContext, flags: McpFlags): Promise<number> 
       log,
       ...(flags.namespace === undefined ? {} : { namespace: flags.namespace }),
     });
-    const settings = server.settings();
-    ctx.addSecrets?.([settings.applicationPassword, settings.token, settings.httpToken]);
+    ctx.addSecrets?.(serverSecrets(server.settings()));
     return server;
   };
   const first = make();

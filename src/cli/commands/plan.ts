@@ -57,8 +57,8 @@ export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
   const unknown = judged.filter((name) => !name.unchecked);
   // A plan built on a misspelt name is not saved for apply.
   const refused = strict && unknown.length > 0;
-  // The file is complete before stdout sees a byte: a reader that closes the pipe early
-  // (`| head`) ends the process at its next write, and must not cost the saved plan.
+  // The file is complete before stdout sees a byte: what a command saves never depends on
+  // whether its output is read to the end (`| head`).
   const saved =
     flags.out && !refused
       ? writeFileAtomic(ctx.fs, ctx.cwd, flags.out, planJsonChunks(result, { groupBy: flags.groupBy }))
