@@ -18,6 +18,8 @@ export interface SavedApprovalOptions {
   now: Date;
   /** The variables hints name (default SVC_*; the tool server's under --namespace). */
   variable?: VariableOf;
+  /** How a refused plan's hint says to plan again (default CLI_REPLAN). */
+  replan?: string;
   /**
    * The desired-state config at hand, if one was found. `named`: the person named it (`-c`), so
    * it must be the desired state the plan was made from, or the plan is refused. A config only
@@ -36,8 +38,8 @@ export interface SavedApprovalOptions {
  */
 export function approveSaved(plan: Plan, options: SavedApprovalOptions): ApprovalDecision {
   return decidingSync(() => {
-    checkIntegrity(plan);
-    checkNotExpired(plan, options.now, options.variable);
+    checkIntegrity(plan, options.replan);
+    checkNotExpired(plan, options.now, options.variable, options.replan);
     checkSameDashboard(plan, options.dashboardUrl, options.variable);
     checkSafeMode(plan.actions, options.safeMode, options.variable);
     const matching = options.config?.desired?.digest === plan.desired_digest;

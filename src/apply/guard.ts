@@ -36,15 +36,19 @@ export function checkApprovalParameters(p: ApprovalParameters): void {
   }
 }
 
-const REPLAN_HINT = 'run `svc-gitops plan --out FILE` again, review it, and apply the new file';
+/**
+ * What to do when a saved plan is refused (edited, expired, stale, used): plan again, in the
+ * words of the front end. The CLI's is the default; the tool server passes its own.
+ */
+export const CLI_REPLAN = 'run `svc-gitops plan --out FILE` again, review it, and apply the new file';
 
-export function checkIntegrity(plan: Plan): void {
+export function checkIntegrity(plan: Plan, replan: string = CLI_REPLAN): void {
   if (!verifyPlanId(plan)) {
     throw new SvcError(
       'PREVIEW_REQUIRED',
       'the plan file does not match its id: it was changed after planning',
       {
-        hint: REPLAN_HINT,
+        hint: replan,
       },
     );
   }
@@ -67,10 +71,15 @@ const SVC_VARIABLES: VariableOf = (setting) =>
     setting
   ];
 
-export function checkNotExpired(plan: Plan, now: Date, variable: VariableOf = SVC_VARIABLES): void {
+export function checkNotExpired(
+  plan: Plan,
+  now: Date,
+  variable: VariableOf = SVC_VARIABLES,
+  replan: string = CLI_REPLAN,
+): void {
   if (isExpired(plan, now)) {
     throw new SvcError('PREVIEW_EXPIRED', `the plan expired at ${plan.expires_at}`, {
-      hint: `${REPLAN_HINT} (the lifetime is the setting planLifetimeMinutes, ${variable('planLifetimeMinutes')})`,
+      hint: `${replan} (the lifetime is the setting planLifetimeMinutes, ${variable('planLifetimeMinutes')})`,
     });
   }
 }
@@ -134,6 +143,7 @@ export function checkSafeMode(
 export async function checkLiveUnchanged(
   plan: Plan,
   client: Pick<DashboardClient, 'readLive'>,
+  replan: string = CLI_REPLAN,
 ): Promise<LiveState> {
   const itemsBySite = new Map<number, ItemRef[]>();
   for (const action of plan.actions) {
@@ -162,7 +172,7 @@ export async function checkLiveUnchanged(
     throw new SvcError(
       'PREVIEW_REQUIRED',
       `the live state changed since the plan was made on ${changed.length} site(s): ${urls.join(', ')}${changed.length > 10 ? ', …' : ''}; nothing was applied`,
-      { hint: REPLAN_HINT, details: { changed_sites: changed } },
+      { hint: replan, details: { changed_sites: changed } },
     );
   }
   return live;

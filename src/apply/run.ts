@@ -34,6 +34,8 @@ export interface RunApprovedOptions {
   onEvent?: ((event: ApplyEvent) => void) | undefined;
   /** Lock takeovers and the like: the run goes on. */
   onWarning?: ((message: string) => void) | undefined;
+  /** A refused saved plan's hint: how to plan again, in the front end's words (CLI_REPLAN). */
+  replan?: string | undefined;
 }
 
 /**
@@ -51,7 +53,8 @@ export async function runApproved(approved: Approved, options: RunApprovedOption
     let capabilities = approved.capabilities;
     let pending = approved.pending;
     if (approved.savedPlan) {
-      if (isPlanUsed(fs, paths.usedPlans, approved.plan.id)) throw alreadyUsed(approved.plan.id);
+      if (isPlanUsed(fs, paths.usedPlans, approved.plan.id))
+        throw alreadyUsed(approved.plan.id, options.replan);
       // The re-check reads the dashboard too: an abort must stop it as it stops every other read.
       const { signal } = options;
       const reading = {
@@ -62,10 +65,10 @@ export async function runApproved(approved: Approved, options: RunApprovedOption
             onProgress: (progress) => options.onEvent?.({ type: 'recheck-progress', ...progress }),
           }),
       };
-      const checked = await checkLiveUnchanged(approved.plan, reading);
+      const checked = await checkLiveUnchanged(approved.plan, reading, options.replan);
       capabilities = checked.capabilities;
       pending = checked.pending;
-      markPlanUsed(fs, paths.usedPlans, approved.plan.id, now());
+      markPlanUsed(fs, paths.usedPlans, approved.plan.id, now(), options.replan);
     }
     const completed = completedUpdates(readJournal(fs, paths.journal));
     const journal = openJournal(fs, paths.journal);

@@ -19,7 +19,13 @@ export function isPlanUsed(fs: typeof nodeFs, dir: string, planId: string): bool
   return fs.existsSync(markerPath(dir, planId));
 }
 
-export function markPlanUsed(fs: typeof nodeFs, dir: string, planId: string, at: Date): void {
+export function markPlanUsed(
+  fs: typeof nodeFs,
+  dir: string,
+  planId: string,
+  at: Date,
+  replan?: string,
+): void {
   try {
     fs.writeFileSync(
       markerPath(dir, planId),
@@ -30,17 +36,20 @@ export function markPlanUsed(fs: typeof nodeFs, dir: string, planId: string, at:
       },
     );
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw alreadyUsed(planId);
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw alreadyUsed(planId, replan);
     throw new SvcError('IO_ERROR', `cannot record the plan as used in ${dir}`, { cause: error });
   }
 }
 
-export function alreadyUsed(planId: string): SvcError {
+/** `replan`: the front end's words for planning again (default: the CLI's, with --resume). */
+export function alreadyUsed(planId: string, replan?: string): SvcError {
   return new SvcError(
     'PREVIEW_REQUIRED',
     `plan ${planId.slice(0, 12)} was already applied (a saved plan is single use)`,
     {
-      hint: 'run `svc-gitops plan --out FILE` again and apply the new plan, or `svc-gitops apply --resume` to finish an interrupted run',
+      hint:
+        replan ??
+        'run `svc-gitops plan --out FILE` again and apply the new plan, or `svc-gitops apply --resume` to finish an interrupted run',
     },
   );
 }

@@ -2,8 +2,15 @@ import { SvcError } from '../errors.js';
 import { compileSelections } from '../plan/index.js';
 import type { Site, SiteMatcher } from '../types.js';
 
-/** `--target` values: numeric IDs, domains or domain globs; each must name at least one site. */
-export function resolveTargets(targets: readonly string[], sites: readonly Site[]): number[] {
+/**
+ * `--target` values: numeric IDs, domains or domain globs; each must name at least one site.
+ * `label` is how a refusal names them (a tool's argument is `target`).
+ */
+export function resolveTargets(
+  targets: readonly string[],
+  sites: readonly Site[],
+  label = '--target',
+): number[] {
   const matchers = targets.map(
     (target): SiteMatcher =>
       /^\d+$/.test(target)
@@ -25,10 +32,11 @@ export function resolveTargets(targets: readonly string[], sites: readonly Site[
   if (unmatched >= 0) {
     const target = targets[unmatched] as string;
     // `--target` takes every value after it: a plan file written after it lands here.
-    const hint = /\.json$/i.test(target)
-      ? `--target takes every value after it: put the plan file first (svc-gitops apply ${target} …) or end the list with --`
-      : 'give a site ID, a domain such as shop.example.com, or a glob such as "*.example.com"';
-    throw new SvcError('USAGE', `--target ${target} matches no site of the dashboard`, { hint });
+    const hint =
+      label === '--target' && /\.json$/i.test(target)
+        ? `--target takes every value after it: put the plan file first (svc-gitops apply ${target} …) or end the list with --`
+        : 'give a site ID, a domain such as shop.example.com, or a glob such as "*.example.com"';
+    throw new SvcError('USAGE', `${label} ${target} matches no site of the dashboard`, { hint });
   }
   return [...ids].sort((a, b) => a - b);
 }

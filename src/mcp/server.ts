@@ -157,6 +157,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       stateDir: options.env.SVC_GITOPS_STATE_DIR || '.svc-gitops',
       variable: (setting) => settingVariable(setting, product),
       tokenVariable: settingVariable('token', product),
+      replan: `call ${product}_plan again, show the new plan to the user, and apply with its new token`,
       onWarning: (message) => options.log(`warning: ${message}`),
     });
     const host = new URL(settings.dashboardUrl).host;

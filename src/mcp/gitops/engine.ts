@@ -71,6 +71,8 @@ export interface EngineOptions {
   variable: VariableOf;
   /** The variable of the REST API key that plan notes name (SVC_TOKEN, or NAME_TOKEN). */
   tokenVariable: string;
+  /** How a refused plan's hint says to plan again, in this server's words (see CLI_REPLAN). */
+  replan: string;
   onWarning: (message: string) => void;
 }
 
@@ -105,9 +107,7 @@ export function createEngine(options: EngineOptions): GitopsEngine {
         signal,
         onWarning: options.onWarning,
         tokenVariable: options.tokenVariable,
-        ...(request.targets?.length ? { targets: request.targets } : {}),
-      }).catch((error: unknown) => {
-        throw asTargetParameter(error);
+        ...(request.targets?.length ? { targets: request.targets, targetLabel: 'target' } : {}),
       });
       return { plan: planned.plan, live: planned.live, desired, configPath: loaded.configPath };
     },
@@ -117,6 +117,7 @@ export function createEngine(options: EngineOptions): GitopsEngine {
         dashboardUrl: client.url,
         safeMode: settings.safeMode,
         variable: options.variable,
+        replan: options.replan,
         now: now(),
         config: { path: planned.configPath, desired: planned.desired },
       });
@@ -132,6 +133,7 @@ export function createEngine(options: EngineOptions): GitopsEngine {
         paths,
         signal,
         now,
+        replan: options.replan,
         onWarning: (message) => {
           warnings.push(message);
           options.onWarning(message);
@@ -145,6 +147,7 @@ export function createEngine(options: EngineOptions): GitopsEngine {
         dashboardUrl: client.url,
         safeMode: false,
         variable: options.variable,
+        replan: options.replan,
         now: now(),
         config: { path: planned.configPath, desired: planned.desired },
       });
@@ -206,13 +209,4 @@ async function validateText(yaml: string): Promise<Validated> {
   } finally {
     realFs.rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** A target that matches no site is the `target` argument's fault, in the tool's words. */
-function asTargetParameter(error: unknown): unknown {
-  if (!(error instanceof SvcError) || error.code !== 'USAGE' || !error.message.startsWith('--target '))
-    return error;
-  return new SvcError('USAGE', `target ${error.message.slice('--target '.length)}`, {
-    hint: 'give a site ID, a domain such as shop.example.com, or a glob such as "*.example.com"',
-  });
 }

@@ -1,4 +1,3 @@
-import { isSvcError, SvcError } from '../../errors.js';
 import {
   countDiagnostics,
   countStatuses,
@@ -335,12 +334,7 @@ async function apply(
       resolution: `call ${options.prefix}_plan again`,
     });
   }
-  const report = await options
-    .engine()
-    .apply(planned, signal)
-    .catch((error: unknown) => {
-      throw replanInstead(error, options.prefix);
-    });
+  const report = await options.engine().apply(planned, signal);
   const counts = countStatuses(report.result.outcomes);
   const unverified = report.result.outcomes.filter((outcome) => outcome.unverified).length;
   const markdown = renderApplyMarkdown(report);
@@ -359,17 +353,4 @@ async function apply(
     text: markdown,
     ...(failed ? { isError: true } : {}),
   };
-}
-
-/**
- * A refusal of the plan itself (changed since planning, expired, already applied) says what to
- * do next in this server's words: plan again with the tool, not the CLI's `plan --out FILE`.
- */
-function replanInstead(error: unknown, prefix: string): unknown {
-  if (!isSvcError(error) || (error.code !== 'PREVIEW_REQUIRED' && error.code !== 'PREVIEW_EXPIRED'))
-    return error;
-  return new SvcError(error.code, error.message, {
-    hint: `call ${prefix}_plan again, show the new plan to the user, and apply with its new token`,
-    details: error.details,
-  });
 }
