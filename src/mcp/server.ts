@@ -391,11 +391,12 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   const exhausted = (tool: string): ComposedOutcome =>
     toolError(
       'RESOURCE_EXHAUSTED',
-      `Session data limit exceeded (${budget.usedBytes} of ${budget.limit} bytes). Start a new session to continue.`,
+      `Session data limit exceeded (${budget.usedBytes} of ${budget.limit} bytes). Restart the tool server to continue.`,
       {
         tool,
-        reason: 'maxSessionData counts every result of this server session',
-        resolution: 'restart the tool server (a new session resets the count)',
+        reason: 'maxSessionData counts every result since the tool server started, over every session',
+        resolution:
+          'only a restart of the tool server resets the count (a new session or reconnect does not); an operator can raise maxSessionData',
       },
     );
 

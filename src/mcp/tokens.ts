@@ -22,8 +22,9 @@ export type Redeemed =
  * Confirmation tokens of the two-step flow (spec §3 and §7): issued by a preview, valid for five
  * minutes (expired strictly after), single use, bound to the tool and a binding (the canonical
  * arguments and dashboard, or the plan id). A token presented for another tool or binding is
- * deleted, so it cannot be tried again against the right one. Previewing the same tool and
- * binding again replaces the earlier token. The clock is injected: tests never sleep.
+ * refused and kept: a confirming call with a wrong argument must not cost the user the preview
+ * they approved for the right ones (a token is a random UUID: keeping it offers nothing to
+ * guess). Previewing the same tool and binding again replaces the earlier token. The clock is injected: tests never sleep.
  */
 export class ConfirmationTokens {
   private readonly pending = new Map<string, Pending>();
@@ -61,8 +62,8 @@ export class ConfirmationTokens {
         reason: 'the confirmation token is unknown or was already used (each token works once)',
       };
     }
-    this.pending.delete(token);
     if (this.now() - entry.issuedAt > TOKEN_LIFETIME_MS) {
+      this.pending.delete(token);
       return { ok: false, code: 'PREVIEW_EXPIRED', reason: 'more than 5 minutes passed since the preview' };
     }
     if (entry.tool !== tool || (binding !== undefined && entry.binding !== binding)) {
@@ -75,6 +76,7 @@ export class ConfirmationTokens {
             : 'the confirmation token was issued for other arguments',
       };
     }
+    this.pending.delete(token);
     return { ok: true, carried: entry.carried };
   }
 

@@ -90,22 +90,17 @@ describe('destructive abilities with confirm (the next-release sandbox)', () => 
     });
     expect(otherArgs).toMatchObject({ isError: true, result: { error: 'PREVIEW_REQUIRED' } });
     expect(otherArgs.text).toMatch(/other arguments/);
-    const burnt = await agent.call('update_site_plugins_v1', {
-      site_id_or_domain: 1,
-      user_confirmed: true,
-      confirmation_token: 'token-1',
-    });
-    expect(burnt).toMatchObject({ isError: true, result: { error: 'PREVIEW_REQUIRED' } });
+    expect(await pending(agent, 1)).toEqual(before);
 
-    await agent.call('update_site_plugins_v1', { site_id_or_domain: 1, dry_run: true });
     clock.advance(5 * 60_000 + 1);
     const expired = await agent.call('update_site_plugins_v1', {
       site_id_or_domain: 1,
       user_confirmed: true,
-      confirmation_token: 'token-2',
+      confirmation_token: 'token-1',
     });
     expect(expired).toMatchObject({ isError: true, result: { error: 'PREVIEW_EXPIRED' } });
     expect(await pending(agent, 1)).toEqual(before);
+    await agent.call('update_site_plugins_v1', { site_id_or_domain: 1, dry_run: true });
 
     await agent.call('update_site_plugins_v1', { site_id_or_domain: 1 });
     const ran = await agent.call('update_site_plugins_v1', {
@@ -122,6 +117,25 @@ describe('destructive abilities with confirm (the next-release sandbox)', () => 
       confirmation_token: 'token-3',
     });
     expect(again).toMatchObject({ isError: true, result: { error: 'PREVIEW_REQUIRED' } });
+  });
+
+  it('a confirmation with other arguments is refused and leaves the token for the right ones', async () => {
+    const agent = await start({ SVC_SAFE_MODE: 'false' });
+    const preview = await agent.call('update_site_plugins_v1', { site_id_or_domain: 1 });
+    const token = preview.result.confirmation_token;
+    const wrong = await agent.call('update_site_plugins_v1', {
+      site_id_or_domain: 2,
+      user_confirmed: true,
+      confirmation_token: token,
+    });
+    expect(wrong).toMatchObject({ isError: true, result: { error: 'PREVIEW_REQUIRED' } });
+    const right = await agent.call('update_site_plugins_v1', {
+      site_id_or_domain: 1,
+      user_confirmed: true,
+      confirmation_token: token,
+    });
+    expect(right.isError, right.text).toBe(false);
+    expect((await pending(agent, 1)).filter((item) => item.startsWith('plugin:'))).toEqual([]);
   });
 
   it('a confirmation acts only on the effect the user saw: a changed dry run is refused', async () => {

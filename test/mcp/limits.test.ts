@@ -122,7 +122,7 @@ describe('the tool server limits', () => {
       for (const answer of answers.slice(first)) {
         expect(answer.result).toMatchObject({ error: 'RESOURCE_EXHAUSTED' });
         expect(answer.text).toMatch(
-          /Session data limit exceeded \(\d+ of 1500 bytes\)\. Start a new session to continue\./,
+          /Session data limit exceeded \(\d+ of 1500 bytes\)\. Restart the tool server to continue\./,
         );
       }
     } finally {

@@ -4,6 +4,7 @@ import { publicUrl } from '../../public-url.js';
 import { DEFAULT_PRODUCT } from '../../settings/types.js';
 import { type Json, parseJson } from '../wire/json.js';
 import { AbortFanout } from './abort.js';
+import { attemptDeadline } from './deadline.js';
 import { EchoMask } from './echoes.js';
 import {
   connectionFailure,
@@ -247,6 +248,7 @@ async function sendOnce(
   const started = performance.now();
   const where = `${req.method} ${req.path}`;
   let status: number | undefined;
+  const deadline = attemptDeadline(config.timeoutMs, req.signal);
   try {
     const url = config.baseUrl + req.path + (req.query ? `?${req.query}` : '');
     const headers: Record<string, string> = {
@@ -265,7 +267,7 @@ async function sendOnce(
       method: req.method,
       headers,
       dispatcher: agent,
-      ...(req.signal ? { signal: req.signal } : {}),
+      ...(deadline.signal ? { signal: deadline.signal } : {}),
       ...(body === undefined ? {} : { body }),
     });
     status = res.statusCode;
@@ -284,12 +286,15 @@ async function sendOnce(
       ),
     };
   } catch (error) {
+    if (deadline.expired && !req.signal?.aborted)
+      throw timeoutFailure(req.method, req.path, config.timeoutMs, config.product ?? DEFAULT_PRODUCT);
     if (error instanceof SvcError) throw error;
     if (req.signal?.aborted) throw interrupted();
     if (isTimeoutCode(networkCode(error)))
       throw timeoutFailure(req.method, req.path, config.timeoutMs, config.product ?? DEFAULT_PRODUCT);
     throw connectionFailure(error, req.method, req.path, origin, config.product ?? DEFAULT_PRODUCT);
   } finally {
+    deadline.clear();
     const event = { method: req.method, path: req.path, ms: performance.now() - started };
     config.onRequest?.(status === undefined ? event : { ...event, status });
   }
