@@ -12,8 +12,9 @@ import { registerShow } from './commands/show.js';
 import { registerValidate } from './commands/validate.js';
 import type { CliContext } from './context.js';
 import { addHelpSections } from './help.js';
+import { VERSION } from './version.js';
 
-export const VERSION = '0.1.0';
+export { VERSION } from './version.js';
 
 /**
  * Builds a fresh commander program per call, so tests can run many in one process.

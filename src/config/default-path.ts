@@ -23,6 +23,6 @@ export function resolveConfigPath(fs: typeof nodeFs, cwd: string, explicit?: str
   if (dir) return DEFAULT_CONFIG_DIR;
   if (file) return DEFAULT_CONFIG_FILE;
   throw new SvcError('CONFIG_INVALID', `no ${DEFAULT_CONFIG_FILE} or ${DEFAULT_CONFIG_DIR}/ in ${cwd}`, {
-    hint: 'create svc-gitops.yaml (see examples/minimal.yaml), run `svc-gitops import`, or pass -c PATH',
+    hint: '`svc-gitops init` writes one (imported from the dashboard when SVC_URL is set, else a starter), or pass -c PATH',
   });
 }

@@ -18,13 +18,17 @@ export interface ImportReaders {
 export interface ImportOptions {
   /** Shown in the header; defaults to the live state's dashboard URL (credentials never shown). */
   dashboardUrl?: string;
-  /** The `$schema` reference for editors; defaults to the schema shipped in the npm package. */
+  /** The `$schema` reference for editors; defaults to the newest published schema. */
   schemaRef?: string;
   /** Largest file of the split form; defaults to `LIMITS.maxFileBytes` (tests pass less). */
   maxFileBytes?: number;
 }
 
-const DEFAULT_SCHEMA_REF = './node_modules/svc-gitops/schemas/svc-gitops.schema.json';
+/**
+ * The newest published schema: a caller that knows its release passes that release's address
+ * (the CLI does), since a reference a committed file holds should not move under it.
+ */
+const DEFAULT_SCHEMA_REF = 'https://cdn.jsdelivr.net/npm/svc-gitops/schemas/svc-gitops.schema.json';
 const SITE_ITEM = /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/;
 
 /** The slugs the format can hold, from the schema itself (its single description). */

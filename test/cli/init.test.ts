@@ -1,8 +1,11 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { loadSettings } from '../../src/settings/index.js';
 import { createSettingsValidator } from '../../src/settings/schema.js';
 import { cli } from '../helpers/cli.js';
 import { demoFleet, fastClientEnv, sandboxPer } from '../helpers/sandbox.js';
@@ -93,21 +96,73 @@ describe('init → validate → plan in an empty repository', () => {
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
   });
 
-  it('writes nothing when a file it would write exists, and names it', async () => {
+  it('run again, writes only the missing files and keeps edited ones; --force replaces them', async () => {
     const dir = emptyRepo();
-    mkdirSync(join(dir, '.github/workflows'), { recursive: true });
+    expect((await cli(['init'], { cwd: dir, env: { HOME: dir } })).code).toBe(0);
     writeFileSync(join(dir, '.github/workflows/svc-gitops-plan.yml'), 'mine\n');
-    const init = await cli(['init'], { cwd: dir, env: { HOME: dir } });
-    expect(init.code).toBe(1);
-    expect(init.stderr).toContain(
-      'error [USAGE]: .github/workflows/svc-gitops-plan.yml already exists; nothing was written',
+    writeFileSync(join(dir, 'svc-gitops.yaml'), 'version: 1\n');
+    rmSync(join(dir, '.github/workflows/svc-gitops-drift.yml'));
+    const again = await cli(['init'], { cwd: dir, env: { HOME: dir } });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('Wrote .github/workflows/svc-gitops-drift.yml.');
+    expect(again.stdout).toMatch(
+      /Kept svc-gitops\.yaml, .*svc-gitops-plan\.yml.* as they are \(--force replaces them\)/,
     );
-    expect(init.stderr).toContain('hint: pass --force');
-    expect(existsSync(join(dir, 'svc-gitops.yaml'))).toBe(false);
     expect(readFileSync(join(dir, '.github/workflows/svc-gitops-plan.yml'), 'utf8')).toBe('mine\n');
+    expect(readFileSync(join(dir, 'svc-gitops.yaml'), 'utf8')).toBe('version: 1\n');
+    expect(existsSync(join(dir, '.github/workflows/svc-gitops-drift.yml'))).toBe(true);
+    const nothing = await cli(['init'], { cwd: dir, env: { HOME: dir } });
+    expect(nothing.stdout).toContain('Wrote nothing: every file init writes is here.');
     const forced = await cli(['init', '--force'], { cwd: dir, env: { HOME: dir } });
     expect(forced.code, forced.stderr).toBe(0);
     expect(readFileSync(join(dir, '.github/workflows/svc-gitops-plan.yml'), 'utf8')).not.toBe('mine\n');
+    expect(readFileSync(join(dir, 'svc-gitops.yaml'), 'utf8')).toContain('unmanaged: report');
+    // .gitignore is only ever added to: one line, however often init runs.
+    expect(readFileSync(join(dir, '.gitignore'), 'utf8').match(/^\/\.svc-gitops\/$/gm)).toHaveLength(1);
+  });
+
+  it("adds apply's state directory to .gitignore, so git ignores the journal (keeping what is there)", async () => {
+    const dir = tempDirForFile('svc-gitops-init-');
+    const git = (...args: string[]) => spawnSync('git', args, { cwd: dir, encoding: 'utf8' });
+    if (git('init', '-q').status !== 0) return; // no git on this machine: the text check below is in the next case
+    writeFileSync(join(dir, '.gitignore'), 'node_modules');
+    const init = await cli(['init'], { cwd: dir, env: { HOME: dir } });
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain('.gitignore (/.svc-gitops/)');
+    expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toMatch(/^node_modules\n#.*\n\/\.svc-gitops\/\n$/);
+    expect(git('check-ignore', '-q', '.svc-gitops/journal-0123.jsonl').status).toBe(0);
+    expect(git('check-ignore', '-q', 'svc-gitops.yaml').status).toBe(1);
+    // A line that already names the directory is left alone; a state directory set elsewhere is named.
+    writeFileSync(join(dir, '.gitignore'), '.svc-gitops\n');
+    rmSync(join(dir, 'settings.example.json'));
+    await cli(['init'], { cwd: dir, env: { HOME: dir } });
+    expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toBe('.svc-gitops\n');
+    await cli(['init'], { cwd: dir, env: { HOME: dir, SVC_GITOPS_STATE_DIR: 'state/apply' } });
+    expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toContain('\n/state/apply/\n');
+  });
+
+  it('points editors at the published schema and leaves every limit of the settings example at its default', async () => {
+    const dir = emptyRepo();
+    expect((await cli(['init'], { cwd: dir, env: { HOME: dir } })).code).toBe(0);
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const yaml = readFileSync(join(dir, 'svc-gitops.yaml'), 'utf8');
+    expect(yaml.split('\n')[0]).toBe(
+      `# yaml-language-server: $schema=https://cdn.jsdelivr.net/npm/svc-gitops@${version}/schemas/svc-gitops.schema.json`,
+    );
+    expect(yaml).not.toContain('node_modules');
+    const example = JSON.parse(readFileSync(join(dir, 'settings.example.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    expect(example).not.toHaveProperty('rateLimit');
+    expect(example).not.toHaveProperty('concurrency');
+    const empty = tempDirForFile('svc-gitops-init-defaults-');
+    const defaults = loadSettings({ env: {}, cwd: empty, fs, homeDir: empty }).settings as unknown as Record<
+      string,
+      unknown
+    >;
+    for (const [key, value] of Object.entries(example))
+      if (key !== '_comment' && key !== 'dashboardUrl') expect(value, key).toEqual(defaults[key]);
   });
 
   it('writes nothing when the dashboard cannot be read', async () => {

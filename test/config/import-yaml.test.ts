@@ -176,7 +176,7 @@ describe('importDesiredState: the YAML', () => {
   it('starts with the $schema comment, notes version-specific and unreadable sites, and shows no credentials', () => {
     const text = renderImportYaml(liveState(), READERS);
     expect(text.split('\n')[0]).toBe(
-      '# yaml-language-server: $schema=./node_modules/svc-gitops/schemas/svc-gitops.schema.json',
+      '# yaml-language-server: $schema=https://cdn.jsdelivr.net/npm/svc-gitops/schemas/svc-gitops.schema.json',
     );
     expect(text).toContain(
       '# Left unmanaged (ignores of specific versions):\n#   globex.demo.test akismet/akismet.php 5.3.7\n',

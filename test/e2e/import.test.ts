@@ -16,6 +16,10 @@ import {
   tempDir,
 } from './helpers.js';
 
+const { version: VERSION } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
+  version: string;
+};
+
 /** How many (site, item) ignores the imported rules ask for. */
 function ignoresIn(yaml: string): number {
   const rules = (parse(yaml) as { ignores: { rules: Array<Record<string, unknown[] | boolean>> } }).ignores
@@ -107,13 +111,14 @@ describe.each(PROFILES)('import against the %s sandbox', (profile) => {
 
   it("the editor's $schema reference never holds this machine's layout, and resolves inside the installation", async () => {
     const refOf = (yaml: string) => /yaml-language-server: \$schema=(\S+)/.exec(yaml)?.[1];
-    // Outside the installation (a fleet repository): the package a repository depends on.
+    // Outside the installation (a fleet repository, the CLI installed globally): this release's
+    // schema at its published address.
     const cwd = tempDir();
     mkdirSync(join(cwd, 'gitops'));
     const outside = await cli(['import', '--out', 'gitops/svc-gitops.yaml'], { env, cwd });
     expect(outside.code, outside.stderr).toBe(0);
     expect(refOf(readFileSync(join(cwd, 'gitops/svc-gitops.yaml'), 'utf8'))).toBe(
-      './node_modules/svc-gitops/schemas/svc-gitops.schema.json',
+      `https://cdn.jsdelivr.net/npm/svc-gitops@${VERSION}/schemas/svc-gitops.schema.json`,
     );
     // Inside it (printed, from a folder of the clone): the path to the shipped schema.
     const schemas = join(REPO, 'schemas');
@@ -166,7 +171,7 @@ describe.each(PROFILES)('import against the %s sandbox', (profile) => {
     expect(imported.stderr).toMatch(/^Wrote \d+ files to conf\/: /);
     const first = readFileSync(join(cwd, 'conf/00-svc-gitops.yaml'), 'utf8');
     expect(first).toContain('unmanaged: report');
-    expect(first).toContain('$schema=./node_modules/svc-gitops/schemas/svc-gitops.schema.json');
+    expect(first).toContain(`$schema=https://cdn.jsdelivr.net/npm/svc-gitops@${VERSION}/schemas/`);
     expect(ignoresIn(readFileSync(join(cwd, 'conf/10-ignores-001.yaml'), 'utf8'))).toBeGreaterThan(0);
     const planned = await cli(['plan', '-c', 'conf', '--format', 'json'], { env, cwd });
     expect(planned.code, planned.stderr).toBe(0);

@@ -7,6 +7,7 @@ import { normaliseAddress } from '../../plan/index.js';
 import { safeText } from '../../render/index.js';
 import type { CliContext } from '../context.js';
 import { openDashboard } from '../pipeline.js';
+import { publishedSchemaUrl } from '../version.js';
 import { writeFileAtomic } from '../write-file.js';
 
 interface ImportFlags {
@@ -46,7 +47,7 @@ export async function importLive(ctx: CliContext, flags: ImportFlags): Promise<n
       { addressOf: normaliseAddress, safe: safeText },
       {
         dashboardUrl: live.dashboardUrl,
-        ...(schemaRef === undefined ? {} : { schemaRef }),
+        schemaRef: schemaRef ?? publishedSchemaUrl('svc-gitops.schema.json'),
       },
     );
     const left = unmanaged > 0 ? `, ${unmanaged} left unmanaged (listed in its header)` : '';
@@ -127,7 +128,8 @@ function refuseToOverwrite(ctx: CliContext, flags: ImportFlags): void {
 
 /**
  * The editor's `$schema` reference: this installation's schema when the YAML is written inside
- * the installation (a clone's examples), else the schema in the package a repository depends on.
+ * the installation (a clone's examples); else undefined, and the header names the schema of this
+ * release at its published address (a global install has no `node_modules` in the repository).
  * A path out of the output's folder (`../../home/…`) would hold this machine's layout, and the
  * file is committed: it must resolve on every checkout, so it never leaves the folder.
  */

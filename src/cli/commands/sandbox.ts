@@ -13,6 +13,7 @@ import {
 } from '../../sandbox/index.js';
 import type { CliContext } from '../context.js';
 import { packageFile } from '../package-files.js';
+import { fleetFormatHelp } from './sandbox-help.js';
 import { parseGenerate, parseQuirkFlags, parseSurfaces } from './sandbox-options.js';
 
 /** The demo fleet ships with the package: located from this file, never from the cwd. */
@@ -38,8 +39,7 @@ interface SandboxFlags {
 /** The quirks beside the options; the examples are with every command's (help.ts). */
 const QUIRKS = `
 Quirks (--quirk NAME=on|off; all on in compat-6.1 and next, all off in spec):
-${wrap(QUIRK_NAMES, '  ', 96)}
-See examples/sandbox/README.md for the fleet format and the control routes.`;
+${wrap(QUIRK_NAMES, '  ', 96)}`;
 
 export function registerSandbox(program: Command, ctx: CliContext, setExit: (code: number) => void): void {
   program
@@ -78,6 +78,7 @@ export function registerSandbox(program: Command, ctx: CliContext, setExit: (cod
       '8192',
     )
     .addHelpText('after', QUIRKS)
+    .addHelpText('after', fleetFormatHelp)
     .action(async (flags: SandboxFlags) => {
       await runSandbox(ctx, flags);
       setExit(0);
@@ -175,7 +176,7 @@ function readFleet(ctx: CliContext, path: string): Fleet {
   } catch (error) {
     if (error instanceof FleetError) {
       throw new SvcError('CONFIG_INVALID', error.message, {
-        hint: 'see examples/sandbox/README.md for the fleet format',
+        hint: '`svc-gitops sandbox --help` shows the fleet file format',
       });
     }
     throw error;
