@@ -1,7 +1,8 @@
 import { closest } from '../config/did-you-mean.js';
 import { SvcError } from '../errors.js';
 import type { SettingsValidator } from './schema.js';
-import { SETTING_ENV, type SettingKey, settingVariable } from './types.js';
+import { productVariable, SETTING_ENV, type SettingKey, settingVariable } from './types.js';
+import { firstNamespace, VARIABLE_ALIASES } from './vendor.js';
 
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
 const FALSE_WORDS = new Set(['false', '0', 'no', 'off']);
@@ -36,10 +37,47 @@ export function readEnvSettings(
     values[key] = convert(raw.trim(), validator.typeOf(key), variable);
     used.push(variable);
   }
+  const warnings: string[] = [];
+  readAliases(env, validator, product, values, used, warnings);
   validator.check(values, 'environment', (key) =>
     key in SETTING_ENV ? settingVariable(key as SettingKey, product) : key,
   );
-  return { values, used, misspelt: misspeltVariables(env, product) };
+  return { values, used, misspelt: [...warnings, ...misspeltVariables(env, product)] };
+}
+
+/**
+ * The vendor's variables for our settings (`MAINWP_MAX_RETRIES`, `MAINWP_ABILITY_NAMESPACES`):
+ * read with the same meaning; one set together with ours to another value is an error.
+ */
+function readAliases(
+  env: Record<string, string | undefined>,
+  validator: SettingsValidator,
+  product: string,
+  values: Partial<Record<SettingKey, unknown>>,
+  used: string[],
+  warnings: string[],
+): void {
+  for (const [suffix, key] of Object.entries(VARIABLE_ALIASES)) {
+    const variable = productVariable(suffix, product);
+    const raw = env[variable];
+    if (raw === undefined || raw.trim() === '') continue;
+    const value =
+      key === 'namespace'
+        ? firstNamespace(raw.split(','), variable, warnings)
+        : convert(raw.trim(), validator.typeOf(key), variable);
+    if (key in values && values[key] !== value) {
+      throw new SvcError(
+        'SETTINGS_INVALID',
+        `${variable} and ${settingVariable(key, product)} are one setting`,
+        {
+          hint: `Unset one of them (${variable} is the dashboard vendor's name for it).`,
+          details: { variable },
+        },
+      );
+    }
+    values[key] = value;
+    used.push(variable);
+  }
 }
 
 /**
@@ -51,6 +89,7 @@ function misspeltVariables(env: Record<string, string | undefined>, product: str
   const prefix = settingVariable('dashboardUrl', product).slice(0, -'URL'.length);
   const known = [
     ...(Object.keys(SETTING_ENV) as SettingKey[]).map((key) => settingVariable(key, product)),
+    ...Object.keys(VARIABLE_ALIASES).map((suffix) => productVariable(suffix, product)),
     ...OTHER_VARIABLES,
   ];
   const warnings: string[] = [];

@@ -10,10 +10,12 @@ import {
   type Settings,
   settingVariable,
 } from './types.js';
+import { withOwnKeys } from './vendor.js';
 
 export { settingsFileCandidates, userSettingsFile } from './file.js';
 export { createSettingsValidator } from './schema.js';
 export { SECRET_KEYS, SETTING_ENV, type SettingKey, type Settings, settingVariable } from './types.js';
+export { FILE_KEY_ALIASES, VARIABLE_ALIASES } from './vendor.js';
 
 export interface LoadSettingsOptions {
   env: Record<string, string | undefined>;
@@ -53,7 +55,9 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   let fileValues: Record<string, unknown> = {};
   if (file) {
     // fromEntries defines properties, so even a `__proto__` key could not reach a prototype.
-    fileValues = Object.fromEntries(Object.entries(file.values).filter(([key]) => key !== '_comment'));
+    const own = withOwnKeys(file.values, file.path);
+    warnings.push(...own.warnings);
+    fileValues = Object.fromEntries(Object.entries(own.values).filter(([key]) => key !== '_comment'));
     source.push(file.dashboard === undefined ? `file:${file.path}` : `file:${file.path}#${file.dashboard}`);
     if (file.inWorkingDirectory) {
       warnings.push(
@@ -76,6 +80,10 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   };
   validator.check(merged, 'settings overrides');
   const settings = merged as unknown as Settings;
+  const given = (key: SettingKey) => key in fileValues || key in fromEnv.values || key in overrides;
+  // The vendor's tool server has safe mode off unless asked; `vendor` compatibility follows it.
+  if (settings.compatibility === 'vendor' && !given('safeMode')) settings.safeMode = false;
+  if (!settings.retryEnabled) settings.maxRetries = 1;
   settings.dashboardUrl = checkDashboardUrl(settings, warnings, product);
   // skipSslVerify is warned of by the dashboard client, when a command connects: once per run.
   const hasBasic = Boolean(settings.username && settings.applicationPassword);

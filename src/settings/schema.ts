@@ -11,7 +11,8 @@ import { SETTING_ENV, type SettingKey } from './types.js';
  * below the package root.
  */
 export interface SettingsSchema {
-  properties: Record<string, { type: 'string' | 'boolean' | 'integer'; default?: unknown }>;
+  /** `type` is absent where a key takes several forms (`anyOf`): its variable is then a string. */
+  properties: Record<string, { type?: 'string' | 'boolean' | 'integer' | 'array'; default?: unknown }>;
 }
 
 export interface SettingsValidator {
@@ -41,7 +42,7 @@ export function createSettingsValidator(): SettingsValidator {
     typeOf(key) {
       const property = schema.properties[key];
       if (!property) throw new SvcError('INTERNAL', `setting ${key} is missing from the settings schema`);
-      return property.type;
+      return property.type === undefined || property.type === 'array' ? 'string' : property.type;
     },
     defaults() {
       const out: Record<string, unknown> = {};
@@ -63,6 +64,7 @@ const KEY_ALIASES: Readonly<Record<string, string>> = {
   dashboard: 'dashboardUrl',
   password: 'applicationPassword',
   apppassword: 'applicationPassword',
+  apppasword: 'applicationPassword',
   app_password: 'applicationPassword',
 };
 

@@ -38,6 +38,14 @@ export interface Settings {
   blockedTools: string;
   /** Tool server over HTTP: the bearer token every request must carry. */
   httpToken?: string;
+  /** Tool server: `vendor` behaves as the dashboard vendor's own tool server where ours differs by choice. */
+  compatibility: 'svc' | 'vendor';
+  /** Tool server: `compact` cuts tool descriptions short. */
+  schemaVerbosity: 'standard' | 'compact';
+  /** Tool server: `pretty` indents the JSON of tool results. */
+  responseFormat: 'compact' | 'pretty';
+  /** false: one attempt per request whatever maxRetries says. */
+  retryEnabled: boolean;
 }
 
 export type SettingKey = keyof Settings;
@@ -68,6 +76,10 @@ export const SETTING_ENV: Readonly<Record<SettingKey, string>> = {
   allowedTools: 'SVC_ALLOWED_TOOLS',
   blockedTools: 'SVC_BLOCKED_TOOLS',
   httpToken: 'SVC_HTTP_TOKEN',
+  compatibility: 'SVC_COMPATIBILITY',
+  schemaVerbosity: 'SVC_SCHEMA_VERBOSITY',
+  responseFormat: 'SVC_RESPONSE_FORMAT',
+  retryEnabled: 'SVC_RETRY_ENABLED',
 };
 
 /** The product name in variables (SVC_URL) and file names (~/.config/svc-mcp/) unless told otherwise. */

@@ -79,6 +79,10 @@ export function testSettings(url: string, overrides: Partial<Settings> = {}): Se
     planLifetimeMinutes: 60,
     jobPollInterval: 0,
     jobTimeout: 60_000,
+    compatibility: 'svc',
+    schemaVerbosity: 'standard',
+    responseFormat: 'compact',
+    retryEnabled: true,
     ...overrides,
   };
 }
