@@ -257,8 +257,15 @@ export interface UnhealthySite {
 
 export interface WaveRecord {
   /** When an apply last ran updates of this wave. */
-  updated_at: string;
-  /** What the health check after that apply found (empty: healthy, or no checks configured). */
+  updated_at?: string;
+  /**
+   * When svc-gitops first saw the wave with nothing left to run and no record of its apply (a
+   * lost or older state file): an unknown time counts as that sighting, never as long ago.
+   */
+  done_seen_at?: string;
+  /** The last time a health check (after an apply, or at plan time) found unhealthy sites. */
+  unhealthy_at?: string;
+  /** What the last health check found (empty: healthy, or no checks configured). */
   unhealthy: UnhealthySite[];
 }
 

@@ -14,7 +14,7 @@ import { terminalText } from '../render/index.js';
 import type { DesiredState, PlanRollout } from '../types.js';
 import { type CliContext, useColour } from './context.js';
 import { createReadProgressPrinter } from './read-progress.js';
-import { prepareRollout } from './rollout.js';
+import { finishRollout, prepareRollout } from './rollout.js';
 
 /**
  * The CLI's side of the shared front half of plan, apply, comment and drift: the engine does the
@@ -107,6 +107,7 @@ export async function planNow(ctx: CliContext, options: PlanNowOptions): Promise
           completeRead: targetSiteIds === undefined,
         }),
     });
+    finishRollout(ctx, configPath, planned);
     const { live, targetSiteIds } = planned;
     const scope = targetSiteIds ? ` (updates and ignores of ${targetSiteIds.length} targeted)` : '';
     ctx.stderr.write(

@@ -2,22 +2,25 @@ import { resolve } from 'node:path';
 import type { DashboardClient } from '../dashboard/index.js';
 import { isSvcError, SvcError } from '../errors.js';
 import {
-  clearRecovered,
   DEFAULT_HEALTH,
   emptyRolloutState,
   healthChecksNeeded,
   observeVersions,
   parseRolloutState,
   REMAINING_WAVE,
+  recordDoneWaves,
+  recordHealthChecks,
   recordWaves,
   serialiseRolloutState,
   siteProblem,
+  wavesDone,
 } from '../plan/index.js';
 import { terminalText } from '../render/index.js';
 import type {
   ApplyResult,
   DesiredState,
   LiveState,
+  Plan,
   PlanRollout,
   RolloutState,
   UnhealthySite,
@@ -48,6 +51,7 @@ export function usesRolloutState(desired: DesiredState): boolean {
 export function readRolloutState(
   ctx: CliContext,
   path: string,
+  now: Date,
 ): { state: RolloutState; text: string | undefined } {
   let text: string;
   try {
@@ -63,7 +67,7 @@ export function readRolloutState(
       },
     );
   }
-  return { state: parseRolloutState(text, path), text };
+  return { state: parseRolloutState(text, path, now), text };
 }
 
 export function writeRolloutState(
@@ -88,9 +92,9 @@ export function writeRolloutState(
 
 /**
  * Before planning: the recorded state, with this read's versions observed, and the health checks
- * the wave gates need (status only: there is no earlier reading to compare times with). The
- * updated state is written at once, so a version's first sighting is kept even if the plan is
- * never applied.
+ * the wave gates need (status only: there is no earlier reading to compare times with); a check
+ * that finds a wave unhealthy is recorded. `finishRollout` writes the state once the plan is
+ * made, so a version's first sighting is kept even if the plan is never applied.
  */
 export async function prepareRollout(
   ctx: CliContext,
@@ -102,8 +106,8 @@ export async function prepareRollout(
 ): Promise<PlanRollout | undefined> {
   if (!usesRolloutState(desired)) return undefined;
   const path = rolloutStatePath(ctx.cwd, configPath);
-  const { state: recorded, text } = readRolloutState(ctx, path);
   const now = ctx.now();
+  const { state: recorded } = readRolloutState(ctx, path, now);
   const observed = observeVersions(recorded, live, now, options.completeRead);
   const health: Record<string, UnhealthySite[]> = {};
   const rules = desired.health ?? DEFAULT_HEALTH;
@@ -138,9 +142,35 @@ export async function prepareRollout(
       );
     }
   }
-  const state = clearRecovered(observed, health);
-  writeRolloutState(ctx, path, state, text);
+  const state = recordHealthChecks(observed, health, now);
   return { state, health, ...(options.overrideHealth ? { overrideHealth: true } : {}) };
+}
+
+/**
+ * After planning: the waves the plan shows done for the first time without a record start their
+ * `healthy_for` now; the state (with the read's sightings and checks) is written.
+ */
+export function finishRollout(
+  ctx: CliContext,
+  configPath: string,
+  planned: {
+    desired: DesiredState;
+    live: LiveState;
+    plan: Plan;
+    rollout?: PlanRollout;
+    targetSiteIds?: number[];
+  },
+): void {
+  if (!planned.rollout) return;
+  const path = rolloutStatePath(ctx.cwd, configPath);
+  let text: string | undefined;
+  try {
+    text = ctx.fs.readFileSync(path, 'utf8') as string;
+  } catch {
+    text = undefined;
+  }
+  const done = wavesDone(planned.desired, planned.live, planned.plan, planned.targetSiteIds === undefined);
+  writeRolloutState(ctx, path, recordDoneWaves(planned.rollout.state, done, ctx.now()), text);
 }
 
 /** After an apply: each named wave that ran updates records when, and what its health check found. */
@@ -164,10 +194,11 @@ export function recordApply(
   }
   if (waves.size === 0) return;
   const path = rolloutStatePath(ctx.cwd, configPath);
-  const { state, text } = readRolloutState(ctx, path);
+  const now = ctx.now();
+  const { state, text } = readRolloutState(ctx, path, now);
   const unhealthyOf = new Map((result.health ?? []).map((entry) => [entry.wave, entry.unhealthy]));
   const applied = [...waves].map((wave) => ({ wave, unhealthy: unhealthyOf.get(wave) ?? [] }));
-  writeRolloutState(ctx, path, recordWaves(state, applied, ctx.now()), text);
+  writeRolloutState(ctx, path, recordWaves(state, applied, now), text);
 }
 
 /**

@@ -17,14 +17,18 @@ export { DEFAULT_HEALTH, type SiteReading, siteProblem } from './health.js';
 export { indexLiveState, type LiveIndex } from './live-index.js';
 export { compareActions, compareNotes } from './order.js';
 export { planId, verifyPlanId } from './plan-id.js';
-export { healthChecksNeeded, type WaveCheck } from './rollout-checks.js';
+export { healthChecksNeeded, type WaveCheck, wavesDone } from './rollout-checks.js';
 export {
-  clearRecovered,
   emptyRolloutState,
+  mergeWaveRecords,
   observeVersions,
   parseRolloutState,
+  type RolloutStateProblem,
+  recordDoneWaves,
+  recordHealthChecks,
   recordWaves,
   serialiseRolloutState,
+  waveClock,
 } from './rollout-state.js';
 export { compileSelection, compileSelections, matchesSelection, normaliseAddress } from './select.js';
 export { summarise } from './summary.js';

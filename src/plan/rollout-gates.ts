@@ -10,6 +10,7 @@ import { describeAge } from '../schedule/duration.js';
 import { type CompiledWindow, compileWindow } from '../schedule/window.js';
 import type { DesiredState, PendingUpdate, PlanRollout, UpdatePolicy, Wave } from '../types.js';
 import { describeItem, sourceLabel } from './reasons.js';
+import { waveClock } from './rollout-clock.js';
 import { REMAINING_WAVE } from './waves.js';
 
 export interface UpdateGates {
@@ -117,19 +118,34 @@ function afterReason(
   const before = `wave "${after.wave}"`;
   const starts = `starts after ${before} has been healthy for ${after.healthyFor.text}`;
   if ((activeByWave.get(after.wave) ?? 0) > 0) return `${starts}; ${before} still has updates to run`;
-  const record = rollout?.state.waves[after.wave];
-  // Never applied: nothing of it to watch.
-  if (!record) return undefined;
-  const since = now.getTime() - Date.parse(record.updated_at);
+  const clock = waveClock(rollout?.state.waves[after.wave]);
+  // No record of the wave (a lost or older state file, or it never ran): its time is unknown
+  // and counts as now, the moment svc-gitops first sees it done (recorded after this plan).
+  const from = clock?.at ?? now.toISOString();
+  const since = now.getTime() - Date.parse(from);
   if (!(since >= after.healthyFor.ms)) {
-    const ready = new Date(Date.parse(record.updated_at) + after.healthyFor.ms).toISOString();
-    return `${starts}; it was last updated ${record.updated_at} (${describeAge(since)} ago), so not before ${ready}`;
+    const ready = new Date(Date.parse(from) + after.healthyFor.ms).toISOString();
+    return `${starts}; ${clockText(clock, from, since)}, so not before ${ready}`;
   }
   if (override) return undefined;
   const checked = rollout?.health[after.wave];
   if (!checked) return `${starts}; its health was not checked at plan time`;
   if (checked.length > 0) return `${starts}; a health check found ${checked.length} unhealthy site(s) in it`;
   return undefined;
+}
+
+function clockText(clock: ReturnType<typeof waveClock>, from: string, since: number): string {
+  const ago = `(${describeAge(since)} ago)`;
+  switch (clock?.since) {
+    case undefined:
+      return `the rollout state has no record of when it last ran, so its ${'`healthy_for`'} counts from now, ${from}`;
+    case 'updated':
+      return `it was last updated ${from} ${ago}`;
+    case 'done-seen':
+      return `svc-gitops first saw it done ${from} ${ago} (the rollout state had no record of its apply)`;
+    case 'unhealthy':
+      return `a health check found it unhealthy ${from} ${ago}, which restarts the count`;
+  }
 }
 
 /**

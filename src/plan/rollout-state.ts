@@ -1,68 +1,21 @@
 /**
- * The rollout state file: when each pending target version was first seen, and each wave's last
- * apply with its health. Kept in Git beside the desired state, written so that it diffs line by
- * line: keys sorted, one version per line, two-space indents.
+ * The rollout state's transitions: what a plan's read, a plan-time health check and an apply
+ * add to it. Every unknown time counts as now (never as long ago), so a lost or older state
+ * file can delay a rollout but never speed it up. The text of the file: rollout-state-file.ts.
  */
-import { compareCodeUnits, SvcError } from '../errors.js';
 import type { LiveState, RolloutState, UnhealthySite, WaveRecord } from '../types.js';
+import { waveClock } from './rollout-clock.js';
 import { versionKey } from './rollout-gates.js';
 
-export const ROLLOUT_STATE_FORMAT = 1;
-
-export function emptyRolloutState(): RolloutState {
-  return { first_seen: {}, waves: {} };
-}
-
-/** Parses the file's text; anything unexpected is CONFIG_INVALID naming the file and the field. */
-export function parseRolloutState(text: string, path: string): RolloutState {
-  const fail = (what: string): never => {
-    throw new SvcError('CONFIG_INVALID', `${path}: not a svc-gitops rollout state: ${what}`, {
-      hint: 'restore it from Git history, or delete it: versions are then seen anew (their soak time starts again)',
-    });
-  };
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    return fail(`invalid JSON (${(error as Error).message})`);
-  }
-  if (!isRecord(data)) return fail('not an object');
-  if (data.format !== ROLLOUT_STATE_FORMAT) return fail(`format must be ${ROLLOUT_STATE_FORMAT}`);
-  const state = emptyRolloutState();
-  const firstSeen = data.first_seen ?? {};
-  if (!isRecord(firstSeen)) return fail('first_seen must be an object');
-  for (const [key, value] of Object.entries(firstSeen)) {
-    if (typeof value !== 'string' || Number.isNaN(Date.parse(value)))
-      return fail(`first_seen["${key}"] is not a time`);
-    state.first_seen[key] = value;
-  }
-  const waves = data.waves ?? {};
-  if (!isRecord(waves)) return fail('waves must be an object');
-  for (const [name, value] of Object.entries(waves)) {
-    if (
-      !isRecord(value) ||
-      typeof value.updated_at !== 'string' ||
-      Number.isNaN(Date.parse(value.updated_at))
-    )
-      return fail(`waves["${name}"].updated_at is not a time`);
-    const unhealthy = value.unhealthy ?? [];
-    if (!Array.isArray(unhealthy) || !unhealthy.every(isUnhealthySite))
-      return fail(`waves["${name}"].unhealthy must list {site_id, site_url, problem}`);
-    state.waves[name] = { updated_at: value.updated_at, unhealthy: unhealthy as UnhealthySite[] };
-  }
-  return state;
-}
-
-export function serialiseRolloutState(state: RolloutState): string {
-  const sorted = <T>(record: Record<string, T>) =>
-    Object.fromEntries(Object.entries(record).sort(([a], [b]) => compareCodeUnits(a, b)));
-  const file = {
-    format: ROLLOUT_STATE_FORMAT,
-    first_seen: sorted(state.first_seen),
-    waves: sorted(state.waves),
-  };
-  return `${JSON.stringify(file, null, 2)}\n`;
-}
+export { waveClock } from './rollout-clock.js';
+export {
+  emptyRolloutState,
+  mergeWaveRecords,
+  parseRolloutState,
+  ROLLOUT_STATE_FORMAT,
+  type RolloutStateProblem,
+  serialiseRolloutState,
+} from './rollout-state-file.js';
 
 /**
  * The state after a plan's read: every target version pending on some site keeps its first-seen
@@ -85,16 +38,45 @@ export function observeVersions(
   return { first_seen, waves: state.waves };
 }
 
-/** The state after plan-time health checks: a wave whose re-check found nothing unhealthy is healthy again. */
-export function clearRecovered(state: RolloutState, health: Record<string, UnhealthySite[]>): RolloutState {
-  const waves: Record<string, WaveRecord> = {};
-  for (const [name, record] of Object.entries(state.waves)) {
-    const rechecked = health[name];
-    waves[name] =
-      rechecked !== undefined && rechecked.length === 0 && record.unhealthy.length > 0
-        ? { ...record, unhealthy: [] }
-        : record;
+/**
+ * The state after plan-time health checks: a wave found unhealthy records the sites and the
+ * time (its `healthy_for` counts again from there); one found healthy clears its sites and
+ * keeps the time.
+ */
+export function recordHealthChecks(
+  state: RolloutState,
+  health: Record<string, UnhealthySite[]>,
+  now: Date,
+): RolloutState {
+  const waves: Record<string, WaveRecord> = { ...state.waves };
+  for (const [name, found] of Object.entries(health)) {
+    const record = waves[name] ?? { unhealthy: [] };
+    if (found.length === 0) {
+      if (record.unhealthy.length > 0) waves[name] = { ...record, unhealthy: [] };
+      continue;
+    }
+    // The update that preceded each site's trouble, from the apply that recorded it.
+    const after = new Map(record.unhealthy.map((site) => [site.site_id, site.after]));
+    const unhealthy = found.map((site) => {
+      const moves = site.after ?? after.get(site.site_id);
+      return moves === undefined ? site : { ...site, after: moves };
+    });
+    waves[name] = { ...record, unhealthy, unhealthy_at: now.toISOString() };
   }
+  return { first_seen: state.first_seen, waves };
+}
+
+/**
+ * The state after a plan: each wave another wave starts `after`, seen with nothing left to run
+ * and no record of when it last ran (a lost or older file, or a wave that never had updates),
+ * is recorded as first seen done now: its `healthy_for` starts here.
+ */
+export function recordDoneWaves(state: RolloutState, done: readonly string[], now: Date): RolloutState {
+  const unrecorded = done.filter((name) => waveClock(state.waves[name]) === undefined);
+  if (unrecorded.length === 0) return state;
+  const waves = { ...state.waves };
+  for (const name of unrecorded)
+    waves[name] = { ...(waves[name] ?? { unhealthy: [] }), done_seen_at: now.toISOString() };
   return { first_seen: state.first_seen, waves };
 }
 
@@ -105,21 +87,11 @@ export function recordWaves(
   now: Date,
 ): RolloutState {
   const waves = { ...state.waves };
-  for (const { wave, unhealthy } of applied) waves[wave] = { updated_at: now.toISOString(), unhealthy };
+  const at = now.toISOString();
+  for (const { wave, unhealthy } of applied) {
+    const record: WaveRecord = { ...waves[wave], updated_at: at, unhealthy };
+    if (unhealthy.length > 0) record.unhealthy_at = at;
+    waves[wave] = record;
+  }
   return { first_seen: state.first_seen, waves };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isUnhealthySite(value: unknown): boolean {
-  return (
-    isRecord(value) &&
-    Number.isInteger(value.site_id) &&
-    typeof value.site_url === 'string' &&
-    typeof value.problem === 'string' &&
-    (value.after === undefined ||
-      (Array.isArray(value.after) && value.after.every((a) => typeof a === 'string')))
-  );
 }

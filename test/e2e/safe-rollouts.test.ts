@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { parseRolloutState } from '../../src/plan/index.js';
 import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
 import type { Plan, RolloutState } from '../../src/types.js';
 import { cli } from '../helpers/cli.js';
@@ -56,7 +57,8 @@ describe('safe rollouts against the sandbox', () => {
     return JSON.parse(result.stdout) as Plan;
   };
   const stateFile = () => join(dir, 'svc-gitops.rollout.json');
-  const state = () => JSON.parse(readFileSync(stateFile(), 'utf8')) as RolloutState;
+  const state = (): RolloutState =>
+    parseRolloutState(readFileSync(stateFile(), 'utf8'), stateFile(), new Date('2100-01-01T00:00:00Z'));
   const updatedSites = (plan: Plan) => plan.actions.filter((a) => a.op === 'update').map((a) => a.site_id);
   const control = (path: string, body: unknown) =>
     fetch(`${sandbox.url}/__sandbox/${path}`, {
@@ -101,9 +103,9 @@ describe('safe rollouts against the sandbox', () => {
     // The recorded time is kept, not moved to the later run.
     expect(state().first_seen['plugin akismet/akismet.php 5.3.7']).toBe(T0.toISOString());
     expect(updatedSites(await planJson(hours(72)))).toEqual([1, 2, 3, 4, 5, 6]);
-    // The file is small and diffs line by line.
+    // The file is small, one record per line: it diffs and merges line by line.
     expect(readFileSync(stateFile(), 'utf8')).toBe(
-      `{\n  "format": 1,\n  "first_seen": {\n    "plugin akismet/akismet.php 5.3.7": "${T0.toISOString()}"\n  },\n  "waves": {}\n}\n`,
+      `{"format":2}\n{"first_seen":"plugin akismet/akismet.php 5.3.7","at":"${T0.toISOString()}"}\n`,
     );
   });
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseRolloutState } from '../../src/plan/index.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { cli } from '../helpers/cli.js';
 import { demoFleet } from '../helpers/sandbox.js';
@@ -290,9 +291,11 @@ describe('the bundled action with the real CLI', () => {
     expect(run.summary).toMatch(/wave canary: \d+ updated site\(s\) checked, 0 unhealthy/);
     expect(run.outputs['report-file']).toBe(join(runnerTemp, 'svc-gitops-apply-report.md'));
     expect(run.outputs['rollout-state-file']).toBe('rollout.rollout.json');
-    const state = JSON.parse(readFileSync(join(dir, 'rollout.rollout.json'), 'utf8')) as {
-      waves: Record<string, unknown>;
-    };
+    const state = parseRolloutState(
+      readFileSync(join(dir, 'rollout.rollout.json'), 'utf8'),
+      'rollout.rollout.json',
+      new Date('2100-01-01T00:00:00Z'),
+    );
     expect(Object.keys(state.waves)).toEqual(['canary']);
     // The next scheduled run finds the later wave waiting for canary's day of health.
     const next = await step({ command: 'plan', config: 'rollout.yaml', dashboard: rolledOut });

@@ -181,14 +181,13 @@ describe('the rollout state file', () => {
     );
     const text = serialiseRolloutState(state);
     expect(text.indexOf('"a"')).toBeLessThan(text.indexOf('"b"'));
-    expect(parseRolloutState(text, 'x.rollout.json')).toEqual(state);
+    expect(parseRolloutState(text, 'x.rollout.json', NOW)).toEqual(state);
     const error = svcErrorSync(() =>
-      parseRolloutState('{"format": 1, "first_seen": {"a": "soon"}}', 'x.rollout.json'),
+      parseRolloutState('{"format": 1, "first_seen": {"a": "soon"}}', 'x.rollout.json', NOW),
     );
     expect(error.code).toBe('CONFIG_INVALID');
-    expect(error.message).toBe(
-      'x.rollout.json: not a svc-gitops rollout state: first_seen["a"] is not a time',
-    );
+    expect(error.message).toBe('x.rollout.json:1: rollout state: first_seen "a": not a time');
+    expect(error.hint).not.toMatch(/delete|remove/);
   });
 
   it('asks for health checks of a gating wave once its time has passed, and of sites left unhealthy', () => {
