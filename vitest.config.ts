@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // The real-dashboard suite has its own config and command (npm run test:real).
+    exclude: ['test/real/**', '**/node_modules/**'],
     // Removes the temporary directories a test file made (tempDirForFile) once its tests are done.
     setupFiles: ['test/setup/temp-dirs.ts', 'test/setup/output-audit.ts'],
     // Every sandbox answer is checked against its profile's published output schema.

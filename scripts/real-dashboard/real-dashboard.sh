@@ -2,9 +2,11 @@
 # A real MainWP dashboard on loopback for svc-gitops's conformance suite (see README.md here).
 #
 #   real-dashboard.sh up                 set up and start everything (idempotent)
+#   real-dashboard.sh check              exit 3 with one line when packages or release archives are missing
 #   real-dashboard.sh env                the SVC_* lines for svc-gitops:  eval "$(real-dashboard.sh env)"
 #   real-dashboard.sh status             processes, ports, sites
 #   real-dashboard.sh updates            announce the fake updates again and sync the dashboard
+#   real-dashboard.sh restore            back to the start: original packages, no ignores, abilities on, synced
 #   real-dashboard.sh abilities on|hidden|unregistered
 #   real-dashboard.sh ui-ignores SITE_ID     a global theme ignore and SITE_ID's akismet, as the UI sets them
 #   real-dashboard.sh poison-ignore SITE_ID  MainWP 6.1.2's slug-0 ignore entry, made through REST v2
@@ -98,13 +100,26 @@ status() {
 	echo "sites: $(v2 GET 'sites?per_page=1' | php -r 'echo json_decode(stream_get_contents(STDIN), true)["total"] ?? "?";')"
 }
 
+# Exit 0 when `up` can run here; otherwise one line saying what is missing, exit 3.
+check() {
+	local missing name
+	missing=$(missing_packages)
+	[[ -z $missing ]] || { echo "missing Debian packages ($missing): $0 packages"; exit 3; }
+	[[ -n $SOURCES && -d $SOURCES ]] || { echo "no release archives: set SVC_REAL_SOURCES (default ../shared/real-dashboard)"; exit 3; }
+	for name in wordpress mainwp mainwp-child; do
+		[[ -n $(find_archive "$name") ]] || { echo "no $name release in $SOURCES"; exit 3; }
+	done
+}
+
 running() { owned "$RUN/dash.pid" "127.0.0.1:$DASH_PORT" || die "the dashboard is not running ($0 up)"; }
 
 case ${1:-up} in
 	up) up ;;
+	check) check ;;
 	env) print_env ;;
 	status) status ;;
 	updates) running && announce_updates && sync_dashboard ;;
+	restore) running && restore ;;
 	abilities) running && abilities_mode "${2:-}" ;;
 	ui-ignores) running && wpctl dash ui-ignores "${2:?ui-ignores SITE_ID}" ;;
 	poison-ignore) running && poison_ignore "${2:-}" ;;
@@ -113,5 +128,5 @@ case ${1:-up} in
 	packages) install_packages ;;
 	down) stop_servers && db_stop ;;
 	reset) stop_servers && db_stop && rm -rf "$SITES" "$BASE/mysql" "$STATE" "$PKGS" "$RUN" ;;
-	*) sed -n '3,16p' "$0" >&2 && exit 2 ;;
+	*) sed -n 's/^#   //p' "$0" >&2 && exit 2 ;;
 esac

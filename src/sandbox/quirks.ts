@@ -28,6 +28,11 @@ export const QUIRK_NAMES = [
   'batchSiteNameOptional',
   /** Extension: the slug-less REST ignore routes add `url` to the spec's `{success, message}`. */
   'restIgnoreReplyUrl',
+  /**
+   * Seen on MainWP 6.1.2: `POST /updates/{id}/update/{plugins|themes}` updates the child, but the
+   * dashboard keeps listing the item as pending (at its old version) until the site is synced.
+   */
+  'restKindRunListedUntilSync',
 ] as const;
 
 export type QuirkName = (typeof QUIRK_NAMES)[number];

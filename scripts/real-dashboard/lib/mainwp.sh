@@ -106,3 +106,22 @@ print_env() {
 	printf 'export SVC_TOKEN=%q\n' "$(json_field "$STATE/rest-key.json" token)"
 	printf 'export SVC_ALLOW_HTTP=true\n'
 }
+
+# The starting point of the conformance suite again: the children's packages back at WordPress's
+# own versions, no ignores anywhere (per site, site-wide flags, global), the abilities on, the
+# fake updates announced and synced. Sites and credentials stay.
+restore() {
+	local name content
+	for name in $(child_names); do
+		content=$SITES/$name/wp-content
+		rm -rf "$content/plugins/akismet" "$content/plugins/hello-dolly" "$content/plugins/hello.php" \
+			"$content/themes/twentytwentyone" "$content/themes/twentytwentyfive"
+		cp -a "$SRC/wordpress/wp-content/plugins/akismet" "$SRC/wordpress/wp-content/plugins/hello.php" "$content/plugins/"
+		cp -a "$SRC/wordpress/wp-content/themes/twentytwentyone" "$SRC/wordpress/wp-content/themes/twentytwentyfive" "$content/themes/"
+	done
+	sql site_dash -e "UPDATE wp_mainwp_wp SET ignored_plugins = '', ignored_themes = '', is_ignoreCoreUpdates = 0,
+		is_ignorePluginUpdates = 0, is_ignoreThemeUpdates = 0; UPDATE wp_mainwp_users SET ignored_plugins = '', ignored_themes = ''"
+	abilities_mode on
+	announce_updates
+	sync_dashboard
+}

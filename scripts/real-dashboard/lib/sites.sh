@@ -48,7 +48,7 @@ unpack_sources() {
 find_archive() {
 	local file
 	for file in "$SOURCES"/*; do
-		[[ $(basename "$file") =~ ^$1[-.][0-9][0-9.]*(\.tar\.xz|\.tar\.gz|\.zip)$ ]] && echo "$file"
+		if [[ $(basename "$file") =~ ^$1[-.][0-9][0-9.]*(\.tar\.xz|\.tar\.gz|\.zip)$ ]]; then echo "$file"; fi
 	done | sort -V | tail -1
 }
 

@@ -4,6 +4,7 @@ import type { RunUpdatesRequest, RunUpdatesResult, UpdateError } from '../client
 import type { Connection } from '../connection.js';
 import { parseRestCoreRun, parseRestKindRun, type RestKindRun } from '../wire/rest-run.js';
 import { restCall } from './call.js';
+import { syncSites } from './sync.js';
 
 /** REST route segment per kind; core has no `slug` parameter. */
 const ROUTE: Record<ItemKind, string> = {
@@ -43,7 +44,28 @@ export async function runUpdatesViaRest(
   const updated = perSite.flatMap((site) => site.updated);
   const stopped = perSite.find((site) => site.stoppedBy !== undefined)?.stoppedBy;
   if (stopped !== undefined && updated.length === 0) throw stopped;
+  await syncTouched(conn, updated, signal);
   return { updated, errors: perSite.flatMap((site) => site.errors) };
+}
+
+/**
+ * MainWP's per-kind routes update the child but leave the item in the dashboard's pending list
+ * until the site is synced again (seen on MainWP 6.1.2), so a confirming re-read would call a
+ * done update "still pending". A sync of the sites that reported an update refreshes the list.
+ * It is best effort: when it fails, the re-read's verdict stands as before.
+ */
+async function syncTouched(
+  conn: Connection,
+  updated: RunUpdatesResult['updated'],
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const touched = [...new Set(updated.map((u) => u.siteId))];
+  if (touched.length === 0 || signal?.aborted) return;
+  try {
+    await syncSites(conn, touched, signal);
+  } catch {
+    // The updates ran; only the dashboard's list may lag behind them.
+  }
 }
 
 /** A site's results, and the run-wide failure that stopped its remaining calls, if any. */

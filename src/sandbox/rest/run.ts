@@ -130,6 +130,8 @@ export function updateSiteKind(
     );
   }
   const result = runSiteUpdates(ctx, site, { kinds: [kind], slugs: chosen });
+  if (ctx.quirks.restKindRunListedUntilSync && kind !== 'translations')
+    listedUntilSync(ctx, site, result.updated);
   const data: Record<string, unknown> = {};
   for (const entry of result.updated) {
     data[entry.slug] = {
@@ -142,4 +144,30 @@ export function updateSiteKind(
   for (const error of result.errors)
     data[encodeURIComponent(error.slug)] = { success: 0, error: error.message };
   return ok({ success: 1, data });
+}
+
+/**
+ * Quirk `restKindRunListedUntilSync`: the child has the new version, the dashboard's stored data
+ * keeps the old one and the pending entry until a sync applies the change (src/sandbox/sync.ts).
+ */
+function listedUntilSync(
+  ctx: SandboxContext,
+  site: FleetSite,
+  updated: ReturnType<typeof runSiteUpdates>['updated'],
+): void {
+  ctx.store.changeSite(site, (record) => {
+    for (const entry of updated) {
+      if (entry.type !== 'plugin' && entry.type !== 'theme') continue;
+      const item = (entry.type === 'plugin' ? record.plugins : record.themes).find(
+        (i) => i.slug === entry.slug,
+      );
+      if (!item) continue;
+      item.version = entry.old_version;
+      item.update = entry.new_version;
+      record.unsynced = [
+        ...(record.unsynced ?? []),
+        { type: entry.type, slug: entry.slug, version: entry.new_version },
+      ];
+    }
+  });
 }

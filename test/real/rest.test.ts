@@ -1,0 +1,53 @@
+/**
+ * svc-gitops against the real dashboard on MainWP REST v2 only: the abilities unregistered, as
+ * MainWP runs before WordPress 6.9 (`real-dashboard.sh abilities unregistered`).
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { harness, installedVersion, skipReason } from './harness.js';
+import { freshWorkspace, type Workspace, writeDesired } from './scenario.js';
+
+describe.skipIf(skipReason())('real dashboard, REST API v2 only', () => {
+  let ws: Workspace;
+  afterAll(() => {
+    if (!skipReason()) harness(['abilities', 'on']);
+  });
+
+  it('plans from REST: the updates, and notes for what REST cannot ignore or unignore', async () => {
+    ws = freshWorkspace({ SVC_NAMESPACE: 'mainwp' });
+    harness(['abilities', 'unregistered']);
+    writeDesired(ws);
+    const r = await ws.run('plan');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('(rest)');
+    expect(r.stdout).toContain('0 to ignore, 0 to unignore, 5 to update on 3 sites');
+    expect(r.stdout).toContain('cannot-ignore: plugin hello.php');
+    expect(r.stdout).toContain('cannot-unignore: per-site ignore of plugin akismet/akismet.php');
+  });
+
+  it('applies the updates through the per-kind routes and confirms them (a sync of the touched sites)', async () => {
+    const r = await ws.run('apply', '--auto-approve');
+    expect(r.stdout + r.stderr).toContain('5 done, 0 failed');
+    expect(r.code).toBe(0);
+    expect(installedVersion('child2', 'plugins/akismet/akismet.php')).toBe('3.1.6');
+    expect(installedVersion('child3', 'plugins/hello-dolly/hello.php')).toBe('2.0.0');
+  });
+
+  it('re-plans with no updates left, only what REST cannot do', async () => {
+    const r = await ws.run('plan');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('0 to ignore, 0 to unignore, 0 to update');
+  });
+
+  it('works with the REST token alone, in the form MainWP shows (<secret>==<key>)', async () => {
+    const { SVC_USER: _user, SVC_APP_PASSWORD: _password, ...tokenOnly } = ws.env;
+    expect(tokenOnly.SVC_TOKEN).toMatch(/^[0-9a-f]+==[0-9a-f]+$/);
+    const r = await freshCli(ws, tokenOnly);
+    expect(r.stderr).not.toContain('error');
+    expect(r.code).toBe(0);
+  });
+});
+
+async function freshCli(ws: Workspace, env: Record<string, string | undefined>) {
+  const { cli } = await import('../helpers/cli.js');
+  return cli(['plan'], { env, cwd: ws.dir });
+}
