@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { resolveConfigPath } from '../../config/index.js';
 import {
   type ApplyLockPlace,
@@ -65,7 +65,7 @@ export function registerApply(program: Command, ctx: CliContext, setExit: (code:
     .option('--target <site...>', 'only these sites (IDs, domains or globs), when planning now')
     .option('--dry-run', 'show the calls apply would send and send nothing')
     .option('-q, --quiet', 'no progress lines (reading the dashboard, applying); notable events still print')
-    .option('--format <format>', 'report format: text, markdown or json', 'text')
+    .addOption(new Option('--format <format>', 'report format').choices(REPORT_FORMATS).default('text'))
     .option('--out <file>', 'also write the report to FILE')
     .option(
       '--override-health',
@@ -126,11 +126,6 @@ export async function runApply(
 }
 
 function checkFlags(planfile: string | undefined, flags: ApplyFlags): void {
-  if (!REPORT_FORMATS.includes(flags.format as ReportFormat)) {
-    throw new SvcError('USAGE', `unknown --format ${flags.format}`, {
-      hint: `use one of ${REPORT_FORMATS.join(', ')}`,
-    });
-  }
   checkApprovalParameters({
     planFile: planfile !== undefined,
     reviewed: flags.reviewed !== undefined,

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { SvcError } from '../../errors.js';
 import {
   type Fleet,
@@ -27,7 +27,7 @@ interface SandboxFlags {
   tls?: boolean;
   namespace?: string;
   seed: string;
-  clock: string;
+  clock: 'fast' | 'realistic';
   queueThreshold: string;
   batchLimit: string;
   quirk: string[];
@@ -52,7 +52,11 @@ export function registerSandbox(program: Command, ctx: CliContext, setExit: (cod
       '--generate <spec>',
       'generate the fleet instead: sites=N[,pending=N][,ignored=N][,plugins=N][,flagged=PERCENT][,seed=N]',
     )
-    .option('--profile <profile>', PROFILES.join(' | '), 'compat-6.1')
+    .addOption(
+      new Option('--profile <profile>', 'dashboard behaviour to serve')
+        .choices(PROFILES)
+        .default('compat-6.1'),
+    )
     .option(
       '--quirk <name=on|off>',
       'switch one shipped-release quirk on or off over the profile (repeatable)',
@@ -69,7 +73,11 @@ export function registerSandbox(program: Command, ctx: CliContext, setExit: (cod
     .option('--tls', 'serve HTTPS with a self-signed certificate made at start')
     .option('--namespace <name>', 'product namespace in paths, ability names and error codes', 'svc')
     .option('--seed <n>', 'seed of fault injection and job ids', '1')
-    .option('--clock <mode>', 'job clock: fast (each status poll advances one chunk) | realistic', 'fast')
+    .addOption(
+      new Option('--clock <mode>', 'job clock: fast (each status poll advances one chunk) or realistic')
+        .choices(['fast', 'realistic'])
+        .default('fast'),
+    )
     .option('--queue-threshold <n>', 'run calls over this many sites are queued', '200')
     .option('--batch-limit <n>', 'global /batch item limit', '100')
     .option(
@@ -87,11 +95,6 @@ export function registerSandbox(program: Command, ctx: CliContext, setExit: (cod
 
 async function runSandbox(ctx: CliContext, flags: SandboxFlags): Promise<void> {
   const profile = flags.profile;
-  if (!(PROFILES as readonly string[]).includes(profile)) {
-    throw new SvcError('USAGE', `unknown --profile "${profile}"`, {
-      hint: `use --profile ${PROFILES.join(', --profile ')}`,
-    });
-  }
   const quirks = parseQuirkFlags(flags.quirk);
   const surfaces = parseSurfaces(flags.surfaces);
   if (flags.generate && flags.fleet)
@@ -99,11 +102,6 @@ async function runSandbox(ctx: CliContext, flags: SandboxFlags): Promise<void> {
   const generated = flags.generate ? parseGenerate(flags.generate) : undefined;
   const port = parseInteger(flags.port, '--port', 0, 65535);
   const seed = parseInteger(flags.seed, '--seed', 0, 2 ** 31 - 1);
-  if (flags.clock !== 'fast' && flags.clock !== 'realistic') {
-    throw new SvcError('USAGE', `unknown --clock "${flags.clock}"`, {
-      hint: 'use --clock fast or --clock realistic',
-    });
-  }
   const queueThreshold = parseInteger(flags.queueThreshold, '--queue-threshold', 1, 1_000_000);
   const batchLimit = parseInteger(flags.batchLimit, '--batch-limit', 1, 1_000_000);
   const requestLimit = parseInteger(flags.maxRequestLine, '--max-request-line', 0, 1_000_000);
