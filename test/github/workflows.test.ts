@@ -75,6 +75,24 @@ describe('security rules of the templates', () => {
     }
   });
 
+  it.each(files)('%s: every action runs on node24, as the svc-gitops action does', (file) => {
+    // The first release of each action whose action.yml says `runs.using: node24`, by the commit
+    // its tag names (checkout and setup-node v5.0.0; upload-artifact v6.0.0, since its v5 still
+    // ran node20 by default), read from the actions' release notes and pinned workflows.
+    const NODE24: Record<string, { sha: string; version: string }> = {
+      'actions/checkout': { sha: '08c6903cd8c0fde910a37f88322edcfb5dd907a8', version: 'v5.0.0' },
+      'actions/setup-node': { sha: 'a0853c24544627f65ddf259abe73b1d18a591444', version: 'v5.0.0' },
+      'actions/upload-artifact': { sha: 'b7c566a772e6b6bfb58ed0dc250532a479d7789f', version: 'v6.0.0' },
+    };
+    for (const [, action, sha, version] of read(file).matchAll(
+      /uses:\s*([\w-]+\/[\w-]+)@(\w+)\s+# (v[\d.]+)/g,
+    )) {
+      if (action?.endsWith('/svc-gitops')) continue;
+      expect(NODE24[action ?? ''], `${action} is not known to run on node24`).toBeDefined();
+      expect({ sha, version }, action).toEqual(NODE24[action ?? '']);
+    }
+  });
+
   it.each(examples)('%s: least privilege: nothing at the top, each job states its own', (file) => {
     expect(parseWorkflow(file).permissions).toEqual({});
     for (const [name, job] of jobsOf(file)) {
