@@ -60,8 +60,16 @@ describe('module boundaries (docs/architecture.md)', () => {
     );
   });
 
-  it('dashboard: types, errors, the public URL, the settings types and undici', () => {
-    allowedOnly('dashboard', /^(types\.js|errors\.js|public-url\.js|settings\/types\.js|undici)$/);
+  it('dashboard: types, errors, the public URL, the settings types, the secret mask and undici', () => {
+    allowedOnly(
+      'dashboard',
+      /^(types\.js|errors\.js|public-url\.js|settings\/types\.js|secrets\/index\.js|undici)$/,
+    );
+  });
+
+  it('secrets: the one mask is a leaf (node built-ins only)', () => {
+    expect(importsOf('secrets').length).toBeGreaterThan(3);
+    expect(outsideImports('secrets').filter((line) => !line.includes('→ secrets/'))).toEqual([]);
   });
 
   it('apply: the dashboard client, the planner, types and errors', () => {
@@ -93,8 +101,8 @@ describe('module boundaries (docs/architecture.md)', () => {
     for (const target of targets) expect(target).toMatch(/^\.\/((\w+\/)index|types|errors)\.js$/);
   });
 
-  it('github: types, errors, undici and render through its index', () => {
-    allowedOnly('github', /^(types\.js|errors\.js|undici|render\/index\.js)$/);
+  it('github: types, errors, undici, the secret mask and render through its index', () => {
+    allowedOnly('github', /^(types\.js|errors\.js|undici|render\/index\.js|secrets\/index\.js)$/);
   });
 
   it('only the process entry points exit, and apply, plan, render, dashboard and config never print', () => {

@@ -29,7 +29,7 @@ describe('the CLI masks credentials in everything it prints', () => {
     for (const secret of spellings) {
       const run = await cli(['validate', '-c', `${secret}.yaml`], { env, cwd: tempDir() });
       expect(run.code).toBe(1);
-      expect(run.stdout + run.stderr).toContain('***.yaml');
+      expect(run.stdout + run.stderr).toContain('[redacted].yaml');
       expect(run.stdout + run.stderr, secret).not.toContain(secret);
     }
   });
@@ -52,7 +52,7 @@ describe('the CLI masks credentials in everything it prints', () => {
       // A --target naming no site is quoted back in the error, after the settings were read.
       const run = await cli(['plan', '--target', password], { env: { HOME: tempDir() }, cwd });
       expect(run.code, run.stderr).toBe(1);
-      expect(run.stderr).toContain('***');
+      expect(run.stderr).toContain('[redacted]');
       expect(run.stdout + run.stderr).not.toContain(password);
     } finally {
       await sandbox.close();

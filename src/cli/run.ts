@@ -1,8 +1,8 @@
 import { CommanderError } from 'commander';
-import { SecretMask } from '../dashboard/index.js';
 import { EXIT, isSvcError } from '../errors.js';
 import { terminalText } from '../render/index.js';
 import { DEFAULT_CREDENTIALS } from '../sandbox/index.js';
+import { SecretMask } from '../secrets/index.js';
 import type { CliContext, OutputStream } from './context.js';
 import { maskedFs } from './masked-fs.js';
 import { createProgram } from './program.js';
@@ -67,7 +67,7 @@ const PUBLISHED = new Set([DEFAULT_CREDENTIALS.applicationPassword, DEFAULT_CRED
 
 /** Defence in depth: even if a secret slipped into a message, it is masked on the way out. */
 class Redactor {
-  private readonly secrets = new SecretMask([], '***');
+  private readonly secrets = new SecretMask();
 
   /** Masks `values` (and every spelling SecretMask knows of them) in all further output. */
   add(values: ReadonlyArray<string | undefined>): void {

@@ -24,7 +24,6 @@ import type { SiteFlags } from './wire/reads.js';
 
 export type * from './client.js';
 export { isRequestLineTooLong, MAX_REQUEST_LINE_BYTES } from './transport/request-line.js';
-export { SecretMask } from './transport/secret-mask.js';
 
 export interface DashboardClientOptions {
   onWarning?: (message: string) => void;

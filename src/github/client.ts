@@ -1,5 +1,6 @@
 import { Agent, request } from 'undici';
 import { isSvcError, SvcError } from '../errors.js';
+import { SecretMask } from '../secrets/index.js';
 import { githubResponseError, WORKFLOW_TOKEN_HINT } from './github-error.js';
 import { linkWithRel } from './link-header.js';
 
@@ -229,15 +230,30 @@ async function readJson(
 }
 
 /**
- * GitHub's answer with the token masked wherever it quotes it, before any of it becomes a
- * message (clipped to a length that could cut the token in two), a URL or a step output.
- * JSON.stringify spells every string of the answer one way, so one search finds every quote.
+ * GitHub's answer with the token masked wherever it quotes it (in keys and strings, in any spelling
+ * SecretMask knows, as text from a server), before any of it becomes a message (clipped to a
+ * length that could cut the token in two), a URL or a step output.
  */
 function withoutToken(data: unknown, token: string): unknown {
   if (data === undefined) return data;
-  const text = JSON.stringify(data);
-  const spelled = JSON.stringify(token).slice(1, -1);
-  return text.includes(spelled) ? JSON.parse(text.split(spelled).join('[redacted]')) : data;
+  const mask = new SecretMask([token]);
+  return mask.findsEcho(JSON.stringify(data)) ? maskedJson(data, mask) : data;
+}
+
+function maskedJson(value: unknown, mask: SecretMask): unknown {
+  if (typeof value === 'string') return mask.maskEcho(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => maskedJson(item, mask));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    Object.defineProperty(out, mask.maskEcho(key), {
+      value: maskedJson(item, mask),
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  }
+  return out;
 }
 
 function transportError(

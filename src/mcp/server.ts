@@ -9,9 +9,9 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { type DashboardClient, SecretMask } from '../dashboard/index.js';
-
+import type { DashboardClient } from '../dashboard/index.js';
 import { isSvcError } from '../errors.js';
+import { SecretMask } from '../secrets/index.js';
 import { loadSettings, type Settings, settingVariable } from '../settings/index.js';
 import { abilityTools } from './ability-tools.js';
 import { argumentChecker } from './arguments.js';
@@ -110,7 +110,6 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       ...(options.namespace ? { overrides: { namespace: options.namespace } } : {}),
     });
   let loaded = load();
-  for (const warning of loaded.warnings) options.log(`warning: ${warning}`);
   let settings = loaded.settings;
   const tokens = new ConfirmationTokens(clock, options.newToken);
   const plans = new PlanStore();
@@ -118,7 +117,10 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     rate: new CallRate(settings.rateLimit ?? DEFAULT_CALLS_PER_MINUTE, clock),
     budget: new SessionBudget(settings.maxSessionData ?? DEFAULT_SESSION_DATA),
   };
-  let secrets = new SecretMask(serverSecrets(settings), '***');
+  let secrets = new SecretMask(serverSecrets(settings));
+  /** The server's log, masked as its answers are: a warning may quote the dashboard or a file. */
+  const log = (line: string) => options.log(secrets.mask(line));
+  for (const warning of loaded.warnings) log(`warning: ${warning}`);
 
   let client: DashboardClient | undefined;
   let engine: GitopsEngine | undefined;
@@ -138,7 +140,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   const openClient = (from: Settings): DashboardClient =>
     toolServerClient(from, {
       product,
-      log: options.log,
+      log,
       ...(options.random ? { random: options.random } : {}),
     });
 
@@ -158,7 +160,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       variable: (setting) => settingVariable(setting, product),
       tokenVariable: settingVariable('token', product),
       replan: `call ${product}_plan again, show the new plan to the user, and apply with its new token`,
-      onWarning: (message) => options.log(`warning: ${message}`),
+      onWarning: (message) => log(`warning: ${message}`),
     });
     const host = new URL(settings.dashboardUrl).host;
     try {
@@ -185,7 +187,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
         capabilities.surface === 'abilities'
           ? undefined
           : `the dashboard has no abilities API: only the ${product}_* GitOps tools are offered (reads go through the REST API v2)`;
-      if (note) options.log(`note: ${note}`);
+      if (note) log(`note: ${note}`);
       state = {
         state: 'ready',
         dashboardHost: host,
@@ -195,8 +197,8 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       };
     } catch (error) {
       connectedTools = undefined;
-      const problem = secrets.mask(isSvcError(error) ? `${error.code}: ${error.message}` : String(error));
-      options.log(`warning: the dashboard at ${host} is not usable yet: ${problem}`);
+      const problem = isSvcError(error) ? `${error.code}: ${error.message}` : String(error);
+      log(`warning: the dashboard at ${host} is not usable yet: ${problem}`);
       state = { state: 'degraded', dashboardHost: host, problem };
     }
     return state;
@@ -232,7 +234,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       loaded = load();
       settings = loaded.settings;
       visible = toolFilter(settings);
-      secrets = new SecretMask(serverSecrets(settings), '***');
+      secrets = new SecretMask(serverSecrets(settings));
       state = initialState(settings);
       const after = await connect(signal);
       if (after.state === 'ready') await server.sendToolListChanged();

@@ -151,7 +151,7 @@ describe('svc-gitops comment', () => {
     expect(run.code).toBe(1);
     const body = github.comments[0]?.body ?? '';
     expect(body).toContain('**No plan:**');
-    expect(body).toContain('***');
+    expect(body).toContain('[redacted]');
     expect(body + read('summary.md') + run.stdout + run.stderr).not.toContain(secret);
   });
 

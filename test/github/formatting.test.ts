@@ -129,13 +129,13 @@ describe('Link header', () => {
 });
 
 describe('module boundary', () => {
-  it('src/github imports only types, errors, render through its index, its own files, node built-ins and undici', () => {
+  it('src/github imports only types, errors, render and secrets through their index, its own files, node built-ins and undici', () => {
     const dir = join(import.meta.dirname, '../../src/github');
     for (const file of readdirSync(dir)) {
       const source = readFileSync(join(dir, file), 'utf8');
       for (const [, spec] of source.matchAll(/from '([^']+)'/g)) {
         expect(spec, `${file}: ${spec}`).toMatch(
-          /^(\.\/[\w-]+\.js|\.\.\/(types|errors|render\/index)\.js|node:[\w/]+|undici)$/,
+          /^(\.\/[\w-]+\.js|\.\.\/(types|errors|render\/index|secrets\/index)\.js|node:[\w/]+|undici)$/,
         );
       }
     }

@@ -1,20 +1,16 @@
 import { SvcError } from '../../errors.js';
+import { SecretMask } from '../../secrets/index.js';
 import type { Json } from '../wire/json.js';
-import { SecretMask } from './secret-mask.js';
 
 /**
  * A dashboard, or a proxy in front of it, may quote the credentials a request carried back in
  * any string of its answer: an error message, a per-item update error, a job's errors. The
  * transport masks every credential it has sent, in every spelling SecretMask knows, in each
  * parsed response before any other code sees it, so nothing downstream (errors, apply reports,
- * plans, comments) can hold one. Parsed strings are masked, not the raw text: JSON may spell
- * any character as an escape, which no search of the text would see through.
+ * plans, comments) can hold one. Parsed strings are masked (as text from a server, fragments too),
+ * not the raw text, so a mask never cuts a JSON escape in two.
  */
 const MAX_DEPTH = 256;
-
-/** JSON's escapes other than `\u`, and the characters they stand for. */
-const SHORT_ESCAPE = /\\(["\\/bfnrt])/g;
-const UNESCAPED: Readonly<Record<string, string>> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
 export class EchoMask {
   private readonly sent = new Set<string>();
@@ -45,15 +41,9 @@ export class EchoMask {
    */
   mask(body: Json, text: string): { body: Json; changed: boolean } {
     if (!this.watching) return { body, changed: false };
-    // Without a `\u` escape, every string of the body is a piece of the text once its short
-    // escapes are undone (WordPress writes every `/` as `\/`): when that text holds no
-    // credential, no string does (the usual case, so large pages skip the walk).
-    if (!text.includes('\\u')) {
-      const plain = text.includes('\\')
-        ? text.replace(SHORT_ESCAPE, (_, c: string) => UNESCAPED[c] ?? c)
-        : text;
-      if (!this.secrets.finds(plain)) return { body, changed: false };
-    }
+    // SecretMask reads through JSON's escapes (and HTML's and percent-encoding) itself: when the
+    // text holds no credential, no string of the body does (the usual case: large pages skip the walk).
+    if (!this.secrets.findsEcho(text)) return { body, changed: false };
     const walked = { changed: false };
     return { body: this.walk(body, 0, walked), changed: walked.changed };
   }
@@ -93,7 +83,7 @@ export class EchoMask {
   }
 
   private text(text: string): string {
-    return this.secrets.mask(text);
+    return this.secrets.maskEcho(text);
   }
 }
 

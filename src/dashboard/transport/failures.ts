@@ -1,6 +1,6 @@
 import { SvcError } from '../../errors.js';
+import { SecretMask } from '../../secrets/index.js';
 import { settingVariable } from '../../settings/types.js';
-import { SecretMask } from './secret-mask.js';
 
 /** Connection-level error codes worth another attempt (for reads and idempotent writes only). */
 const RETRYABLE_CODES = new Set([
@@ -170,5 +170,5 @@ export function timeoutFailure(method: string, path: string, ms: number, product
 
 /** Removes every configured secret, in every spelling SecretMask knows, from text that came from outside. */
 export function redact(text: string, secrets: readonly string[]): string {
-  return new SecretMask(secrets).mask(text);
+  return new SecretMask(secrets).maskEcho(text);
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { SecretMask, secretSpellings } from '../../src/dashboard/transport/secret-mask.js';
+import { SecretMask, secretSpellings, strongFragment, wordlike } from '../../src/secrets/index.js';
 
 const PASSWORD = 'aB3d 7QpX zK3w mB9d Lq2W tT4v';
 const TOKEN = 'cs_0123456789abcdefABCDEF==ck_fedcba9876543210FEDCBA';
@@ -22,8 +22,6 @@ describe('SecretMask', () => {
     ['base64 without spaces', Buffer.from(PASSWORD.replaceAll(' ', '')).toString('base64url')],
     ['hex', Buffer.from(PASSWORD).toString('hex')],
     ['HEX', Buffer.from(PASSWORD).toString('hex').toUpperCase()],
-    ['a 9-character prefix', PASSWORD.slice(0, 9)],
-    ['8 characters from the middle', PASSWORD.slice(10, 18)],
     ['the token secret half', TOKEN.split('==')[0] as string],
     ['the token key half in upper case', (TOKEN.split('==')[1] as string).toUpperCase()],
   ])('masks the secret %s, inside other text', (_what, spelling) => {
@@ -32,18 +30,27 @@ describe('SecretMask', () => {
     expect(mask.finds(`x${spelling}x`)).toBe(true);
   });
 
+  it.each([
+    ['a 9-character prefix', PASSWORD.slice(0, 9)],
+    ['8 characters from the middle', PASSWORD.slice(10, 18)],
+  ])('masks %s of the secret in text from a server only', (_what, fragment) => {
+    expect(mask.maskEcho(`before ${fragment} after`)).toMatch(/^before ?\[redacted\] ?after$/);
+    expect(mask.findsEcho(`x${fragment}x`)).toBe(true);
+    expect(mask.mask(`before ${fragment} after`)).toBe(`before ${fragment} after`);
+  });
+
   it('leaves runs shorter than 8 characters and ordinary text alone', () => {
     for (const text of [PASSWORD.slice(0, 7), 'hello world', 'aB3d', '7QpX zK'])
-      expect(mask.mask(text)).toBe(text);
+      expect(mask.maskEcho(text)).toBe(text);
   });
 
   it('leaves sha256 fingerprints alone: hex is masked only from 8 characters of the secret on', () => {
     const hex = Buffer.from(PASSWORD).toString('hex');
-    expect(mask.mask(`${hex.slice(0, 14)}`)).toBe(hex.slice(0, 14));
+    expect(mask.maskEcho(`${hex.slice(0, 14)}`)).toBe(hex.slice(0, 14));
     const digests = Array.from({ length: 20_000 }, (_, i) =>
       createHash('sha256').update(String(i)).digest('hex'),
     ).join('\n');
-    expect(mask.finds(digests)).toBe(false);
+    expect(mask.findsEcho(digests)).toBe(false);
   });
 
   it('masks several echoes and overlapping spellings as one range each', () => {
@@ -66,33 +73,52 @@ describe('SecretMask', () => {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
       return seed % n;
     };
-    const alphabet = 'aB3d 7QpXzK+%20&#;';
-    for (let round = 0; round < 300; round++) {
+    // No escape characters: the reference knows no decoding (decode.test.ts covers it).
+    const alphabet = 'aB3d 7QpXzK+tT4vLq2W';
+    for (let round = 0; round < 40; round++) {
       const pieces: string[] = [];
       for (let k = 0; k < 6; k++) {
         pieces.push(Array.from({ length: random(12) }, () => alphabet[random(alphabet.length)]).join(''));
-        const spelling = [PASSWORD, PASSWORD.replaceAll(' ', '+'), TOKEN][random(3)] as string;
+        const spelling = [PASSWORD, PASSWORD.replaceAll(' ', '+'), PASSWORD.toUpperCase(), TOKEN][
+          random(4)
+        ] as string;
         const from = random(spelling.length);
-        pieces.push(spelling.slice(from, from + random(14)));
+        pieces.push(spelling.slice(from, from + random(30)));
       }
       const text = pieces.join('');
-      expect(mask.mask(text)).toBe(naiveMask([PASSWORD, TOKEN], text));
+      expect(mask.maskEcho(text), text).toBe(naiveMask([PASSWORD, TOKEN], text, true));
+      expect(mask.mask(text), text).toBe(naiveMask([PASSWORD, TOKEN], text, false));
     }
   });
 });
 
-/** The reference: every run of every spelling checked at every text position and form offset. */
-function naiveMask(secrets: string[], text: string): string {
-  const lower = text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+/**
+ * The reference, straight from SecretMask's guarantee: at every text position and form offset,
+ * the longest run equal in exact characters (spaces spelled as `+` alike) and in folded case.
+ */
+function naiveMask(secrets: string[], text: string, echo: boolean): string {
   const covered = new Array<boolean>(text.length).fill(false);
-  for (const { form: given, run } of secretSpellings(secrets)) {
-    const form = given.replace(/[A-Z]/g, (c) => c.toLowerCase());
-    const need = Math.min(run, form.length);
-    for (let i = 0; i < lower.length; i++)
+  const cover = (from: number, length: number) => {
+    for (let k = from; k < from + length; k++) covered[k] = true;
+  };
+  const space = (c: string) => (c === '+' || c === '\u00a0' ? ' ' : c);
+  for (const { form, need, kind } of secretSpellings(secrets)) {
+    for (let i = 0; i < text.length; i++)
       for (let j = 0; j < form.length; j++) {
-        let n = 0;
-        while (i + n < lower.length && j + n < form.length && lower[i + n] === form[j + n]) n++;
-        if (n >= need) for (let k = i; k < i + n; k++) covered[k] = true;
+        const same = (a: string, b: string, folded: boolean) =>
+          folded ? space(a).toLowerCase() === space(b).toLowerCase() : space(a) === space(b);
+        const runOf = (folded: boolean) => {
+          let n = 0;
+          while (i + n < text.length && j + n < form.length && same(text[i + n]!, form[j + n]!, folded)) n++;
+          return n;
+        };
+        const folded = runOf(true);
+        if (folded === 0) continue;
+        const exact = runOf(kind === 'hex');
+        const anyCase = kind === 'hex' || (kind === 'text' && !wordlike(form));
+        if (j === 0 && (exact === form.length || (anyCase && folded === form.length))) cover(i, form.length);
+        const strong = () => kind !== 'text' || strongFragment(form.slice(j, j + exact));
+        if (echo && exact >= need && strong()) cover(i, exact);
       }
   }
   let out = '';
