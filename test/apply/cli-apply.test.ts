@@ -56,7 +56,10 @@ describe('svc-gitops apply approval rules', () => {
       result.stdout.slice(result.stdout.indexOf('### ')),
     );
     const unknown = await run(w, ['apply', '--format', 'yaml']);
-    expect(unknown.stderr).toContain('[USAGE]');
+    expect([unknown.code, unknown.stderr]).toEqual([
+      1,
+      expect.stringContaining("argument 'yaml' is invalid. Allowed choices are text, markdown, json."),
+    ]);
   });
 
   it('--target narrows the plan made now to those sites', async () => {
