@@ -75,7 +75,7 @@ export async function loadDesired(
   ctx: CliContext,
   config?: string,
 ): Promise<{ desired: DesiredState; configPath: string }> {
-  const load = await loadDesiredState({ cwd: ctx.cwd, fs: ctx.fs, config });
+  const load = await loadDesiredState({ cwd: ctx.cwd, fs: ctx.fs, config, signal: ctx.signal });
   if (load.diagnostics.length > 0) {
     ctx.stderr.write(renderDiagnosticsText(load.diagnostics, { colour: useColour(ctx, ctx.stderr) }));
   }

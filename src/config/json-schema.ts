@@ -3,7 +3,7 @@ import type { Diagnostic } from '../errors.js';
 import { validate as generatedPlanValidator } from './generated/plan-validator.js';
 import { relevantErrors } from './schema.js';
 import { translateSchemaError } from './schema-errors.js';
-import { type ParsedYaml, parseYaml } from './yaml.js';
+import { type ParsedYaml, parseYamlSync } from './yaml.js';
 
 /**
  * A JSON document checked against a JSON Schema with the located diagnostics the desired state
@@ -33,7 +33,7 @@ export function planFileCheck(schema: Record<string, unknown>): JsonSchemaCheck 
 
 /** The text's positions; a text YAML cannot read (it never should be) is located at its start. */
 function positionsOf(file: string, text: string, value: unknown): ParsedYaml {
-  const { parsed } = parseYaml(file, text);
+  const { parsed } = parseYamlSync(file, text);
   return (
     parsed ?? {
       data: value,

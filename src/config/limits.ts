@@ -5,6 +5,11 @@
 export const LIMITS = {
   /** A single desired-state file may be at most 4 MiB. */
   maxFileBytes: 4 * 1024 * 1024,
+  /**
+   * A directory's YAML files may hold at most 16 MiB together: reading costs time and memory in
+   * proportion to the total (a 10,000-site fleet's desired state is under 0.5 MiB).
+   */
+  maxTotalBytes: 16 * 1024 * 1024,
   /** A directory may hold at most this many YAML files. */
   maxFiles: 256,
   /** YAML aliases (`*name`) resolved per document; bounds "billion laughs" expansion. */

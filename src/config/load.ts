@@ -5,6 +5,7 @@ import { buildDesiredState } from './build.js';
 import { mergeFiles } from './merge.js';
 import type { FileState } from './model.js';
 import { normaliseFile } from './normalise.js';
+import { Pacer } from './pace.js';
 import type { Locate } from './places.js';
 import { jsonPointer } from './pointer.js';
 import { runRules } from './rules/index.js';
@@ -17,6 +18,13 @@ export interface LoadOptions {
   path: string;
   fs: typeof nodeFs;
   cwd: string;
+  /**
+   * Aborted (SIGINT/SIGTERM): the load stops at its next step with SvcError INTERRUPTED. The work
+   * gives the event loop a turn at least every 50 ms, so a signal handler runs within that.
+   */
+  signal?: AbortSignal | undefined;
+  /** Called once the files are read, before the work on them: how many, and their bytes. */
+  onRead?: (read: { files: number; bytes: number }) => void;
 }
 
 export interface LoadResult {
@@ -28,22 +36,28 @@ export interface LoadResult {
 /**
  * Reads, parses, schema-checks, normalises, merges and rule-checks the desired state. Structure
  * comes first: the semantic rules run only when every file parsed and passed the schema, so they
- * never report consequences of a broken file. Never throws on bad input.
+ * never report consequences of a broken file. Never throws on bad input; throws INTERRUPTED
+ * once `signal` is aborted.
  */
 export async function loadDesiredState(o: LoadOptions): Promise<LoadResult> {
+  const pacer = new Pacer(o.signal);
   const { files, diagnostics } = await readSources(o);
+  o.onRead?.({ files: files.length, bytes: files.reduce((sum, f) => sum + Buffer.byteLength(f.text), 0) });
   const parsedByFile = new Map<string, ParsedYaml>();
   const states: FileState[] = [];
   for (const source of files) {
-    const { parsed, diagnostics: yamlDiagnostics } = parseYaml(source.file, source.text);
+    await pacer.step();
+    const { parsed, diagnostics: yamlDiagnostics } = await parseYaml(source.file, source.text, pacer);
     append(diagnostics, yamlDiagnostics);
     if (!parsed) continue;
     parsedByFile.set(source.file, parsed);
-    const schemaDiagnostics = checkSchema(source.file, parsed);
+    const schemaDiagnostics = await checkSchema(source.file, parsed, pacer);
     append(diagnostics, schemaDiagnostics);
+    await pacer.step();
     if (schemaDiagnostics.length === 0)
       states.push(normaliseFile(source.file, parsed.data as Record<string, unknown>));
   }
+  await pacer.step();
   if (hasErrors(diagnostics) || states.length !== files.length || files.length === 0) {
     return { diagnostics: inOrder(ensureError(diagnostics)) };
   }
@@ -53,8 +67,10 @@ export async function loadDesiredState(o: LoadOptions): Promise<LoadResult> {
   };
   const { merged, diagnostics: mergeDiagnostics } = mergeFiles(states, locate);
   append(diagnostics, mergeDiagnostics);
-  append(diagnostics, runRules({ merged, locate }));
+  await pacer.step();
+  append(diagnostics, await runRules({ merged, locate }, pacer));
   if (hasErrors(diagnostics)) return { diagnostics: inOrder(diagnostics) };
+  await pacer.step();
   const desired = buildDesiredState(
     merged,
     files.map((f) => ({ path: f.file, sha256: f.sha256 })),

@@ -61,7 +61,23 @@ export function schemaNodes(
 export function sameSchemaNode(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return false;
-  return JSON.stringify(a) === JSON.stringify(b);
+  return contentOf(a) === contentOf(b);
+}
+
+/**
+ * Schema nodes are immutable (the file's are parsed once, the validator's are module constants),
+ * so each node's text is computed once: an input with 100,000 schema errors compares the same few
+ * nodes every time, and serialising the 23 KB root per error made that quadratic in practice.
+ */
+const contents = new WeakMap<object, string>();
+
+function contentOf(node: object): string {
+  let text = contents.get(node);
+  if (text === undefined) {
+    text = JSON.stringify(node);
+    contents.set(node, text);
+  }
+  return text;
 }
 
 /**

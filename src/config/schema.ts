@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Diagnostic } from '../errors.js';
 import { validate as generatedValidator } from './generated/desired-state-validator.js';
+import type { Pacer } from './pace.js';
 import { translateSchemaError } from './schema-errors.js';
 import type { ParsedYaml } from './yaml.js';
 
@@ -26,13 +27,19 @@ function validateDocument(data: unknown): { valid: boolean; errors: ErrorObject[
   return { valid, errors: validateDesired.errors ?? [] };
 }
 
-/** Validates one file's data against the schema; every problem becomes a located diagnostic. */
-export function checkSchema(file: string, parsed: ParsedYaml): Diagnostic[] {
+/**
+ * Validates one file's data against the schema; every problem becomes a located diagnostic. A
+ * broken file may have 100,000 problems: `pacer` gets a step between them.
+ */
+export async function checkSchema(file: string, parsed: ParsedYaml, pacer: Pacer): Promise<Diagnostic[]> {
   const { valid, errors } = validateDocument(parsed.data);
   if (valid) return [];
-  return relevantErrors(errors)
-    .map((error) => translateSchemaError(error, file, parsed, DESIRED_STATE_SCHEMA))
-    .sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
+  const out: Diagnostic[] = [];
+  for (const error of relevantErrors(errors)) {
+    out.push(translateSchemaError(error, file, parsed, DESIRED_STATE_SCHEMA));
+    if (out.length % 256 === 0) await pacer.step();
+  }
+  return out.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
 }
 
 /**

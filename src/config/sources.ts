@@ -20,7 +20,13 @@ export interface ReadOptions {
 
 const YAML_FILE = /\.ya?ml$/i;
 
-const WITHOUT_LINE = new Set(['config-not-found', 'config-unreadable', 'no-yaml-files', 'too-many-files']);
+const WITHOUT_LINE = new Set([
+  'config-not-found',
+  'config-unreadable',
+  'no-yaml-files',
+  'too-many-files',
+  'config-too-large',
+]);
 
 /**
  * Reads a file, or every `*.yaml`/`*.yml` file directly inside a directory (sorted by name, hidden
@@ -66,14 +72,46 @@ async function readDirectory(
     const message = `the directory holds ${yamlNames.length} YAML files; at most ${LIMITS.maxFiles} are read`;
     return { files: [], diagnostics: [problem('too-many-files', shown, message)] };
   }
+  const tooLarge = await totalProblem(o, directory, yamlNames);
+  if (tooLarge) return { files: [], diagnostics: [tooLarge] };
   const files: SourceFile[] = [];
   const diagnostics: Diagnostic[] = [];
+  let total = 0;
   for (const name of yamlNames) {
     const one = await readOne(o, nodePath.join(directory, name));
     files.push(...one.files);
     diagnostics.push(...one.diagnostics);
+    for (const file of one.files) total += Buffer.byteLength(file.text);
   }
+  // The sizes may have grown between stat and read; the limit holds for what was read.
+  if (total > LIMITS.maxTotalBytes) return { files: [], diagnostics: [totalDiagnostic(shown, total)] };
   return { files, diagnostics };
+}
+
+/** The directory's files together above LIMITS.maxTotalBytes, by their sizes before reading. */
+async function totalProblem(
+  o: ReadOptions,
+  directory: string,
+  names: readonly string[],
+): Promise<Diagnostic | undefined> {
+  let total = 0;
+  for (const name of names) {
+    const stat = await statOf(o.fs, nodePath.join(directory, name));
+    // A file that cannot be stat'ed is reported when it is read.
+    if (!('problem' in stat) && stat.isFile()) total += stat.size;
+  }
+  return total > LIMITS.maxTotalBytes ? totalDiagnostic(displayPath(directory, o.cwd), total) : undefined;
+}
+
+function totalDiagnostic(shown: string, total: number): Diagnostic {
+  const limit = LIMITS.maxTotalBytes;
+  const d = problem(
+    'config-too-large',
+    shown,
+    `holds ${total} bytes of YAML files together; the limit is ${limit} (${limit / 1024 / 1024} MiB)`,
+  );
+  d.hint = 'the desired state of even a large fleet is far smaller: check that the right directory is named';
+  return d;
 }
 
 async function readOne(

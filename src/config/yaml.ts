@@ -1,8 +1,9 @@
 import { type Document, isScalar, LineCounter, type ToJSOptions, type YAMLError } from 'yaml';
-import type { Diagnostic } from '../errors.js';
+import { type Diagnostic, isSvcError } from '../errors.js';
 import { LIMITS } from './limits.js';
 import type { Position, Segment } from './model.js';
-import { parseBounded } from './nesting.js';
+import { type Bounded, parseBounded, parseBoundedSync } from './nesting.js';
+import type { Pacer } from './pace.js';
 import { checkKeysAndDepth, failingAlias, locate } from './yaml-nodes.js';
 
 /** A parsed YAML file: its plain data and a way back from a JSON path to a line and column. */
@@ -66,19 +67,39 @@ function tagDiagnostic(source: string): Omit<Diagnostic, 'file' | 'line' | 'col'
  * keys, excessive nesting, alias bombs and unresolved aliases all become diagnostics, located at
  * the place in the file that causes them.
  */
-export function parseYaml(file: string, text: string): { parsed?: ParsedYaml; diagnostics: Diagnostic[] } {
-  const at = (line: number, col: number) => ({ file, line, col });
+export async function parseYaml(file: string, text: string, pacer: Pacer): Promise<YamlResult> {
   const lineCounter = new LineCounter();
-  let bounded: ReturnType<typeof parseBounded>;
+  let bounded: Bounded;
   try {
-    bounded = parseBounded(text, lineCounter);
+    bounded = await parseBounded(text, lineCounter, pacer);
   } catch (error) {
-    // The parser reports problems as document errors; this is the last line of defence.
-    const message = error instanceof Error ? error.message : String(error);
-    return {
-      diagnostics: [{ severity: 'error', rule: 'yaml-syntax', message: firstLine(message), ...at(1, 1) }],
-    };
+    if (isSvcError(error)) throw error;
+    return { diagnostics: [parserFailure(file, error)] };
   }
+  await pacer.step();
+  return fromBounded(file, bounded, lineCounter);
+}
+
+/** parseYaml in one synchronous step, for small texts (a saved plan's positions). */
+export function parseYamlSync(file: string, text: string): YamlResult {
+  const lineCounter = new LineCounter();
+  try {
+    return fromBounded(file, parseBoundedSync(text, lineCounter), lineCounter);
+  } catch (error) {
+    return { diagnostics: [parserFailure(file, error)] };
+  }
+}
+
+type YamlResult = { parsed?: ParsedYaml; diagnostics: Diagnostic[] };
+
+/** The parser reports problems as document errors; this is the last line of defence. */
+function parserFailure(file: string, error: unknown): Diagnostic {
+  const message = error instanceof Error ? error.message : String(error);
+  return { severity: 'error', rule: 'yaml-syntax', message: firstLine(message), file, line: 1, col: 1 };
+}
+
+function fromBounded(file: string, bounded: Bounded, lineCounter: LineCounter): YamlResult {
+  const at = (line: number, col: number) => ({ file, line, col });
   const position = (offset: number): Position => {
     const { line, col } = lineCounter.linePos(offset);
     return { line, col };

@@ -11,6 +11,8 @@ export interface LoadDesiredOptions {
   config?: string | undefined;
   /** `node:fs`-compatible (memfs in tests); `node:fs` by default. */
   fs?: typeof nodeFs | undefined;
+  /** Aborted: the load stops with SvcError INTERRUPTED (config's loadDesiredState). */
+  signal?: AbortSignal | undefined;
 }
 
 export interface DesiredLoad {
@@ -30,7 +32,12 @@ export interface DesiredLoad {
 export async function loadDesired(options: LoadDesiredOptions): Promise<DesiredLoad> {
   const fs = options.fs ?? nodeFs;
   const configPath = resolveConfigPath(fs, options.cwd, options.config);
-  const { desired, diagnostics } = await loadDesiredState({ path: configPath, fs, cwd: options.cwd });
+  const { desired, diagnostics } = await loadDesiredState({
+    path: configPath,
+    fs,
+    cwd: options.cwd,
+    signal: options.signal,
+  });
   return { configPath, desired, diagnostics };
 }
 
@@ -57,6 +64,6 @@ export async function configAtHand(
   } catch {
     return undefined;
   }
-  const { desired } = await loadDesiredState({ path, fs, cwd: options.cwd });
+  const { desired } = await loadDesiredState({ path, fs, cwd: options.cwd, signal: options.signal });
   return { path, desired };
 }

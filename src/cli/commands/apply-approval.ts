@@ -99,7 +99,7 @@ export async function approveSavedPlan(
   const plan = readPlanFile(ctx.fs, resolve(ctx.cwd, planfile));
   const { settings, client } = openDashboard(ctx);
   return closingOnError(client, async () => {
-    const found = await configAtHand({ cwd: ctx.cwd, fs: ctx.fs, config: flags.config });
+    const found = await configAtHand({ cwd: ctx.cwd, fs: ctx.fs, config: flags.config, signal: ctx.signal });
     const config = found && { ...found, named: flags.config !== undefined };
     const decision = approveSaved(plan, {
       dashboardUrl: client.url,
@@ -185,7 +185,7 @@ export async function approveResumed(
   // With a desired state at hand, plan now and run what is left of the interrupted run; with
   // none (an interrupted `apply PLANFILE` where only the plan file was), finish the run's own
   // recorded actions that the fresh read shows still needed.
-  const config = await configAtHand({ cwd: ctx.cwd, fs: ctx.fs, config: flags.config });
+  const config = await configAtHand({ cwd: ctx.cwd, fs: ctx.fs, config: flags.config, signal: ctx.signal });
   if (config !== undefined || flags.config !== undefined) {
     const planned = await planNow(ctx, planFlags(flags));
     const { client } = planned;

@@ -193,7 +193,12 @@ async function obtainPlan(ctx: CliContext, flags: CommentFlags, configPath: stri
     if (!isSvcError(error) || error.code === 'INTERRUPTED') throw error;
     if (error.code !== 'CONFIG_INVALID') return { failed: error };
     // Load again only on this failure path, for the located diagnostics the comment lists.
-    const { diagnostics } = await loadDesiredState({ path: configPath, fs: ctx.fs, cwd: ctx.cwd });
+    const { diagnostics } = await loadDesiredState({
+      path: configPath,
+      fs: ctx.fs,
+      cwd: ctx.cwd,
+      signal: ctx.signal,
+    });
     if (!diagnostics.some((d) => d.severity === 'error')) throw error;
     return { diagnostics };
   }

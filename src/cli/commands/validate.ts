@@ -12,6 +12,10 @@ import {
 import type { DesiredState } from '../../types.js';
 import { type CliContext, useColour } from '../context.js';
 
+const MiB = 1024 * 1024;
+/** From this size on, reading takes long enough to be announced. */
+const LARGE_INPUT = MiB;
+
 interface ValidateOptions {
   config?: string;
   format: DiagnosticFormat;
@@ -36,11 +40,23 @@ export async function validate(ctx: CliContext, options: ValidateOptions): Promi
   let loaded: Awaited<ReturnType<typeof loadDesiredState>>;
   try {
     path = resolveConfigPath(ctx.fs, ctx.cwd, options.config);
-    loaded = await loadDesiredState({ path, fs: ctx.fs, cwd: ctx.cwd });
+    loaded = await loadDesiredState({
+      path,
+      fs: ctx.fs,
+      cwd: ctx.cwd,
+      signal: ctx.signal,
+      onRead: ({ files, bytes }) => {
+        // A large input takes seconds: say what is being read, so a wait is not mistaken for a hang.
+        if (bytes >= LARGE_INPUT)
+          ctx.stderr.write(
+            `svc-gitops: validating ${plural(files, 'file')}, ${(bytes / MiB).toFixed(1)} MiB\n`,
+          );
+      },
+    });
   } catch (error) {
     // No desired state to find (none, or both defaults): in the machine formats a diagnostic too,
     // so a CI step reading JSON or annotations sees why (its rule: the code, kebab-case as all rules).
-    if (options.format === 'text' || !isSvcError(error)) throw error;
+    if (options.format === 'text' || !isSvcError(error) || error.code === 'INTERRUPTED') throw error;
     path = options.config ?? ctx.cwd;
     const { code, message, hint } = error;
     loaded = {

@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../../errors.js';
+import type { Pacer } from '../pace.js';
 import { ignoredAndUpdated } from './conflicts.js';
 import type { Rule, RuleContext } from './context.js';
 import { groupCycle, unknownGroup, unusedGroup } from './groups.js';
@@ -25,6 +26,13 @@ export const RULES: readonly Rule[] = [
   unknownWave,
 ];
 
-export function runRules(ctx: RuleContext): Diagnostic[] {
-  return RULES.flatMap((rule) => rule.check(ctx));
+/** Gives `pacer` a step between rules, so a signal is handled while a large state is checked. */
+export async function runRules(ctx: RuleContext, pacer: Pacer): Promise<Diagnostic[]> {
+  const out: Diagnostic[] = [];
+  for (const rule of RULES) {
+    await pacer.step();
+    // A loop, not push(...): a rule may report more diagnostics than a call can take as arguments.
+    for (const d of rule.check(ctx)) out.push(d);
+  }
+  return out;
 }
