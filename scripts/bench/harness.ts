@@ -189,7 +189,7 @@ export function ratioText(ms: number, baseMs: number): string {
 
 /**
  * The unpaged ignored listing of compat-6.1 read for `ids` in the fewest pieces whose request
- * line (`GET <path> HTTP/1.1`) fits `lineLimit`, as a web server's default allows: the paths (with
+ * line (`GET <path> HTTP/1.1\r\n`) fits `lineLimit`, as nginx's default counts it: the paths (with
  * query) a minimal client asks for, computed from the fleet and the limit, not by the client.
  */
 export function ignoredPiecePaths(base: string, ids: readonly number[], lineLimit = 8192): string[] {
@@ -198,7 +198,7 @@ export function ignoredPiecePaths(base: string, ids: readonly number[], lineLimi
   for (const id of ids) {
     const parameter = `input[site_ids_or_domains][]=${id}`;
     const next = query === '' ? parameter : `${query}&${parameter}`;
-    if (`GET ${base}${next} HTTP/1.1`.length > lineLimit) {
+    if (`GET ${base}${next} HTTP/1.1\r\n`.length > lineLimit) {
       paths.push(base + query);
       query = parameter;
     } else {

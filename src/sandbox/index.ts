@@ -71,7 +71,7 @@ export interface SandboxOptions {
   credentials?: Partial<SandboxCredentials>;
   /** Emulate a dashboard without the abilities API (WordPress < 6.9) or with REST v2 switched off. */
   surfaces?: { rest?: boolean; abilities?: boolean };
-  /** Request line / header block limits in bytes (default 8192 each, as nginx; 0 = off). */
+  /** Request line and header buffer limits in bytes, counted as nginx (default 8192 each; 0 = off). */
   requestLimits?: Partial<RequestLimits>;
   /** `fast` (default): each job poll advances simulated time by one chunk; `realistic`: wall time. */
   clock?: ClockMode;

@@ -138,7 +138,7 @@ describe('the transport paces by the replies', () => {
       t.send({ method: 'GET', path: '/a', query: `q=${'x'.repeat(8200)}`, retry: true }),
     );
     expect(error).toMatchObject({ code: 'INTERNAL' });
-    expect(error.message).toMatch(/request line would be \d+ bytes, over the 8192/);
+    expect(error.message).toMatch(/request line would be \d+ bytes with its CRLF, over the 8192/);
     expect(server.requests).toHaveLength(0);
     await t.close();
   });

@@ -18,11 +18,11 @@ const IGNORED_RUN = '/wp-json/wp-abilities/v1/abilities/svc/list-ignored-updates
 
 /**
  * The fewest pieces `ids` can travel in as `input[site_ids_or_domains][]=ID` query parameters
- * of the ignored listing with every request line within 8 KiB: counted here from the request
- * line's own form, not with the client's code.
+ * of the ignored listing with every request line within 8 KiB, CRLF included as nginx counts it:
+ * counted here from the request line's own form, not with the client's code.
  */
 function minimumPieces(ids: number[]): number {
-  const fixed = `GET ${IGNORED_RUN}? HTTP/1.1`.length;
+  const fixed = `GET ${IGNORED_RUN}? HTTP/1.1\r\n`.length;
   let pieces = 0;
   let line = Number.POSITIVE_INFINITY;
   for (const id of ids) {

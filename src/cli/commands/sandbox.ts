@@ -82,7 +82,7 @@ export function registerSandbox(program: Command, ctx: CliContext, setExit: (cod
     .option('--batch-limit <n>', 'global /batch item limit', '100')
     .option(
       '--max-request-line <bytes>',
-      'longest request line and header block accepted, as a web server (nginx: 8192); 0 = no limit',
+      'longest request line and header line accepted, CRLF included, as nginx (8192); 0 = no limit',
       '8192',
     )
     .addHelpText('after', QUIRKS)

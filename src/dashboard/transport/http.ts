@@ -17,7 +17,7 @@ import {
 import { DataBudget, interrupted, type PacingTimers, RateLimiter, Semaphore, sleep } from './limits.js';
 import type { HttpRequest, HttpResponse } from './messages.js';
 import { PaceController } from './pacing.js';
-import { MAX_REQUEST_LINE_BYTES, requestLineBytes, requestLineTooLong } from './request-line.js';
+import { assertHeadFits } from './request-line.js';
 import { MAX_RETRY_AFTER_MS, parseRetryAfter, RETRY_BUDGET_MS } from './retry.js';
 import { isRetryableFailure, sendWithRetries } from './retrying.js';
 
@@ -108,6 +108,7 @@ export function createTransport(config: TransportConfig): Transport {
   const product = config.product ?? DEFAULT_PRODUCT;
   const budget = new DataBudget(config.maxSessionData, product);
   const basePath = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
+  const host = new URL(config.baseUrl).host;
   const counters = { requests: 0, retries: 0 };
   const origin = new URL(config.baseUrl).origin;
   const shownUrl = publicUrl(config.baseUrl).replace(/\/+$/, '');
@@ -157,8 +158,13 @@ export function createTransport(config: TransportConfig): Transport {
 
   return {
     async send(original) {
-      const line = requestLineBytes(basePath, original.method, original.path, original.query ?? '');
-      if (line > MAX_REQUEST_LINE_BYTES) throw requestLineTooLong(original.method, original.path, line);
+      assertHeadFits(basePath, host, {
+        method: original.method,
+        path: original.path,
+        query: original.query ?? '',
+        headers: outgoingHeaders(original),
+        hasBody: original.body !== undefined,
+      });
       // Everything below (slot wait, rate wait, undici, backoff sleeps) listens on a per-request
       // child signal, so concurrent requests add one listener in all to a shared caller signal.
       const { signal, unlink } = aborts.link(original.signal);
@@ -237,6 +243,16 @@ function waitSignal(
   };
 }
 
+/** The headers of a request as sent, before undici adds Host, Connection and Content-Length. */
+function outgoingHeaders(req: HttpRequest): Record<string, string> {
+  return {
+    accept: 'application/json',
+    'user-agent': 'svc-gitops',
+    ...req.headers,
+    ...(req.body === undefined ? {} : { 'content-type': 'application/json' }),
+  };
+}
+
 async function sendOnce(
   agent: Dispatcher,
   config: TransportConfig,
@@ -251,16 +267,8 @@ async function sendOnce(
   const deadline = attemptDeadline(config.timeoutMs, req.signal);
   try {
     const url = config.baseUrl + req.path + (req.query ? `?${req.query}` : '');
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      'user-agent': 'svc-gitops',
-      ...req.headers,
-    };
-    let body: string | undefined;
-    if (req.body !== undefined) {
-      body = JSON.stringify(req.body);
-      headers['content-type'] = 'application/json';
-    }
+    const headers = outgoingHeaders(req);
+    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
     // Timeouts: the agent's connect/headers/body timers cover silence; readCapped caps the total
     // time of a body that keeps trickling with one timer for the rest of the attempt's time.
     const res = await request(url, {
