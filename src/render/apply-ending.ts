@@ -1,4 +1,5 @@
 import { stoppingWave, UNHEALTHY_NEXT_STEP } from './apply-health.js';
+import { failureNextSteps } from './apply-next-steps.js';
 import {
   type ApplyReport,
   countStatuses,
@@ -40,6 +41,9 @@ export function applyEnding(report: ApplyReport): ApplyEnding {
   } else if (unhealthy) {
     ending.stopped = { reason: 'unhealthy', wave: unhealthy.wave ?? '(default)' };
     ending.nextStep = UNHEALTHY_NEXT_STEP;
+  } else {
+    const steps = failureNextSteps(outcomes);
+    if (steps) ending.nextStep = steps;
   }
   return ending;
 }
