@@ -9,6 +9,7 @@ export {
   createToolServer,
   SERVER_VERSION,
   type ServerLimits,
+  serverName,
   type ToolServer,
   type ToolServerOptions,
 } from './server.js';

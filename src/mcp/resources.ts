@@ -19,6 +19,12 @@ export function resourceList(prefix: string): ResourceEntry[] {
       mimeType: 'application/schema+json',
     },
     {
+      uri: `${prefix}://help`,
+      name: 'help',
+      description: `the tools this client may call, what gates each, how errors read; one tool: ${prefix}://help/tool/{tool_name}`,
+      mimeType: 'application/json',
+    },
+    {
       uri: `${prefix}://plan/last`,
       name: 'last plan',
       description: `the last plan of this session as markdown (empty until ${prefix}_plan ran)`,

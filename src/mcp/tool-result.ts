@@ -1,10 +1,17 @@
 import type { ErrorCode } from '../errors.js';
+import { type ErrorFacts, errorJson } from './tool-errors.js';
 
 /**
  * Codes of the tool server's refusals: the interface's confirmation vocabulary (spec §7), the
  * settings' limits, and svc-gitops's own error codes passed through from the engine.
  */
-export type ToolErrorCode = ErrorCode | 'CONFIRMATION_UNSUPPORTED' | 'INVALID_PARAMETER' | 'NOT_CONFIGURED';
+export type ToolErrorCode =
+  | ErrorCode
+  | 'CONFIRMATION_UNSUPPORTED'
+  | 'INVALID_PARAMETER'
+  | 'NOT_CONFIGURED'
+  | 'TOOL_NOT_FOUND'
+  | 'TOOL_NOT_ALLOWED';
 
 /** What a tool hands back: a result the server composed, or a dashboard answer passed on. */
 export type ToolOutcome = ComposedOutcome | PassedOnAnswer;
@@ -32,24 +39,14 @@ export function isPassedOn(outcome: ToolOutcome): outcome is PassedOnAnswer {
   return 'answerJson' in outcome;
 }
 
-export interface ToolErrorDetails {
-  tool: string;
-  ability?: string;
-  reason?: string;
-  resolution?: string;
-}
+export type ToolErrorDetails = ErrorFacts;
 
 /**
- * A refusal: `{error, message, details}` as an error result, with the code also leading the
- * text, so a client that shows only text still sees it.
+ * A refusal or failure as an error result in the vendor's shapes (tool-errors.ts); its text is
+ * the same JSON, as the vendor's is, so a client that reads only text still parses it.
  */
 export function toolError(code: ToolErrorCode, message: string, details: ToolErrorDetails): ComposedOutcome {
-  const structured = { error: code, message, details: withoutUndefined(details) };
-  return {
-    structured,
-    text: `${code}: ${message}${details.reason ? ` (${details.reason})` : ''}${details.resolution ? `\n${details.resolution}` : ''}`,
-    isError: true,
-  };
+  return { structured: errorJson(code, message, details), isError: true };
 }
 
 export function toolOk(structured: Record<string, unknown>, text?: string): ComposedOutcome {
@@ -78,17 +75,19 @@ export function callToolResult(outcome: ComposedOutcome, json?: string): CallToo
   };
 }
 
-function withoutUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
-
 /** One tool as the server lists and runs it. */
 export interface ToolDef {
   name: string;
   title?: string;
   description: string;
   inputSchema: Record<string, unknown>;
-  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean };
+  annotations: {
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    /** Whether the tool reaches beyond the server (the dashboard, the sites); listed as true when unset. */
+    openWorldHint?: boolean;
+  };
   /** Safe mode refuses the tool before it runs (SAFE_MODE_BLOCKED). */
   destructive: boolean;
   run(args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome>;

@@ -40,21 +40,26 @@ describe.each(PROFILES)('dashboard tools from the %s sandbox catalogue', (profil
         (candidate) => candidate.name === item.name.replace('svc/', '').replaceAll('-', '_'),
       );
       const { readonly, idempotent } = item.meta.annotations;
-      // Every write is destructive to the server, whatever the catalogue says of it.
+      // Every write is destructive to the server, whatever the catalogue says of it, but a
+      // maintenance refresh (check, sync).
+      const gated = !readonly && !/^svc\/(check|sync)-sites?-v1$/.test(item.name);
       expect(tool?.annotations, item.name).toEqual({
+        title: (item as { label?: string }).label,
         readOnlyHint: readonly,
-        destructiveHint: !readonly,
+        destructiveHint: gated,
         idempotentHint: idempotent,
+        openWorldHint: true,
       });
+      expect(tool?.title, item.name).toBe((item as { label?: string }).label);
       // The flow's parameters only where the ability can be confirmed (a boolean `confirm`).
       const confirm = item.input_schema.properties.confirm as { type?: unknown } | undefined;
-      const confirmable = !readonly && confirm?.type === 'boolean';
+      const confirmable = gated && confirm?.type === 'boolean';
       const extra = confirmable ? ['user_confirmed', 'confirmation_token'] : [];
       expect(Object.keys(tool?.inputSchema.properties ?? {}), item.name).toEqual([
         ...Object.keys(item.input_schema.properties),
         ...extra,
       ]);
-      if (!readonly && !confirmable) expect(tool?.description, item.name).toContain('svc_plan and svc_apply');
+      if (gated && !confirmable) expect(tool?.description, item.name).toContain('svc_plan and svc_apply');
     }
     // update-all is destructive in the spec (note 1), though the shipped 6.1 catalogue says not.
     const updateAll = tools.find((tool) => tool.name === 'update_all_v1');
@@ -89,20 +94,20 @@ describe.each(PROFILES)('dashboard tools from the %s sandbox catalogue', (profil
   it('a dashboard refusal is a tool error with its code; an empty array for a GET ability is refused first', async () => {
     const agent = await start();
     const invalid = await agent.call('list_updates_v1', { per_page: 500 });
-    expect(invalid).toMatchObject({ isError: true, result: { error: 'HTTP_ERROR' } });
+    expect(invalid).toMatchObject({ isError: true, result: { code: 'HTTP_ERROR' } });
     expect(invalid.text).toMatch(/ability_invalid_input/);
     const direct = await start({ SVC_SAFE_MODE: 'false', SVC_REQUIRE_USER_CONFIRMATION: 'false' });
     const unknownSite = await direct.call('update_site_core_v1', { site_id_or_domain: 999 });
     // 404 in the spec, 403 in 6.1: either way the tolerant reader's not-found.
-    expect(unknownSite).toMatchObject({ isError: true, result: { error: 'NOT_FOUND' } });
+    expect(unknownSite).toMatchObject({ isError: true, result: { code: 'NOT_FOUND' } });
     expect(unknownSite.text).toMatch(/svc_site_not_found/);
     await resetStats(sandbox);
     const many = Array.from({ length: 1000 }, (_, i) => `site-${i}.example.test`);
     const long = await agent.call('list_updates_v1', { site_ids_or_domains: many });
-    expect(long).toMatchObject({ isError: true, result: { error: 'INVALID_PARAMETER' } });
+    expect(long).toMatchObject({ isError: true, result: { code: 'INVALID_PARAMETER' } });
     expect(long.text).toMatch(/request line of \d+ bytes, over the 8192 a web server accepts/);
     const empty = await agent.call('list_updates_v1', { types: [] });
-    expect(empty).toMatchObject({ isError: true, result: { error: 'INVALID_PARAMETER' } });
+    expect(empty).toMatchObject({ isError: true, result: { code: 'INVALID_PARAMETER' } });
     expect(empty.text).toMatch(/leave types out/);
     expect((await sandboxStats(sandbox)).requests_total).toBe(0);
   });
@@ -124,7 +129,7 @@ describe.each(PROFILES)('dashboard tools from the %s sandbox catalogue', (profil
       const blocked = await guarded.call(name, args);
       expect(blocked, name).toMatchObject({
         isError: true,
-        result: { error: 'SAFE_MODE_BLOCKED', details: { tool: name } },
+        result: { code: 'SAFE_MODE_BLOCKED', details: { tool: name } },
       });
       expect(blocked.text).toContain('svc_plan and svc_apply');
     }
@@ -132,8 +137,16 @@ describe.each(PROFILES)('dashboard tools from the %s sandbox catalogue', (profil
       user_confirmed: true,
       confirmation_token: 'x',
     });
-    expect(unsupported).toMatchObject({ isError: true, result: { error: 'CONFIRMATION_UNSUPPORTED' } });
+    expect(unsupported).toMatchObject({ isError: true, result: { code: 'CONFIRMATION_UNSUPPORTED' } });
     expect((await sandboxStats(sandbox)).requests_total).toBe(0);
+  });
+
+  it('a maintenance refresh (check, sync) runs under the default settings, safe mode on', async () => {
+    const agent = await start();
+    const check = await agent.call('check_site_v1', { site_id_or_domain: 1 });
+    expect(check.isError, check.text).toBe(false);
+    const sync = await agent.call('sync_sites_v1', { site_ids_or_domains: [1] });
+    expect(sync.isError, sync.text).toBe(false);
   });
 });
 
@@ -163,7 +176,7 @@ describe('requireUserConfirmation: false', () => {
         dry_run: true,
         user_confirmed: true,
       });
-      expect(both).toMatchObject({ isError: true, result: { error: 'CONFLICTING_PARAMETERS' } });
+      expect(both).toMatchObject({ isError: true, result: { code: 'CONFLICTING_PARAMETERS' } });
       const habit = await agent.call('update_site_core_v1', {
         site_id_or_domain: 2,
         user_confirmed: true,

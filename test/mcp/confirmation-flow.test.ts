@@ -46,7 +46,7 @@ describe('destructive abilities with confirm (the next-release sandbox)', () => 
       site_id_or_domain: 1,
       user_confirmed: true,
     });
-    expect(blocked).toMatchObject({ isError: true, result: { error: 'SAFE_MODE_BLOCKED' } });
+    expect(blocked).toMatchObject({ isError: true, result: { code: 'SAFE_MODE_BLOCKED' } });
     expect((await sandboxStats(sandbox)).requests_total).toBe(0);
   });
 
@@ -75,20 +75,20 @@ describe('destructive abilities with confirm (the next-release sandbox)', () => 
     expect(await pending(agent, 1)).toEqual(before);
 
     const none = await agent.call('update_site_plugins_v1', { site_id_or_domain: 1, user_confirmed: true });
-    expect(none).toMatchObject({ isError: true, result: { error: 'PREVIEW_REQUIRED' } });
+    expect(none).toMatchObject({ isError: true, result: { code: 'PREVIEW_REQUIRED' } });
     const conflicting = await agent.call('update_site_plugins_v1', {
       site_id_or_domain: 1,
       user_confirmed: true,
       dry_run: true,
       confirmation_token: 'token-1',
     });
-    expect(conflicting).toMatchObject({ isError: true, result: { error: 'CONFLICTING_PARAMETERS' } });
+    expect(conflicting).toMatchObject({ isError: true, result: { code: 'CONFLICTING_PARAMETERS' } });
     const otherArgs = await agent.call('update_site_plugins_v1', {
       site_id_or_domain: 2,
       user_confirmed: true,
       confirmation_token: 'token-1',
     });
-    expect(otherArgs).toMatchObject({ isError: true, result: { error: 'PREVIEW_REQUIRED' } });
+    expect(otherArgs).toMatchObject({ isError: true, result: { code: 'PREVIEW_REQUIRED' } });
     expect(otherArgs.text).toMatch(/other arguments/);
     expect(await pending(agent, 1)).toEqual(before);
 
@@ -98,7 +98,7 @@ describe('destructive abilities with confirm (the next-release sandbox)', () => 
       user_confirmed: true,
       confirmation_token: 'token-1',
     });
-    expect(expired).toMatchObject({ isError: true, result: { error: 'PREVIEW_EXPIRED' } });
+    expect(expired).toMatchObject({ isError: true, result: { code: 'PREVIEW_EXPIRED' } });
     expect(await pending(agent, 1)).toEqual(before);
     await agent.call('update_site_plugins_v1', { site_id_or_domain: 1, dry_run: true });
 
@@ -116,7 +116,7 @@ describe('destructive abilities with confirm (the next-release sandbox)', () => 
       user_confirmed: true,
       confirmation_token: 'token-3',
     });
-    expect(again).toMatchObject({ isError: true, result: { error: 'PREVIEW_REQUIRED' } });
+    expect(again).toMatchObject({ isError: true, result: { code: 'PREVIEW_REQUIRED' } });
   });
 
   it('a confirmation with other arguments is refused and leaves the token for the right ones', async () => {
@@ -128,7 +128,7 @@ describe('destructive abilities with confirm (the next-release sandbox)', () => 
       user_confirmed: true,
       confirmation_token: token,
     });
-    expect(wrong).toMatchObject({ isError: true, result: { error: 'PREVIEW_REQUIRED' } });
+    expect(wrong).toMatchObject({ isError: true, result: { code: 'PREVIEW_REQUIRED' } });
     const right = await agent.call('update_site_plugins_v1', {
       site_id_or_domain: 1,
       user_confirmed: true,
@@ -155,7 +155,7 @@ describe('destructive abilities with confirm (the next-release sandbox)', () => 
       user_confirmed: true,
       confirmation_token: preview.result.confirmation_token,
     });
-    expect(refused).toMatchObject({ isError: true, result: { error: 'PREVIEW_REQUIRED' } });
+    expect(refused).toMatchObject({ isError: true, result: { code: 'PREVIEW_REQUIRED' } });
     expect(refused.text).toContain('the effect changed since the preview the user approved');
     // Only the new dry run went out; nothing was updated.
     expect((await sandboxStats(sandbox)).requests_total).toBe(1);

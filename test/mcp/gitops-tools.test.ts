@@ -78,8 +78,10 @@ describe.each(PROFILES)('GitOps tools against the %s sandbox', (profile) => {
     const clock = testClock();
     const agent = await start({}, clock);
     const missing = await agent.call('svc_apply', { user_confirmed: true });
-    expect(missing).toMatchObject({ isError: true, result: { error: 'PREVIEW_REQUIRED' } });
-    expect(missing.text).toMatch(/^PREVIEW_REQUIRED: /);
+    expect(missing).toMatchObject({ isError: true, result: { code: 'PREVIEW_REQUIRED' } });
+    // The text is the result's JSON, as the vendor's tool server answers.
+    expect(JSON.parse(missing.text)).toEqual(missing.result);
+    expect(missing.result).toMatchObject({ error: 'PREVIEW_REQUIRED', next_action: 'request_preview_first' });
 
     const plan = await agent.call('svc_plan', {});
     const token = plan.result.confirmation_token as string;
@@ -93,16 +95,16 @@ describe.each(PROFILES)('GitOps tools against the %s sandbox', (profile) => {
       user_confirmed: true,
       dry_run: true,
     });
-    expect(conflicting).toMatchObject({ isError: true, result: { error: 'CONFLICTING_PARAMETERS' } });
+    expect(conflicting).toMatchObject({ isError: true, result: { code: 'CONFLICTING_PARAMETERS' } });
     const calls = await agent.call('svc_apply', { confirmation_token: token, dry_run: true });
     expect(calls.result).toMatchObject({ dry_run: true });
     expect(calls.text).toMatch(/call/);
 
     clock.advance(5 * 60_000 + 1);
     const expired = await agent.call('svc_apply', { confirmation_token: token, user_confirmed: true });
-    expect(expired).toMatchObject({ isError: true, result: { error: 'PREVIEW_EXPIRED' } });
+    expect(expired).toMatchObject({ isError: true, result: { code: 'PREVIEW_EXPIRED' } });
     const again = await agent.call('svc_apply', { confirmation_token: token, user_confirmed: true });
-    expect(again).toMatchObject({ isError: true, result: { error: 'PREVIEW_REQUIRED' } });
+    expect(again).toMatchObject({ isError: true, result: { code: 'PREVIEW_REQUIRED' } });
     // Nothing was applied by any of these calls.
     const still = await agent.call('svc_plan', {});
     expect(still.result.summary).toEqual(plan.result.summary);
@@ -112,7 +114,7 @@ describe.each(PROFILES)('GitOps tools against the %s sandbox', (profile) => {
       false,
     );
     const reused = await agent.call('svc_apply', { confirmation_token: fresh, user_confirmed: true });
-    expect(reused).toMatchObject({ isError: true, result: { error: 'PREVIEW_REQUIRED' } });
+    expect(reused).toMatchObject({ isError: true, result: { code: 'PREVIEW_REQUIRED' } });
   });
 
   it("a second plan leaves the first plan's token valid", async () => {
@@ -141,7 +143,7 @@ describe.each(PROFILES)('GitOps tools against the %s sandbox', (profile) => {
       confirmation_token: plan.result.confirmation_token,
       user_confirmed: true,
     });
-    expect(applied).toMatchObject({ isError: true, result: { error: 'PREVIEW_REQUIRED' } });
+    expect(applied).toMatchObject({ isError: true, result: { code: 'PREVIEW_REQUIRED' } });
     expect(applied.text).toMatch(
       /live state changed since the plan was made on 1 site\(s\): https:\/\/two\.example\.test\//,
     );
@@ -164,7 +166,7 @@ describe.each(PROFILES)('GitOps tools against the %s sandbox', (profile) => {
       confirmation_token: plan.result.confirmation_token,
       user_confirmed: true,
     });
-    expect(refused).toMatchObject({ isError: true, result: { error: 'SAFE_MODE_BLOCKED' } });
+    expect(refused).toMatchObject({ isError: true, result: { code: 'SAFE_MODE_BLOCKED' } });
 
     const open = await start({ SVC_SAFE_MODE: 'false' }, testClock(), CORE_CONFIG);
     const unguarded = await open.call('svc_plan', {});
@@ -179,7 +181,7 @@ describe.each(PROFILES)('GitOps tools against the %s sandbox', (profile) => {
   it('explain answers from the plan: the policy or rule with its file:line, or why nothing happens', async () => {
     const agent = await start();
     const none = await agent.call('svc_explain', { site: '1', item: 'plugin:akismet/akismet.php' });
-    expect(none).toMatchObject({ isError: true, result: { error: 'PREVIEW_REQUIRED' } });
+    expect(none).toMatchObject({ isError: true, result: { code: 'PREVIEW_REQUIRED' } });
     await agent.call('svc_plan', {});
     const update = await agent.call('svc_explain', {
       site: 'one.example.test',
@@ -241,14 +243,14 @@ describe.each(PROFILES)('GitOps tools against the %s sandbox', (profile) => {
     expect(bad.result.diagnostics).toMatchObject([{ file: 'desired-state.yaml', line: 3, col: 3 }]);
     expect(bad.text).toMatch(/did you mean `unmanaged`/);
     const both = await agent.call('svc_validate', { yaml: 'version: 1\n', path: 'svc-gitops.yaml' });
-    expect(both).toMatchObject({ isError: true, result: { error: 'INVALID_PARAMETER' } });
+    expect(both).toMatchObject({ isError: true, result: { code: 'INVALID_PARAMETER' } });
     const outside = await agent.call('svc_validate', { path: '../elsewhere.yaml' });
-    expect(outside).toMatchObject({ isError: true, result: { error: 'USAGE' } });
+    expect(outside).toMatchObject({ isError: true, result: { code: 'USAGE' } });
     expect(outside.text).toMatch(/outside the working directory/);
     const unknown = await agent.call('svc_plan', { config: 'svc-gitops.yaml', verbose: true });
     expect(unknown).toMatchObject({
       isError: true,
-      result: { error: 'INVALID_PARAMETER', message: 'unknown parameter "verbose"' },
+      result: { code: 'INVALID_PARAMETER', message: 'unknown parameter "verbose"' },
     });
     // `config`, as svc_plan and svc_drift take it; the plan tool has no YAML text to offer.
     expect((await agent.call('svc_validate', { config: 'svc-gitops.yaml' })).result).toMatchObject({
@@ -261,11 +263,16 @@ describe.each(PROFILES)('GitOps tools against the %s sandbox', (profile) => {
   it('plan refusals speak of the tool: a target that matches no site, a broken desired state', async () => {
     const agent = await start();
     const target = await agent.call('svc_plan', { target: ['nosuch.test'] });
-    expect(target).toMatchObject({ isError: true, result: { error: 'USAGE' } });
-    expect(target.text).toMatch(/^USAGE: target nosuch\.test matches no site of the dashboard/);
+    expect(target).toMatchObject({ isError: true, result: { code: 'USAGE' } });
+    expect(target.result).toMatchObject({
+      error: {
+        code: -32602,
+        message: expect.stringMatching(/^target nosuch\.test matches no site of the dashboard/),
+      },
+    });
     expect(target.text).not.toContain('--target');
     const missing = await agent.call('svc_plan', { config: 'nope.yaml' });
-    expect(missing).toMatchObject({ isError: true, result: { error: 'CONFIG_INVALID' } });
+    expect(missing).toMatchObject({ isError: true, result: { code: 'CONFIG_INVALID' } });
     // The problem itself, not only how many there are.
     expect(missing.text).toMatch(/nope\.yaml.*(not found|does not exist|no such)/i);
   });

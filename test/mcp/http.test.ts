@@ -151,9 +151,9 @@ describe('svc-gitops mcp --http: one process, many sessions', () => {
       expect(await status(a.client)).toMatchObject({ state: 'ready' });
       expect(await status(a.client)).toMatchObject({ state: 'ready' });
       expect(await status(b.client)).toMatchObject({ state: 'ready' });
-      expect(await status(b.client)).toMatchObject({ error: 'RATE_LIMITED' });
+      expect(await status(b.client)).toMatchObject({ code: 'RATE_LIMITED' });
       const c = await session();
-      expect(await status(c.client)).toMatchObject({ error: 'RATE_LIMITED' });
+      expect(await status(c.client)).toMatchObject({ code: 'RATE_LIMITED' });
       await c.client.close();
     } finally {
       await a.client.close();

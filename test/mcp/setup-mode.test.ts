@@ -48,10 +48,13 @@ describe.each(PROFILES)('setup mode against the %s sandbox', (profile) => {
       isError: true,
       result: { status: 'not_configured', state: 'unconfigured' },
     });
-    await expect(agent.call('list_updates_v1')).rejects.toThrow(/Tool not found: list_updates_v1/);
+    expect(await agent.call('list_updates_v1')).toMatchObject({
+      isError: true,
+      result: { code: 'TOOL_NOT_FOUND', error: { code: -32003 } },
+    });
 
     const missing = await agent.call('svc_configure', { dashboard_url: sandbox.url });
-    expect(missing).toMatchObject({ isError: true, result: { error: 'INVALID_PARAMETER' } });
+    expect(missing).toMatchObject({ isError: true, result: { code: 'INVALID_PARAMETER' } });
     const wrong = await agent.call('svc_configure', { ...login(), application_password: 'not the password' });
     expect(wrong).toMatchObject({ isError: true, result: { status: 'refused', code: 'CONNECTION_FAILED' } });
     expect(wrong.text).not.toContain('not the password');

@@ -25,7 +25,8 @@ export interface GitopsToolOptions {
 /** The markdown a tool result carries: room for a big plan, well below the default size limit. */
 const MARKDOWN_CAP = 60_000;
 
-const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true };
+/** Reads of the working directory or the session's plans: nothing beyond the server. */
+const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 /**
  * The GitOps tools: the same reviewed plan → approved apply discipline a pull request gets.
