@@ -101,6 +101,11 @@ export const EXIT = {
   error: 1,
   /** `--detailed-exitcode`: the plan has changes. */
   changes: 2,
+  /**
+   * `plan`, `drift`, `apply`: the rollout is halted (a wave has unhealthy sites and the waves
+   * after it are held), on every run until a health check passes or `--override-health`.
+   */
+  halted: 3,
   interrupted: 130,
 } as const;
 

@@ -265,6 +265,8 @@ export interface WaveRecord {
   done_seen_at?: string;
   /** The last time a health check (after an apply, or at plan time) found unhealthy sites. */
   unhealthy_at?: string;
+  /** The first check of the current unhealthy spell (cleared once a check finds it healthy). */
+  unhealthy_since?: string;
   /** What the last health check found (empty: healthy, or no checks configured). */
   unhealthy: UnhealthySite[];
 }
@@ -273,6 +275,17 @@ export interface RolloutState {
   /** `kind slug version` → when svc-gitops first saw that target version pending (ISO time). */
   first_seen: Record<string, string>;
   waves: Record<string, WaveRecord>;
+}
+
+/**
+ * A rollout held because a wave has unhealthy sites: the earliest such wave (in rollout order),
+ * since when, and the sites a plan-time re-check still finds unhealthy (or, without one, the
+ * record's). Every front end shows it first and exits non-zero while it lasts.
+ */
+export interface RolloutHalt {
+  wave: string;
+  since: string;
+  unhealthy: UnhealthySite[];
 }
 
 /** The rollout inputs of a plan: the recorded state and health checks made just before planning. */
@@ -373,6 +386,8 @@ export interface Plan {
    * with the thresholds it was made with. Absent when no update is in a named wave.
    */
   wave_limits?: Record<string, number>;
+  /** The rollout is held: a wave has unhealthy sites. Absent while nothing is held. */
+  rollout_halt?: RolloutHalt;
 }
 
 // ---------------------------------------------------------------------------------------------

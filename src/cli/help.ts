@@ -64,6 +64,10 @@ export const EXIT_CODES_HELP = table([
   [String(EXIT.ok), 'success; with --detailed-exitcode: no changes'],
   [String(EXIT.error), 'error: invalid config, refused approval, dashboard error, a failed action'],
   [String(EXIT.changes), 'with --detailed-exitcode: the plan has changes; drift: the dashboard drifted'],
+  [
+    String(EXIT.halted),
+    'plan, drift, apply: the rollout is halted (a wave has unhealthy sites; the waves after it wait)',
+  ],
   [String(EXIT.interrupted), 'interrupted (SIGINT/SIGTERM): calls in flight finished, journal written'],
 ]);
 

@@ -27,6 +27,7 @@ export function applyReport(
       ? { verificationSkipped: { code: verification.code, message: verification.message } }
       : {}),
     ...(stopped?.code === 'DASHBOARD_UNREACHABLE' ? { unreachable: { message: stopped.message } } : {}),
+    ...(approved.plan.rollout_halt ? { halt: approved.plan.rollout_halt } : {}),
     warnings: [...approved.warnings, ...runWarnings],
   };
 }

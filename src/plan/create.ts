@@ -20,7 +20,7 @@ import { createNoteBook, type NoteBook } from './notes.js';
 import { plannedPlanId } from './plan-id.js';
 import { compileRules } from './policies.js';
 import { describeItem } from './reasons.js';
-import { blockedWaves, compileUpdateGates } from './rollout-gates.js';
+import { blockedWaves, compileUpdateGates, rolloutHalt } from './rollout-gates.js';
 import { scopeNotes } from './scope-notes.js';
 import { compileSelection } from './select.js';
 import { summarise } from './summary.js';
@@ -221,5 +221,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   };
   const limits = planWaveLimits(desired.waves, actions);
   if (limits) withoutId.wave_limits = limits;
+  const halt = rolloutHalt(desired.waves, options.rollout);
+  if (halt) withoutId.rollout_halt = halt;
   return { ...withoutId, id: plannedPlanId(withoutId) };
 }

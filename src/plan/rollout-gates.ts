@@ -8,7 +8,7 @@
 
 import { describeAge } from '../schedule/duration.js';
 import { type CompiledWindow, compileWindow } from '../schedule/window.js';
-import type { DesiredState, PendingUpdate, PlanRollout, UpdatePolicy, Wave } from '../types.js';
+import type { DesiredState, PendingUpdate, PlanRollout, RolloutHalt, UpdatePolicy, Wave } from '../types.js';
 import { describeItem, sourceLabel } from './reasons.js';
 import { waveClock } from './rollout-clock.js';
 import { REMAINING_WAVE } from './waves.js';
@@ -166,4 +166,29 @@ function unhealthyReason(name: string, rollout: PlanRollout | undefined): string
   });
   const more = sites.length > 3 ? `; and ${sites.length - 3} more` : '';
   return `waits for wave "${name}", which left ${sites.length} unhealthy site(s) (${named.join('; ')}${more}); fix them, or run with --override-health`;
+}
+
+/**
+ * The first wave, in rollout order, whose recorded unhealthy sites a plan-time re-check did not
+ * clear (absent with --override-health): while it lasts the rollout is halted there.
+ */
+export function rolloutHalt(
+  waves: readonly Wave[],
+  rollout: PlanRollout | undefined,
+): RolloutHalt | undefined {
+  if (!rollout || rollout.overrideHealth) return undefined;
+  for (const name of [...waves.map((wave) => wave.name), REMAINING_WAVE]) {
+    const record = rollout.state.waves[name];
+    if (!record || record.unhealthy.length === 0) continue;
+    const rechecked = rollout.health[name];
+    if (rechecked && rechecked.length === 0) continue;
+    const after = new Map(record.unhealthy.map((site) => [site.site_id, site.after]));
+    const unhealthy = (rechecked ?? record.unhealthy).map((site) => {
+      const moves = site.after ?? after.get(site.site_id);
+      return moves === undefined ? site : { ...site, after: moves };
+    });
+    const since = record.unhealthy_since ?? record.unhealthy_at ?? record.updated_at ?? record.done_seen_at;
+    return { wave: name, since: since ?? '', unhealthy };
+  }
+  return undefined;
 }

@@ -14,7 +14,7 @@ import type { RolloutState, UnhealthySite, WaveRecord } from '../types.js';
 export const ROLLOUT_STATE_FORMAT = 2;
 const HEADER = `{"format":${ROLLOUT_STATE_FORMAT}}`;
 const WAVE_TIMES = ['updated_at', 'done_seen_at', 'unhealthy_at'] as const;
-const WAVE_KEYS = new Set<string>(['wave', 'unhealthy', ...WAVE_TIMES]);
+const WAVE_KEYS = new Set<string>(['wave', 'unhealthy', 'unhealthy_since', ...WAVE_TIMES]);
 const SITE_KEYS = new Set(['site_id', 'site_url', 'problem', 'after']);
 
 export function emptyRolloutState(): RolloutState {
@@ -89,6 +89,13 @@ function addRecord(state: RolloutState, record: unknown, at: RolloutStateProblem
     for (const key of WAVE_TIMES)
       if (record[key] !== undefined)
         wave[key] = checkTime(record[key], `wave "${record.wave}" ${key}`, at, now);
+    if (record.unhealthy_since !== undefined)
+      wave.unhealthy_since = checkTime(
+        record.unhealthy_since,
+        `wave "${record.wave}" unhealthy_since`,
+        at,
+        now,
+      );
     const unhealthy = record.unhealthy ?? [];
     if (!Array.isArray(unhealthy)) refuse({ ...at, reason: 'bad-value' }, 'unhealthy must be a list');
     for (const site of unhealthy) wave.unhealthy.push(checkSite(site, at));
@@ -106,6 +113,10 @@ export function mergeWaveRecords(a: WaveRecord, b: WaveRecord): WaveRecord {
     const times = [a[key], b[key]].filter((t): t is string => t !== undefined);
     if (times.length > 0) merged[key] = times.reduce((x, y) => (Date.parse(x) >= Date.parse(y) ? x : y));
   }
+  // The spell began at the earlier of the two; the gates never read it (display only).
+  const spell = [a.unhealthy_since, b.unhealthy_since].filter((t): t is string => t !== undefined);
+  if (spell.length > 0)
+    merged.unhealthy_since = spell.reduce((x, y) => (Date.parse(x) <= Date.parse(y) ? x : y));
   const ids = new Set(a.unhealthy.map((site) => site.site_id));
   for (const site of b.unhealthy) if (!ids.has(site.site_id)) merged.unhealthy.push(site);
   merged.unhealthy.sort((x, y) => x.site_id - y.site_id);
@@ -150,6 +161,7 @@ export function serialiseRolloutState(state: RolloutState): string {
     const record = state.waves[name]!;
     const line: Record<string, unknown> = { wave: name };
     for (const key of WAVE_TIMES) if (record[key] !== undefined) line[key] = record[key];
+    if (record.unhealthy_since !== undefined) line.unhealthy_since = record.unhealthy_since;
     line.unhealthy = record.unhealthy;
     lines.push(JSON.stringify(line));
   }

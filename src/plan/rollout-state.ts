@@ -52,7 +52,7 @@ export function recordHealthChecks(
   for (const [name, found] of Object.entries(health)) {
     const record = waves[name] ?? { unhealthy: [] };
     if (found.length === 0) {
-      if (record.unhealthy.length > 0) waves[name] = { ...record, unhealthy: [] };
+      if (record.unhealthy.length > 0) waves[name] = healed(record);
       continue;
     }
     // The update that preceded each site's trouble, from the apply that recorded it.
@@ -61,7 +61,8 @@ export function recordHealthChecks(
       const moves = site.after ?? after.get(site.site_id);
       return moves === undefined ? site : { ...site, after: moves };
     });
-    waves[name] = { ...record, unhealthy, unhealthy_at: now.toISOString() };
+    const at = now.toISOString();
+    waves[name] = { ...record, unhealthy, unhealthy_at: at, unhealthy_since: record.unhealthy_since ?? at };
   }
   return { first_seen: state.first_seen, waves };
 }
@@ -89,9 +90,19 @@ export function recordWaves(
   const waves = { ...state.waves };
   const at = now.toISOString();
   for (const { wave, unhealthy } of applied) {
-    const record: WaveRecord = { ...waves[wave], updated_at: at, unhealthy };
-    if (unhealthy.length > 0) record.unhealthy_at = at;
+    const before = waves[wave];
+    const record: WaveRecord = { ...(before ? healed(before) : {}), updated_at: at, unhealthy };
+    if (unhealthy.length > 0) {
+      record.unhealthy_at = at;
+      record.unhealthy_since = before?.unhealthy_since ?? at;
+    }
     waves[wave] = record;
   }
   return { first_seen: state.first_seen, waves };
+}
+
+/** A record whose sites a check found healthy: no sites, no unhealthy spell (its time stays). */
+function healed(record: WaveRecord): WaveRecord {
+  const { unhealthy_since: _spell, ...rest } = record;
+  return { ...rest, unhealthy: [] };
 }

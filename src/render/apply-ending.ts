@@ -21,6 +21,8 @@ export interface ApplyEnding {
   stopped?: { reason: 'interrupted' } | { reason: 'unreachable' } | { reason: 'unhealthy'; wave: string };
   /** The command to run next (a code span in both formats); absent when there is none. */
   nextStep?: string;
+  /** Unhealthy sites the health checks found in waves that stayed within their allowance. */
+  unhealthyWithin: number;
 }
 
 export function applyEnding(report: ApplyReport): ApplyEnding {
@@ -30,6 +32,9 @@ export function applyEnding(report: ApplyReport): ApplyEnding {
     counts: countStatuses(outcomes),
     unverifiedDone: countUnverified(outcomes, 'done'),
     unverifiedSkipped: countUnverified(outcomes, 'skipped'),
+    unhealthyWithin: (result.health ?? [])
+      .filter((entry) => !entry.stopped)
+      .reduce((n, entry) => n + entry.unhealthy.length, 0),
   };
   const unhealthy = stoppingWave(result);
   if (result.interrupted) {

@@ -10,6 +10,7 @@ import {
   withUnverified,
 } from './apply-report.js';
 import { escapeMarkdown, markdownUrl } from './markdown-escape.js';
+import { haltMarkdown } from './rollout-halt.js';
 
 const LIST_LIMIT = 50;
 
@@ -24,14 +25,15 @@ function actionMarkdown(action: Action): string {
 /** The apply report as GitHub-flavoured markdown (PR comment, step summary). */
 export function renderApplyMarkdown(report: ApplyReport): string {
   const { result } = report;
-  const { counts, unverifiedDone, unverifiedSkipped, stopped, nextStep } = applyEnding(report);
+  const { counts, unverifiedDone, unverifiedSkipped, stopped, nextStep, unhealthyWithin } =
+    applyEnding(report);
   const unverified = unverifiedDone + unverifiedSkipped;
   const icon =
     stopped?.reason === 'interrupted'
       ? '⏸️'
       : counts.failed > 0 || stopped
         ? '❌'
-        : unverified > 0
+        : unverified > 0 || unhealthyWithin > 0 || report.halt
           ? '⚠️'
           : '✅';
   const state =
@@ -41,8 +43,11 @@ export function renderApplyMarkdown(report: ApplyReport): string {
         ? ' (stopped: the dashboard could not be reached)'
         : stopped?.reason === 'unhealthy'
           ? ` (stopped: wave ${escapeMarkdown(stopped.wave)} left unhealthy sites)`
-          : '';
+          : unhealthyWithin > 0
+            ? ` (${unhealthyWithin} unhealthy site${unhealthyWithin === 1 ? '' : 's'} within the allowance)`
+            : '';
   const lines = [
+    ...(report.halt ? [haltMarkdown(report.halt), ''] : []),
     `### ${icon} svc-gitops apply${state}`,
     '',
     `Plan \`${result.plan_id.slice(0, 12)}\` against ${markdownUrl(report.dashboard)}, approved by ${report.approval}, ${result.calls} call(s).`,

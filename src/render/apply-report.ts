@@ -5,6 +5,7 @@ import {
   type ActionStatus,
   type ApplyRun,
   DASHBOARD_UNREACHABLE,
+  type RolloutHalt,
 } from '../types.js';
 import { safeText } from './safe-text.js';
 
@@ -32,6 +33,8 @@ export interface ApplyReport {
    * finishes them.
    */
   unreachable?: { message: string };
+  /** The plan applied was made while the rollout is halted: the report leads with it. */
+  halt?: RolloutHalt;
   warnings: string[];
 }
 

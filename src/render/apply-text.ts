@@ -8,6 +8,7 @@ import {
   unconfirmedNote,
   withUnverified,
 } from './apply-report.js';
+import { haltText } from './rollout-halt.js';
 import { safeText } from './safe-text.js';
 
 /** Per group, at most this many actions are listed; the rest are counted. */
@@ -16,9 +17,10 @@ const LIST_LIMIT = 20;
 /** The apply report for a terminal or a log: summary first, then what needs attention. */
 export function renderApplyText(report: ApplyReport): string {
   const { result } = report;
-  const { counts, unverifiedDone, unverifiedSkipped, stopped, nextStep } = applyEnding(report);
+  const { counts, unverifiedDone, unverifiedSkipped, stopped, nextStep, unhealthyWithin } =
+    applyEnding(report);
   const unverified = unverifiedDone + unverifiedSkipped;
-  const lines: string[] = [];
+  const lines: string[] = report.halt ? [haltText(report.halt)] : [];
   const verdict =
     stopped?.reason === 'interrupted'
       ? 'Apply interrupted'
@@ -30,7 +32,9 @@ export function renderApplyText(report: ApplyReport): string {
             ? 'Apply finished with failures'
             : unverified > 0
               ? 'Apply finished unconfirmed'
-              : 'Apply complete';
+              : unhealthyWithin > 0
+                ? `Apply complete with warnings (${unhealthyWithin} unhealthy site${unhealthyWithin === 1 ? '' : 's'} within the allowance)`
+                : 'Apply complete';
   const done = withUnverified(counts.done, unverifiedDone, 'done');
   const skipped = withUnverified(counts.skipped, unverifiedSkipped, 'skipped');
   lines.push(

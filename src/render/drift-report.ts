@@ -1,6 +1,7 @@
 import type { Plan } from '../types.js';
 import { capBody } from './comment-budget.js';
 import { codeSpan, linkTarget } from './markdown-escape.js';
+import { haltMarkdown } from './rollout-halt.js';
 
 /**
  * Title and body of the drift issue of one dashboard. Drift means the plan from the default
@@ -32,8 +33,9 @@ export function driftIssueBody(input: DriftReportInput): string {
   const { plan } = input;
   const s = plan.summary;
   const run = input.runUrl ? linkTarget(input.runUrl) : undefined;
+  const halt = plan.rollout_halt ? `${haltMarkdown(plan.rollout_halt)}\n\n` : '';
   const head =
-    `${input.marker}\n### Drift on ${codeSpan(plan.dashboard.url)}\n\n` +
+    `${input.marker}\n${halt}### Drift on ${codeSpan(plan.dashboard.url)}\n\n` +
     `The live dashboard differs from ${codeSpan(input.configKey)} on the default branch: ` +
     `${s.ignore} to ignore, ${s.unignore} to unignore, ${s.update} to update on ${s.sites} sites ` +
     `(plan ${codeSpan(plan.id.slice(0, 12))}, checked ${input.now.toISOString()}${run ? `, [run](${run})` : ''}).\n\n`;
@@ -41,7 +43,14 @@ export function driftIssueBody(input: DriftReportInput): string {
     '\n\n---\nTo resolve: change the YAML in a pull request to accept the live state, or let the ' +
     'apply workflow bring the dashboard back to it. This issue is updated by every drift run and ' +
     'closed automatically when no drift is left.\n';
-  return capBody({ head, main: input.planMarkdown.trim(), tail }).body;
+  // The plan's markdown leads with the same halt line: shown once, above the drift heading.
+  const main = input.planMarkdown.trim();
+  const shown = halt.trim();
+  return capBody({
+    head,
+    main: shown && main.startsWith(shown) ? main.slice(shown.length).trim() : main,
+    tail,
+  }).body;
 }
 
 export function driftResolvedComment(plan: Plan, now: Date): string {

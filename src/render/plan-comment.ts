@@ -2,6 +2,7 @@ import type { Diagnostic } from '../errors.js';
 import type { Plan } from '../types.js';
 import { type CappedBody, capBody, DEFAULT_BODY_BUDGET } from './comment-budget.js';
 import { codeSpan, escapeMarkdown, linkTarget } from './markdown-escape.js';
+import { haltMarkdown } from './rollout-halt.js';
 
 /**
  * The sticky PR comment: marker and a line naming the config, the rendered plan (which carries
@@ -33,7 +34,8 @@ export interface CommentFrame {
 
 /** Marker and config line above the plan; artifact link and time stamp below it. */
 export function planCommentFrame(input: PlanCommentInput): CommentFrame {
-  const head = `${input.marker}\n**svc-gitops** plan for config ${codeSpan(input.configKey)}\n\n`;
+  const halt = input.plan.rollout_halt ? `${haltMarkdown(input.plan.rollout_halt)}\n\n` : '';
+  const head = `${input.marker}\n${halt}**svc-gitops** plan for config ${codeSpan(input.configKey)}\n\n`;
   const tail = `\n\n---\n${artifactLine(input.artifact, input.plan.id)}\n${stamp(input.now, input.commitSha)}\n`;
   return { head, tail, room: DEFAULT_BODY_BUDGET - head.length - tail.length };
 }

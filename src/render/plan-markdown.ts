@@ -21,6 +21,7 @@ import {
   siteList,
   summaryLine,
 } from './plan-words.js';
+import { haltMarkdown } from './rollout-halt.js';
 import { type DistinctChange, distinctChanges, FIRST_SITES } from './rollup.js';
 
 export const DEFAULT_MARKDOWN_CAP = 60_000;
@@ -35,6 +36,8 @@ export interface PlanMarkdownOptions {
   fullPlanHint?: string;
   /** Per-site detail (default) or per-item: update tables ordered by item, then site. */
   groupBy?: 'site' | 'item';
+  /** The frame around this markdown shows the rollout halt line itself (the PR comment's head). */
+  haltAbove?: boolean;
 }
 
 const MARK: Record<Action['op'], string> = { update: '~ update', ignore: '+ ignore', unignore: '- unignore' };
@@ -79,9 +82,10 @@ function rollup(plan: Plan, room: number): string[] {
   return [...lines, ''];
 }
 
-function head(plan: Plan): string[] {
+function head(plan: Plan, haltAbove: boolean): string[] {
   const { summary } = plan;
   const lines = [
+    ...(plan.rollout_halt && !haltAbove ? [haltMarkdown(plan.rollout_halt), ''] : []),
     '## svc-gitops plan',
     '',
     hasChanges(summary) ? `**${summaryLine(summary)}**` : `**No changes.** ${summaryLine(summary)}.`,
@@ -201,7 +205,7 @@ export function renderPlanMarkdown(plan: Plan, options: PlanMarkdownOptions = {}
     `> **Truncated:** this comment shows ${total - omitted} of ${total} entries (${omitted} left out) to stay under GitHub's comment size limit. The full plan is in the JSON plan: ${where}.`,
     '',
   ];
-  const top = head(plan);
+  const top = head(plan, options.haltAbove === true);
   const room = Math.floor(maxChars * 0.6) - top.reduce((n, line) => n + line.length + 1, 0);
   return assembleWithinCap([...top, ...rollup(plan, room)], sections, maxChars, truncationNote).text;
 }

@@ -20,6 +20,7 @@ import {
   siteList,
   summaryLine,
 } from './plan-words.js';
+import { haltText } from './rollout-halt.js';
 import { type DistinctChange, distinctChanges, FIRST_SITES } from './rollup.js';
 import { safeText } from './safe-text.js';
 
@@ -212,6 +213,7 @@ export function* planTextChunks(plan: Plan, options: PlanTextOptions = {}): Gene
   const { s } = style;
   const { summary } = plan;
   const high = summary.high_risk > 0 ? `, ${s.red(`${summary.high_risk} high risk`)}` : '';
+  if (plan.rollout_halt) yield `${s.red(haltText(plan.rollout_halt))}\n`;
   yield hasChanges(summary)
     ? `${s.bold(summaryLine(summary))}${high}\n`
     : `No changes. ${summaryLine(summary)}.\n`;

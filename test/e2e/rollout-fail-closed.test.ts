@@ -50,7 +50,8 @@ describe('a rollout state that fails closed, against the sandbox', () => {
     parseRolloutState(readFileSync(stateFile(), 'utf8'), stateFile(), new Date('2100-01-01T00:00:00Z'));
   const updatedSites = async (at: Date) => {
     const result = await run(['plan', '--format', 'json'], at);
-    expect(result.code, result.stderr).toBe(0);
+    // 3: the rollout is halted (a wave has unhealthy sites); the plan is printed all the same.
+    expect([0, 3], result.stderr).toContain(result.code);
     const plan = JSON.parse(result.stdout) as Plan;
     return { sites: plan.actions.filter((a) => a.op === 'update').map((a) => a.site_id), plan, result };
   };

@@ -195,8 +195,9 @@ describe('safe rollouts against the sandbox', () => {
     expect(report.health).toMatchObject([
       { wave: 'canary', stopped: true, unhealthy: [{ site_id: 1, problem: 'HTTP 503' }] },
     ]);
-    const blocked = await planJson(hours(1));
-    expect(updatedSites(blocked)).toEqual([]);
+    const blocked = await run(['plan', '--format', 'json'], hours(1));
+    expect(blocked.code).toBe(3);
+    expect(updatedSites(JSON.parse(blocked.stdout) as Plan)).toEqual([]);
     const overridden = await run(['apply', '--resume', '--auto-approve', '--override-health'], hours(1));
     expect(overridden.stdout).toContain('Apply complete: 4 done');
   });

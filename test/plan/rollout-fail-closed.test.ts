@@ -160,6 +160,7 @@ describe('wave gates without a record wait, and restart after an unhealthy check
     expect(broken.waves.canary).toEqual({
       updated_at: at(-25),
       unhealthy_at: NOW.toISOString(),
+      unhealthy_since: NOW.toISOString(),
       unhealthy: sick,
     });
     // Healed half an hour later: the check is clean, yet early waits 24h from the unhealthy sighting.

@@ -16,7 +16,7 @@ import {
   type Settings,
   statePaths,
 } from '../../index.js';
-import type { DesiredState } from '../../types.js';
+import type { DesiredState, RolloutHalt } from '../../types.js';
 import { type CliContext, useColour } from '../context.js';
 import { openDashboard, type Planned, planNow } from '../pipeline.js';
 import { refuseWhileUnhealthy } from '../rollout.js';
@@ -66,6 +66,8 @@ export interface NothingToApply {
   kind: 'nothing-to-apply';
   planId: string;
   dashboardUrl: string;
+  /** The plan was made while the rollout is halted. */
+  halt?: RolloutHalt;
 }
 
 /** The run of an approval made on a plan made now: its client, settings and desired state. */
@@ -149,7 +151,12 @@ export async function approveNow(
     });
     if (decision.kind === 'nothing-to-apply') {
       await client.close();
-      return { kind: 'nothing-to-apply', planId: plan.id, dashboardUrl: client.url };
+      return {
+        kind: 'nothing-to-apply',
+        planId: plan.id,
+        dashboardUrl: client.url,
+        ...(plan.rollout_halt ? { halt: plan.rollout_halt } : {}),
+      };
     }
     if (decision.kind === 'cancelled') {
       ctx.stderr.write('svc-gitops: apply cancelled: nothing was changed\n');

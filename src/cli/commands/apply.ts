@@ -104,7 +104,7 @@ export async function runApply(
         ? undefined
         : writeReport(ctx, flags.out, renderApplyReport(nothingApplied(ctx, approved, flags), format(flags)));
     if (unwritten) throw unwritten;
-    return EXIT.ok;
+    return approved.halt ? EXIT.halted : EXIT.ok;
   }
   try {
     if (flags.dryRun) {
@@ -212,7 +212,7 @@ async function runApprovedRun(
   const unsettled =
     result.outcomes.some((outcome) => outcome.status === 'failed' || outcome.unverified) ||
     result.health?.some((wave) => wave.stopped) === true;
-  return unsettled ? EXIT.error : EXIT.ok;
+  return unsettled ? EXIT.error : report.halt ? EXIT.halted : EXIT.ok;
 }
 
 const format = (flags: ApplyFlags) => flags.format as ReportFormat;
@@ -231,6 +231,7 @@ function nothingApplied(ctx: CliContext, nothing: NothingToApply, flags: ApplyFl
     },
     dashboard: nothing.dashboardUrl,
     approval: flags.autoApprove ? 'auto-approve' : 'no-confirmation',
+    ...(nothing.halt ? { halt: nothing.halt } : {}),
     warnings: [],
   };
 }

@@ -216,6 +216,7 @@ function planBody(input: PlanCommentInput & { live?: LiveState }): string {
   const markdown = renderPlanMarkdown(input.plan, {
     maxChars: frame.room,
     fullPlanHint: artifactHint(input.artifact),
+    haltAbove: true,
     ...(input.live ? { live: input.live } : {}),
   });
   return capBody({ head: frame.head, main: markdown.trim(), tail: frame.tail }).body;

@@ -38,7 +38,7 @@ const ISSUE_FRAME_CHARS = 2_000;
 
 /**
  * `svc-gitops drift`: plan against the live dashboard; drift is a plan with actions. Exit 0 no
- * drift, 2 drift, 1 error (like `plan --detailed-exitcode`). With `--issue`, one issue per
+ * drift, 2 drift, 3 the rollout is halted, 1 error (like `plan --detailed-exitcode`). With `--issue`, one issue per
  * dashboard is created or updated while drift lasts and closed with a comment when it is gone.
  */
 export function registerDrift(program: Command, ctx: CliContext, setExit: (code: number) => void): void {
@@ -71,7 +71,8 @@ export async function runDrift(ctx: CliContext, flags: DriftFlags): Promise<numb
   });
   await planned.client.close();
   const { plan, live } = planned;
-  const drift = plan.actions.length > 0;
+  // A halted rollout is drift until resolved: the issue stays open and says so first.
+  const drift = plan.actions.length > 0 || plan.rollout_halt !== undefined;
   // The issue, the summary and the outputs are written before stdout: what a command saves never
   // depends on whether its output is read to the end (`drift --issue | head`).
   let issueLine: string | undefined;
@@ -125,7 +126,7 @@ export async function runDrift(ctx: CliContext, flags: DriftFlags): Promise<numb
     verdictTo.write(drift ? 'svc-gitops: drift found\n' : 'svc-gitops: no drift\n');
     if (issueLine) verdictTo.write(issueLine);
   }
-  return drift ? EXIT.changes : EXIT.ok;
+  return plan.rollout_halt ? EXIT.halted : drift ? EXIT.changes : EXIT.ok;
 }
 
 function redacted(ctx: CliContext, text: string): string {

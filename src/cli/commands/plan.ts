@@ -24,7 +24,8 @@ interface PlanFlags {
 
 /**
  * `svc-gitops plan`: the dry-run preview. Reads, never writes to the dashboard (except the
- * optional `--refresh` sync). Exit 0; with --detailed-exitcode 2 when the plan has changes.
+ * optional `--refresh` sync). Exit 0; with --detailed-exitcode 2 when the plan has changes; 3
+ * while the rollout is halted (the plan's `rollout_halt`).
  */
 export function registerPlan(program: Command, ctx: CliContext, setExit: (code: number) => void): void {
   program
@@ -87,6 +88,7 @@ export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
       `Saved plan ${shortId(result.id)} to ${saved} (expires ${result.expires_at}); apply it with: svc-gitops apply ${flags.out}\n`,
     );
   }
+  if (result.rollout_halt) return EXIT.halted;
   return flags.detailedExitcode && result.actions.length > 0 ? EXIT.changes : EXIT.ok;
 }
 
