@@ -65,8 +65,7 @@ describe.each(PROFILES)('plan failures against the %s sandbox', (profile) => {
   });
 
   it('a wrong application password: exit 1, names the username and the application password', async () => {
-    // Random, as generated passwords are: any 8 characters in a row of a password are masked, and
-    // one spelling "password" would mask that word in the message too.
+    // Random, as generated passwords are (secrets-readable.test.ts has one made of words).
     const wrong = 'wR0n gP4s 5w0R dX9x';
     const result = await cli(['plan', '-c', MINIMAL], {
       env: { ...sandboxEnv(sandbox, home), SVC_APP_PASSWORD: wrong },
