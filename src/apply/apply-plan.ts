@@ -48,6 +48,11 @@ export interface ApplyOptions {
    * sites than `maxUnhealthy` allows stops the rollout (later waves are skipped, UNHEALTHY).
    */
   health?: { rules: HealthRules; maxUnhealthy: (wave: string | undefined) => number } | undefined;
+  /**
+   * Runs once the run's start is durable in the journal, before any call: what must never be
+   * on disk without that start (a saved plan's used mark, run.ts) happens here.
+   */
+  afterRunStart?: (() => void) | undefined;
 }
 
 export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<ApplyResult> {
@@ -93,6 +98,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
       runnable.map(({ reason: _reason, ...rest }) => rest),
     ),
   );
+  options.afterRunStart?.();
   const executed = await executePhases(runnable, phases, {
     client: options.client,
     concurrency: Math.max(1, options.settings.concurrency),

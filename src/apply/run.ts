@@ -7,7 +7,7 @@ import { batchPlan, type CallPhase } from './batch.js';
 import type { Approved } from './decision.js';
 import type { ApplyEvent } from './events.js';
 import { checkLiveUnchanged } from './guard.js';
-import { completedUpdates, openJournal, readJournal } from './journal.js';
+import { completedUpdates, type JournalRecord, openJournal, readJournal } from './journal.js';
 import { type ApplyLockPlace, applyLockPlace } from './lock-dir.js';
 import { withApplyLock } from './session.js';
 import type { StatePaths } from './state-dir.js';
@@ -41,8 +41,9 @@ export interface RunApprovedOptions {
 /**
  * Runs an approved plan: under the apply lock of its dashboard and config, a saved plan is
  * checked for single use and its touched sites re-read against its fingerprints (a refusal is
- * an SvcError PREVIEW_REQUIRED, nothing sent) and marked used; then the journal is opened,
- * updates an earlier run completed are held back, and the plan is applied. Returns the complete
+ * an SvcError PREVIEW_REQUIRED, nothing sent); then the journal is opened, updates an earlier
+ * run completed are held back, and the plan is applied, a saved plan marked used right after
+ * its run's start is durable. Returns the complete
  * result; the lock is released whatever happens.
  */
 export async function runApproved(approved: Approved, options: RunApprovedOptions): Promise<ApplyResult> {
@@ -52,9 +53,13 @@ export async function runApproved(approved: Approved, options: RunApprovedOption
   return withApplyLock(fs, paths, lock, now(), options.onWarning ?? (() => {}), async () => {
     let capabilities = approved.capabilities;
     let pending = approved.pending;
+    const records = readJournal(fs, paths.journal);
+    const planId = approved.plan.id;
     if (approved.savedPlan) {
-      if (isPlanUsed(fs, paths.usedPlans, approved.plan.id))
-        throw alreadyUsed(approved.plan.id, options.replan);
+      // Used: marked so, or started (a run killed between its start and the mark): either way
+      // the plan was applied, and `apply --resume` finishes a run that did not end.
+      if (isPlanUsed(fs, paths.usedPlans, planId) || startedRun(records, planId))
+        throw alreadyUsed(planId, options.replan);
       // The re-check reads the dashboard too: an abort must stop it as it stops every other read.
       const { signal } = options;
       const reading = {
@@ -68,10 +73,14 @@ export async function runApproved(approved: Approved, options: RunApprovedOption
       const checked = await checkLiveUnchanged(approved.plan, reading, options.replan);
       capabilities = checked.capabilities;
       pending = checked.pending;
-      markPlanUsed(fs, paths.usedPlans, approved.plan.id, now(), options.replan);
     }
-    const completed = completedUpdates(readJournal(fs, paths.journal));
+    const completed = completedUpdates(records);
     const journal = openJournal(fs, paths.journal);
+    // The mark follows the run's durable start, never the other way round: a kill between the
+    // two leaves a started run that `--resume` finds, never a used plan with nothing to resume.
+    const markUsed = approved.savedPlan
+      ? () => markPlanUsed(fs, paths.usedPlans, planId, now(), options.replan)
+      : undefined;
     try {
       return await applyPlan(approved.plan, {
         client,
@@ -84,11 +93,16 @@ export async function runApproved(approved: Approved, options: RunApprovedOption
         health: approved.health,
         holdBack: combineHoldBacks(skipCompleted(completed), approved.holdBack),
         now,
+        afterRunStart: markUsed,
       });
     } finally {
       journal.close();
     }
   });
+}
+
+function startedRun(records: readonly JournalRecord[], planId: string): boolean {
+  return records.some((record) => record.type === 'run-start' && record.plan_id === planId);
 }
 
 /** The calls a run of `approved` would send (a dry run), in order; held-back actions are not among them. */

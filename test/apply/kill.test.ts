@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runKillTrial } from '../../scripts/soak/kill-harness.js';
+import { killPoints, runPointTrial } from '../../scripts/soak/kill-points.js';
 
 /**
  * Five seeded trials of the kill test (the 50-trial soak is scripts/soak/kill-apply.ts): a child
@@ -18,4 +19,22 @@ describe('apply killed at random points and re-run', () => {
     // The kills landed while calls were being sent, not only before or after.
     expect(results.some((r) => r.writesBeforeKill > 0)).toBe(true);
   });
+});
+
+/**
+ * A saved plan killed at every write from the apply's lock to its first `sent` line (the used
+ * mark, the journal's opening, its run-start line and fsync between them): `apply --resume`
+ * finishes it, or `apply plan.json` runs it when there is nothing to resume. A used mark without
+ * a started run in the journal ("already applied", nothing to resume) fails here.
+ */
+describe('a saved plan killed at every point of its start', async () => {
+  const points = await killPoints('spec');
+  it.each(points.map((write, index) => ({ point: index + 1, write })))(
+    'recovers when killed at write $point ($write)',
+    { timeout: 60_000 },
+    async ({ point }) => {
+      const result = await runPointTrial(point, point % 2 === 0 ? 'spec' : 'compat-6.1');
+      expect(result, JSON.stringify(result)).toMatchObject({ ok: true });
+    },
+  );
 });

@@ -12,7 +12,8 @@ export const SCRIPT = join(ROOT, 'scripts/real-dashboard/real-dashboard.sh');
 
 /** Where the harness keeps everything (the suite passes it explicitly, so tests can read the sites' files). */
 export const BASE =
-  process.env.SVC_REAL_BASE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'svc-gitops-real-dashboard');
+  process.env.SVC_REAL_BASE ??
+  join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'svc-gitops-real-dashboard');
 
 /** Runs one harness command; throws with its output when it fails or outlives `seconds`. */
 export function harness(args: string[], seconds = 120): string {
