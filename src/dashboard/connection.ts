@@ -10,7 +10,10 @@ import type { PacingTimers } from './transport/limits.js';
 export interface Connection {
   url: string;
   transport: Transport;
+  /** The interface namespace: configured, or `svc` until discovered (adoptNamespace). */
   namespace: string;
+  /** Whether the settings named the namespace; if not, the client discovers it on first contact. */
+  namespaceConfigured: boolean;
   /** `/wp-json/<ns>/v2` */
   restBase: string;
   /** `/wp-json/wp-abilities/v1` */
@@ -35,6 +38,25 @@ export interface ConnectionOptions {
   product?: string;
   /** See TransportConfig.timers. */
   timers?: PacingTimers;
+}
+
+/** The namespace of the sandbox and of the interface spec, used when nothing else is known. */
+export const DEFAULT_NAMESPACE = 'svc';
+
+/**
+ * The REST key as MainWP's bearer parser wants it: `<secret>==<key>` (the form its UI shows); it
+ * adds the `cs_` / `ck_` prefixes itself, so a token written with them (`cs_…==ck_…`, the
+ * form of the stored key pair) is sent without them.
+ */
+export function bearerForm(token: string): string {
+  const match = /^cs_(.+)==ck_(.+)$/.exec(token.trim());
+  return match ? `${match[1]}==${match[2]}` : token.trim();
+}
+
+/** Switches a connection whose namespace was not configured to the discovered one. */
+export function adoptNamespace(conn: Connection, namespace: string): void {
+  conn.namespace = namespace;
+  conn.restBase = `/wp-json/${namespace}/v2`;
 }
 
 export function openConnection(settings: Settings, options: ConnectionOptions = {}): Connection {
@@ -76,7 +98,9 @@ export function openConnection(settings: Settings, options: ConnectionOptions = 
     product,
     ...(options.timers ? { timers: options.timers } : {}),
   });
-  const bearer = settings.token ? { authorization: `Bearer ${settings.token}` } : undefined;
+  const token = settings.token ? bearerForm(settings.token) : undefined;
+  if (token && token !== settings.token) secrets.push(token);
+  const bearer = token ? { authorization: `Bearer ${token}` } : undefined;
   const basic =
     settings.username && settings.applicationPassword
       ? {
@@ -87,8 +111,9 @@ export function openConnection(settings: Settings, options: ConnectionOptions = 
   return {
     url: baseUrl,
     transport,
-    namespace: settings.namespace,
-    restBase: `/wp-json/${settings.namespace}/v2`,
+    namespace: settings.namespace ?? DEFAULT_NAMESPACE,
+    namespaceConfigured: settings.namespace !== undefined,
+    restBase: `/wp-json/${settings.namespace ?? DEFAULT_NAMESPACE}/v2`,
     abilitiesBase: '/wp-json/wp-abilities/v1',
     abilityAuth: basic
       ? { kind: 'basic', headers: basic }

@@ -15,6 +15,7 @@ import { searchInstalled } from './live/installed.js';
 import { readLiveViaRest } from './live/rest-live.js';
 import { readSiteFlags, withSiteFlags } from './live/site-flags.js';
 import { countingRead } from './live/stopped-read.js';
+import { discoverFromRestIndex } from './namespace.js';
 import { runUpdatesViaRest } from './rest/run-updates.js';
 import { setSiteFlag } from './rest/site-flag.js';
 import { syncSites } from './rest/sync.js';
@@ -217,6 +218,7 @@ async function detectSurface(
       },
     };
   }
+  await discoverFromRestIndex(conn, signal);
   // The abilities catalogue answered 404. A dashboard without it still has REST v2; when that is
   // missing too, the URL does not reach the dashboard's API at all (a path such as /wp-admin, or
   // another web server). The probe sends no credentials: any answer but 404 (401 included) will do.

@@ -9,6 +9,23 @@ export function splitToken(token: string): { secret: string; key: string } {
   return at < 0 ? { secret: token, key: '' } : { secret: token.slice(0, at), key: token.slice(at + 2) };
 }
 
+/**
+ * A bearer token as MainWP reads it (parse_auth_header): `<secret>==<key>`, to which it adds the
+ * `cs_` / `ck_` prefixes itself, which is the form its UI shows. A token already carrying them
+ * (the form the sandbox printed before, and other clients send) is accepted too.
+ */
+export function bearerToken(token: string): { secret: string; key: string } {
+  const { secret, key } = splitToken(token);
+  const prefixed = (prefix: string, part: string) => (part.startsWith(prefix) ? part : `${prefix}${part}`);
+  return { secret: prefixed('cs_', secret), key: prefixed('ck_', key) };
+}
+
+/** The form MainWP's UI shows and the sandbox prints: `<secret>==<key>`, without the prefixes. */
+export function displayToken(token: string): string {
+  const { secret, key } = splitToken(token);
+  return `${secret.replace(/^cs_/, '')}==${key.replace(/^ck_/, '')}`;
+}
+
 function sameText(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
@@ -36,7 +53,7 @@ export function restAuthError(ctx: SandboxContext, req: SandboxRequest): Reply |
   }
   const header = String(req.headers.authorization ?? '');
   let presented: { secret: string; key: string } | undefined;
-  if (/^Bearer\s+/i.test(header)) presented = splitToken(header.replace(/^Bearer\s+/i, '').trim());
+  if (/^Bearer\s+/i.test(header)) presented = bearerToken(header.replace(/^Bearer\s+/i, '').trim());
   else if (/^Basic\s+/i.test(header)) {
     const decoded = Buffer.from(header.replace(/^Basic\s+/i, ''), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
@@ -52,9 +69,9 @@ export function restAuthError(ctx: SandboxContext, req: SandboxRequest): Reply |
     if (key !== null && secret !== null) presented = { key, secret };
   }
   if (!presented) return errorReply(401, code('error'), 'You are not authenticated.');
-  const known = ctx.apiKeys.find((k) => sameText(splitToken(k.token).key, presented.key));
+  const known = ctx.apiKeys.find((k) => sameText(bearerToken(k.token).key, presented.key));
   if (!known) return errorReply(401, code('disabled_key'), 'The REST API Key are disabled.');
-  if (!sameText(splitToken(known.token).secret, presented.secret))
+  if (!sameText(bearerToken(known.token).secret, presented.secret))
     return errorReply(401, code('error'), 'Consumer secret is invalid.');
   return permissionError(ctx, known, req.method);
 }

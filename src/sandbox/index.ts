@@ -4,10 +4,12 @@
  * helpers and their types. It is an independent implementation: it imports node built-ins, npm
  * packages and its own files only, never the client code in dashboard/ or plan/.
  */
+
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { abilityCatalogue } from './abilities/catalogue.js';
 import { isImplemented } from './abilities/endpoint.js';
+import { displayToken } from './auth.js';
 import { type ClockMode, SimClock } from './clock.js';
 import type { SandboxContext } from './context.js';
 import { FaultInjector, type FaultRule } from './faults.js';
@@ -212,7 +214,8 @@ async function serve(
       SVC_URL: url,
       SVC_USER: credentials.username,
       SVC_APP_PASSWORD: credentials.applicationPassword,
-      SVC_TOKEN: credentials.token,
+      // MainWP's UI shows the key as `<secret>==<key>`; the sandbox prints the same form.
+      SVC_TOKEN: displayToken(credentials.token),
       ...(certificate ? { SVC_SKIP_SSL_VERIFY: 'true' } : { SVC_ALLOW_HTTP: 'true' }),
       ...(ns === 'svc' ? {} : { SVC_NAMESPACE: ns }),
     }),

@@ -9,6 +9,7 @@ import {
   BodyError,
   errorReply,
   noRoute,
+  ok,
   type Reply,
   readJsonBody,
   type SandboxRequest,
@@ -114,6 +115,9 @@ function classify(
     const match = matchRest(parts.restTable, ctx, req, req.path.slice(restPrefix.length));
     return match ? { route: match.route, dispatch: match.reply } : { route: 'no route', dispatch: noRoute };
   }
+  if ((req.path === '/wp-json/' || req.path === '/wp-json') && req.method === 'GET') {
+    return { route: 'GET /wp-json/', dispatch: () => restIndex(ctx) };
+  }
   if (req.path.startsWith(ABILITIES_PREFIX) && ctx.surfaces.abilities) {
     const rest = req.path.slice(ABILITIES_PREFIX.length);
     const ability = abilityOfPath(rest);
@@ -122,6 +126,16 @@ function classify(
     return ability ? { route, ability, dispatch } : { route, dispatch };
   }
   return { route: 'no route', dispatch: noRoute };
+}
+
+/**
+ * WordPress's REST index, reduced to what clients read from it: the route namespaces (the
+ * dashboard's `<ns>/v2` beside WordPress's own, and the abilities API's when it is served).
+ */
+function restIndex(ctx: SandboxContext): Reply {
+  const namespaces = ['oembed/1.0', ...(ctx.surfaces.rest ? [`${ctx.ns}/v2`] : []), 'wp/v2'];
+  if (ctx.surfaces.abilities) namespaces.push('wp-abilities/v1');
+  return ok({ name: 'sandbox', url: '', namespaces, authentication: {}, routes: {} });
 }
 
 async function failWith(

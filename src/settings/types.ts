@@ -28,7 +28,8 @@ export interface Settings {
   retryBaseDelay: number;
   retryMaxDelay: number;
   concurrency: number;
-  namespace: string;
+  /** Unset: discovered from the dashboard (src/dashboard/namespace.ts). */
+  namespace?: string;
   planLifetimeMinutes: number;
   jobPollInterval: number;
   jobTimeout: number;

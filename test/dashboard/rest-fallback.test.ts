@@ -6,6 +6,8 @@ let server: TestServer | undefined;
 afterEach(() => server?.close());
 
 const TOKEN = 'cs_secret==ck_key';
+/** MainWP's bearer parser adds the cs_/ck_ prefixes itself: the client sends the key pair without them. */
+const BEARER = 'Bearer secret==key';
 
 /** A dashboard without the abilities API: REST v2 only, in the spec's map shapes. */
 async function restOnlyDashboard(): Promise<TestServer> {
@@ -13,7 +15,7 @@ async function restOnlyDashboard(): Promise<TestServer> {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (!path.startsWith('/wp-json/svc/v2/'))
       return json(res, 404, { code: 'rest_no_route', message: 'No route', data: { status: 404 } });
-    if (req.headers.authorization !== `Bearer ${TOKEN}`)
+    if (req.headers.authorization !== BEARER)
       return json(res, 401, { code: 'svc_rest_authentication_error', message: 'You are not authenticated.' });
     const route = path.slice('/wp-json/svc/v2'.length);
     const routes: Record<string, unknown> = {

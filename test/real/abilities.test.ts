@@ -9,8 +9,12 @@ import { freshWorkspace, type Workspace, writeDesired } from './scenario.js';
 describe.skipIf(skipReason())('real dashboard, abilities API', () => {
   let ws: Workspace;
 
+  it('finds the namespace (mainwp) itself: no SVC_NAMESPACE is set', () => {
+    ws = freshWorkspace();
+    expect(ws.env.SVC_NAMESPACE).toBeUndefined();
+  });
+
   it('imports the per-site ignores the UI set, leaving the global one out', async () => {
-    ws = freshWorkspace({ SVC_NAMESPACE: 'mainwp' });
     const r = await ws.run('import');
     expect(r.stderr).not.toMatch(/error/i);
     expect(r.code).toBe(0);

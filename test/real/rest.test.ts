@@ -3,6 +3,7 @@
  * MainWP runs before WordPress 6.9 (`real-dashboard.sh abilities unregistered`).
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { cli } from '../helpers/cli.js';
 import { harness, installedVersion, skipReason } from './harness.js';
 import { freshWorkspace, type Workspace, writeDesired } from './scenario.js';
 
@@ -13,7 +14,7 @@ describe.skipIf(skipReason())('real dashboard, REST API v2 only', () => {
   });
 
   it('plans from REST: the updates, and notes for what REST cannot ignore or unignore', async () => {
-    ws = freshWorkspace({ SVC_NAMESPACE: 'mainwp' });
+    ws = freshWorkspace();
     harness(['abilities', 'unregistered']);
     writeDesired(ws);
     const r = await ws.run('plan');
@@ -38,16 +39,18 @@ describe.skipIf(skipReason())('real dashboard, REST API v2 only', () => {
     expect(r.stdout).toContain('0 to ignore, 0 to unignore, 0 to update');
   });
 
-  it('works with the REST token alone, in the form MainWP shows (<secret>==<key>)', async () => {
+  it.each([
+    ['as MainWP shows it (<secret>==<key>)', (token: string) => token],
+    ['as the prefixed pair (cs_…==ck_…)', (token: string) => `cs_${token.replace('==', '==ck_')}`],
+  ])('works with the REST token alone, %s', async (_form, shape) => {
     const { SVC_USER: _user, SVC_APP_PASSWORD: _password, ...tokenOnly } = ws.env;
     expect(tokenOnly.SVC_TOKEN).toMatch(/^[0-9a-f]+==[0-9a-f]+$/);
-    const r = await freshCli(ws, tokenOnly);
-    expect(r.stderr).not.toContain('error');
+    const r = await cli(['plan'], {
+      env: { ...tokenOnly, SVC_TOKEN: shape(tokenOnly.SVC_TOKEN as string) },
+      cwd: ws.dir,
+    });
+    expect(r.stderr).not.toMatch(/error/);
+    expect(r.stdout).toContain('0 to update');
     expect(r.code).toBe(0);
   });
 });
-
-async function freshCli(ws: Workspace, env: Record<string, string | undefined>) {
-  const { cli } = await import('../helpers/cli.js');
-  return cli(['plan'], { env, cwd: ws.dir });
-}

@@ -30,10 +30,11 @@ describe('loadSettings', () => {
       maxResponseSize: 10485760,
       maxRetries: 4,
       concurrency: 8,
-      namespace: 'svc',
     });
     // No fixed rate and no session budget unless configured: the pace adapts to the dashboard.
     expect(settings.rateLimit).toBeUndefined();
+    // No namespace unless configured: the client discovers it (src/dashboard/namespace.ts).
+    expect(settings.namespace).toBeUndefined();
     expect(settings.maxSessionData).toBeUndefined();
     expect(source).toEqual(['defaults']);
   });
@@ -245,6 +246,7 @@ describe('loadSettings', () => {
         SVC_RATE_LIMIT: '60',
         SVC_MAX_SESSION_DATA: '1000',
         SVC_HTTP_TOKEN: 'h'.repeat(16),
+        SVC_NAMESPACE: 'svc',
       },
     );
     expect(Object.keys(settings).sort()).toEqual(schemaKeys);

@@ -1,5 +1,6 @@
 import { SvcError } from '../../errors.js';
 import type { Connection } from '../connection.js';
+import { discoverFromCatalogue } from '../namespace.js';
 import { statusFailure } from '../transport/status.js';
 import { asList, isObject, type Json, own } from '../wire/json.js';
 
@@ -41,12 +42,9 @@ const MAX_PAGES = 100;
 export async function readCatalogue(conn: Connection, signal?: AbortSignal): Promise<Catalogue | undefined> {
   const first = await readPage(conn, 1, signal);
   if (first === undefined) return undefined;
-  const catalogue: Catalogue = new Map();
+  const all: Json[] = [];
   const add = (items: Json[]) => {
-    for (const item of items) {
-      const info = parseAbility(item, conn.namespace);
-      if (info) catalogue.set(info.name, info);
-    }
+    all.push(...items);
   };
   const pages = first.totalPages;
   if (pages > MAX_PAGES) {
@@ -80,6 +78,17 @@ export async function readCatalogue(conn: Connection, signal?: AbortSignal): Pro
       `abilities catalogue: read ${count} abilities, but the dashboard reports ${first.total}`,
       { hint: 'The dashboard changed while it was read, or dropped items; run again.' },
     );
+  }
+  discoverFromCatalogue(
+    conn,
+    all
+      .map((item) => (isObject(item) ? own(item, 'name') : undefined))
+      .filter((n): n is string => typeof n === 'string'),
+  );
+  const catalogue: Catalogue = new Map();
+  for (const item of all) {
+    const info = parseAbility(item, conn.namespace);
+    if (info) catalogue.set(info.name, info);
   }
   return catalogue;
 }
