@@ -21,9 +21,10 @@ const MAX_LAYERS = 4;
  *   too, except a secret that is wordlike (see wordlike), which only matches in its own case. Nothing but a whole secret is masked here: a word a password happens to contain
  *   ("PASSWORD" in SVC_APP_PASSWORD) stays readable in the tool's own hints and messages.
  * - `maskEcho` (text a server sent): all of the above, and also any run of at least MIN_RUN
- *   characters of a secret in its own case (hex or base64 of one: 16 or 11 characters) that is
- *   strong: not a word or run of words, so the dashboard's own messages stay readable; a prefix
- *   cut off by a length limit is still most of a password.
+ *   characters of a secret (hex or base64 of one: 16 or 11 characters, base64 in its own case)
+ *   that is strong (see strongFragment): a prefix cut off by a length limit is still most of a
+ *   password, while a word or run of words the secret holds is left alone, in any case, so the
+ *   dashboard's own messages stay readable.
  */
 export class SecretMask {
   private readonly secrets: string[] = [];
@@ -115,6 +116,7 @@ function accepted(text: string, found: Candidate, echo: boolean): Array<[number,
   const whole = end - start === form.length;
   if (kind === 'hex') return whole || echo ? [[start, end]] : [];
   if (whole && kind === 'text' && !wordlike(form)) return [[start, end]];
+  if (echo && kind === 'text' && strongFragment(form.slice(at, at + end - start))) return [[start, end]];
   const out: Array<[number, number]> = [];
   for (let i = start; i < end; ) {
     if (!sameChar(text, i, form, at + i - start)) {

@@ -33,6 +33,7 @@ describe('SecretMask', () => {
   it.each([
     ['a 9-character prefix', PASSWORD.slice(0, 9)],
     ['8 characters from the middle', PASSWORD.slice(10, 18)],
+    ['an upper-case 9-character prefix', PASSWORD.slice(0, 9).toUpperCase()],
   ])('masks %s of the secret in text from a server only', (_what, fragment) => {
     expect(mask.maskEcho(`before ${fragment} after`)).toMatch(/^before ?\[redacted\] ?after$/);
     expect(mask.findsEcho(`x${fragment}x`)).toBe(true);
@@ -119,6 +120,7 @@ function naiveMask(secrets: string[], text: string, echo: boolean): string {
         if (j === 0 && (exact === form.length || (anyCase && folded === form.length))) cover(i, form.length);
         const strong = () => kind !== 'text' || strongFragment(form.slice(j, j + exact));
         if (echo && exact >= need && strong()) cover(i, exact);
+        if (echo && kind === 'text' && strongFragment(form.slice(j, j + folded))) cover(i, folded);
       }
   }
   let out = '';
