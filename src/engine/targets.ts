@@ -23,10 +23,25 @@ export function resolveTargets(
   const selecting = compileSelections(matchers.map((matcher) => ({ include: [matcher], exclude: [] })));
   const ids = new Set<number>();
   const matched = new Array<boolean>(targets.length).fill(false);
+  // A domain names one site: the IDs each domain target matched, to refuse one that names more.
+  const byDomain = new Map<number, number[]>();
   for (const site of sites) {
     const positions = selecting(site);
     if (positions.length > 0) ids.add(site.id);
-    for (const position of positions) matched[position] = true;
+    for (const position of positions) {
+      matched[position] = true;
+      if (matchers[position]?.type === 'domain')
+        byDomain.set(position, [...(byDomain.get(position) ?? []), site.id]);
+    }
+  }
+  for (const [position, named] of byDomain) {
+    if (named.length < 2) continue;
+    const list = `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
+    throw new SvcError(
+      'USAGE',
+      `${label} ${targets[position]} names ${named.length} sites of the dashboard (IDs ${list})`,
+      { hint: `give the site's ID instead (${label} ${named[0]})`, details: { siteIds: named } },
+    );
   }
   const unmatched = matched.indexOf(false);
   if (unmatched >= 0) {

@@ -7,9 +7,11 @@
  * whose stored state may be stale), are noted and get nothing else: an unknown state never
  * becomes an unignore. Ordering is stated in order.ts.
  */
+
 import { SvcError } from '../errors.js';
 import { publicUrl } from '../public-url.js';
 import type { Action, DesiredState, LiveIgnore, LiveState, Plan, PlanRollout, Site, Wave } from '../types.js';
+import { refuseAmbiguousDomains } from './ambiguous-domains.js';
 import { judgeApproval } from './approval.js';
 import { compileDesiredIgnores } from './desired-ignores.js';
 import { fingerprintOfFacts } from './fingerprint.js';
@@ -101,6 +103,7 @@ function everyWaveActive(waves: readonly Wave[]): Map<string, number> {
 
 export function createPlan(desired: DesiredState, live: LiveState, options: PlanOptions): Plan {
   checkOptions(options);
+  refuseAmbiguousDomains(desired, live.sites);
   const unreadable = indexUnreadable(live.unreadable);
   const managed = compileSelection(desired.sites);
   const targets = options.targetSiteIds ? new Set(options.targetSiteIds) : undefined;

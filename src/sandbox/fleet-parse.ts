@@ -28,7 +28,9 @@ const MAX_FLEET_BYTES = 64 * 1024 * 1024;
 
 /**
  * Parses a fleet file (format in examples/sandbox/README.md). Unknown keys, wrong types and
- * duplicate site IDs or URLs are errors naming the line; nothing is silently dropped.
+ * duplicate site IDs or URLs are errors naming the line; nothing is silently dropped. A site
+ * marked `shares_url: true` may repeat an earlier site's URL, as a dashboard with a site added
+ * twice lists it.
  */
 export function parseFleet(yamlText: string, fileName = 'fleet.yaml'): Fleet {
   if (yamlText.length > MAX_FLEET_BYTES) throw new FleetError(fileName, 1, 'fleet file is too large');
@@ -76,7 +78,8 @@ export function parseFleet(yamlText: string, fileName = 'fleet.yaml'): Fleet {
   onlyKeys(reader, root, [], ['sites', 'global_ignores', 'users', 'api_keys']);
   if (!Array.isArray(root.sites)) return fail(['sites'], '`sites` must be a list of sites');
   const sites = root.sites.map((raw, index) => readSite(reader, raw, ['sites', index], index + 1));
-  checkUnique(reader, sites);
+  const sharing = root.sites.map((raw) => isObject(raw) && raw.shares_url === true);
+  checkUnique(reader, sites, sharing);
   const { users, apiKeys } = readUsersAndKeys(reader, root);
   return { sites, users, apiKeys, globalIgnores: readGlobalIgnores(reader, root.global_ignores) };
 }
@@ -93,7 +96,7 @@ export async function loadFleet(path: string): Promise<Fleet> {
 }
 
 const SITE_KEYS = ['id', 'url', 'name', 'status', 'connector', 'client_id', 'core', 'plugins', 'themes'];
-const MORE_SITE_KEYS = ['translations', 'ignores', 'ignore_flags', 'fail'];
+const MORE_SITE_KEYS = ['translations', 'ignores', 'ignore_flags', 'fail', 'shares_url'];
 const STATUSES = ['connected', 'offline', 'suspended', 'sync-error'];
 
 function readSite(reader: Reader, raw: unknown, path: Array<string | number>, position: number): FleetSite {
@@ -102,6 +105,8 @@ function readSite(reader: Reader, raw: unknown, path: Array<string | number>, po
   if (typeof raw.url !== 'string' || !/^https?:\/\/[^/\s]+/.test(raw.url)) {
     return reader.fail([...path, 'url'], '`url` must be an http(s) URL such as https://shop.example.test/');
   }
+  if (raw.shares_url !== undefined && typeof raw.shares_url !== 'boolean')
+    return reader.fail([...path, 'shares_url'], '`shares_url` must be true or false');
   const url = raw.url.endsWith('/') ? raw.url : `${raw.url}/`;
   const id = raw.id ?? position;
   if (!Number.isInteger(id) || (id as number) < 1)
@@ -133,13 +138,17 @@ function readSite(reader: Reader, raw: unknown, path: Array<string | number>, po
   return site;
 }
 
-function checkUnique(reader: Reader, sites: FleetSite[]): void {
+function checkUnique(reader: Reader, sites: FleetSite[], sharing: readonly boolean[]): void {
   const ids = new Set<number>();
   const urls = new Set<string>();
   sites.forEach((site, index) => {
     if (ids.has(site.id)) reader.fail(['sites', index, 'id'], `duplicate site id ${site.id}`);
     const key = site.url.toLowerCase();
-    if (urls.has(key)) reader.fail(['sites', index, 'url'], `duplicate site url ${site.url}`);
+    if (urls.has(key) && !sharing[index])
+      reader.fail(
+        ['sites', index, 'url'],
+        `duplicate site url ${site.url} (mark the site shares_url: true if meant)`,
+      );
     ids.add(site.id);
     urls.add(key);
   });

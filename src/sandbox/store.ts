@@ -149,7 +149,12 @@ export class SandboxStore {
   removeSite(site: FleetSite): void {
     this.fleet.sites = this.fleet.sites.filter((s) => s.id !== site.id);
     this.byId.delete(site.id);
-    this.byDomain.delete(domainKey(site.url));
+    const key = domainKey(site.url);
+    if (this.byDomain.get(key) === site) {
+      this.byDomain.delete(key);
+      const next = this.fleet.sites.find((s) => domainKey(s.url) === key);
+      if (next) this.byDomain.set(key, next);
+    }
     this.visibleCache.delete(site.id);
     this.dropListings();
     this.onChange();
@@ -169,9 +174,12 @@ export class SandboxStore {
     this.ignoredCache.clear();
   }
 
+  /** A domain two sites share (a site added twice) resolves to the lower ID, the one listed first. */
   private index(site: FleetSite): void {
     this.byId.set(site.id, site);
-    this.byDomain.set(domainKey(site.url), site);
+    const key = domainKey(site.url);
+    const holder = this.byDomain.get(key);
+    if (holder === undefined || holder.id > site.id) this.byDomain.set(key, site);
   }
 }
 

@@ -28,6 +28,16 @@ describe('fleet files', () => {
     expect(fleet.sites[0]?.url).toBe('https://a.test/');
   });
 
+  it('takes a repeated URL marked shares_url, as a dashboard lists a site added twice', () => {
+    const fleet = parseFleet(
+      'sites:\n  - url: https://a.test/\n  - url: https://a.test/\n    shares_url: true\n',
+    );
+    expect(fleet.sites.map((s) => [s.id, s.url])).toEqual([
+      [1, 'https://a.test/'],
+      [2, 'https://a.test/'],
+    ]);
+  });
+
   it.each([
     [
       'sites:\n  - url: https://a.test/\n    plugins:\n      akismet: 1.0\n',
