@@ -1,4 +1,4 @@
-/** The package's version, as `package.json` has it (test/package checks they agree). */
+/** The package's version, as `package.json` has it (test/cli/help.test.ts checks they agree). */
 export const VERSION = '0.1.0';
 
 /**

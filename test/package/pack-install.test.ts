@@ -41,7 +41,7 @@ beforeAll(async () => {
     'LICENSE',
     'scripts/build-cli.ts',
     'scripts/bundle-options.ts',
-    ...PACKAGE.files.filter((f) => f !== 'dist'),
+    ...PACKAGE.files.filter((f) => f !== 'dist' && !f.startsWith('!')),
   ])
     cpSync(join(ROOT, entry), join(stage, entry), { recursive: true });
   cpSync(join(ROOT, 'src'), join(stage, 'src'), { recursive: true });
@@ -163,5 +163,74 @@ describe('npm pack → npm install -g → svc-gitops', () => {
     expect(plan.code, plan.stderr).toBe(2);
     expect(plan.stdout).toMatch(/\d+ to ignore, \d+ to unignore, \d+ to update on \d+ sites/);
     expect(JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')).format_version).toBe(3);
+  });
+
+  it("the README's first run, followed literally in an empty repository, needs no step it does not state", async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## First run against your dashboard'));
+    const block = /```sh\n([\s\S]*?)\n```/.exec(section)?.[1] ?? '';
+    const lines = block.split('\n').map((line) => line.replace(/\s+# .*$/, ''));
+    expect(lines[1]).toMatch(/^export SVC_URL=\S+ SVC_USER=\S+ SVC_APP_PASSWORD=/);
+    // The one line a reader fills in with their dashboard: here the sandbox's.
+    const dashboard = Object.entries({ ...sandbox.env(), SVC_ALLOW_HTTP: 'true' })
+      .map(([name, value]) => `${name}='${value}'`)
+      .join(' ');
+    lines[1] = `export ${dashboard}`;
+    const repo = emptyDir('first-run');
+    await run('git', ['init', '-q'], { cwd: repo });
+    const script = ['set -e', ...lines].join('\n');
+    const walk = await run('bash', ['-c', script], {
+      cwd: repo,
+      env: {
+        PATH: `${join(work, 'prefix', 'bin')}:${process.env.PATH ?? ''}`,
+        HOME: join(work, 'home'),
+        NO_COLOR: '1',
+      },
+    });
+    expect(walk.stdout).toContain(`${PACKAGE.version}\n`);
+    expect(walk.stdout).toMatch(/Apply complete: /);
+    // What init said it wrote is there, and git ignores apply's records.
+    expect(readFileSync(join(repo, '.gitignore'), 'utf8')).toContain('/.svc-gitops/');
+    const status = await run('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: repo });
+    expect(status.stdout).not.toContain('.svc-gitops/');
+    expect(status.stdout).toContain('svc-gitops.yaml');
+  });
+
+  it('npm publish --dry-run is clean: the metadata a registry shows, and no maps, sources or tests', async () => {
+    const published = await run('npm', ['publish', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: stage,
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    });
+    const warnings = published.stderr
+      .split('\n')
+      .filter((line) => /npm (warn|error)/i.test(line) && !/requires you to be logged in/.test(line));
+    expect(warnings).toEqual([]);
+    // npm 11 keys the report by package name; older npm printed the report itself.
+    type Report = { files?: Array<{ path: string }> };
+    const document = JSON.parse(published.stdout.slice(published.stdout.indexOf('{'))) as Report &
+      Record<string, Report>;
+    const files = document.files ?? document[PACKAGE.name]?.files ?? [];
+    const paths = files.map((file) => file.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'dist/bin/svc-gitops.js',
+        'dist/index.js',
+        'schemas/svc-gitops.schema.json',
+        'LICENSE',
+      ]),
+    );
+    expect(paths.filter((path) => path.endsWith('.map') || /^(src|test|scripts)\//.test(path))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(stage, 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(manifest).toMatchObject({
+      name: 'svc-gitops',
+      engines: { node: expect.stringMatching(/^>=20/) },
+      repository: {
+        type: 'git',
+        url: expect.stringMatching(/^git\+https:\/\/github\.com\/[\w-]+\/svc-gitops\.git$/),
+      },
+      bugs: { url: expect.stringMatching(/\/issues$/) },
+      homepage: expect.stringMatching(/^https:\/\//),
+      publishConfig: { access: 'public', provenance: true },
+    });
   });
 });
