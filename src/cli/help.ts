@@ -107,6 +107,11 @@ export const EXAMPLES: Readonly<Record<string, ReadonlyArray<readonly [string, s
   mcp: [
     ['svc-gitops mcp', 'the tool server for an AI client, over stdio'],
     ['svc-gitops mcp --http 8765', 'over Streamable HTTP on 127.0.0.1 (needs SVC_HTTP_TOKEN)'],
+    ['svc-gitops mcp --chdir ~/fleet-repo', 'work there, whichever directory the client starts it in'],
+    [
+      'svc-gitops mcp --namespace mainwp',
+      "in place of the dashboard vendor's own server (MAINWP_* variables)",
+    ],
   ],
   sandbox: [
     ['svc-gitops sandbox > sandbox.env &', 'a local dashboard; `set -a; . ./sandbox.env; set +a` to use it'],

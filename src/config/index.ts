@@ -4,7 +4,13 @@
  * Pure of network I/O: files are read through the `fs` the caller passes in.
  */
 
-export { DEFAULT_CONFIG_DIR, DEFAULT_CONFIG_FILE, resolveConfigPath } from './default-path.js';
+export {
+  CLI_CONFIG_CHOICE,
+  type ConfigChoice,
+  DEFAULT_CONFIG_DIR,
+  DEFAULT_CONFIG_FILE,
+  resolveConfigPath,
+} from './default-path.js';
 export { closest } from './did-you-mean.js';
 export { type ImportResult, importDesiredState } from './import-yaml.js';
 export { type JsonSchemaCheck, jsonSchemaCheck, planFileCheck } from './json-schema.js';

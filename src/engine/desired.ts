@@ -1,5 +1,5 @@
 import * as nodeFs from 'node:fs';
-import { loadDesiredState, resolveConfigPath } from '../config/index.js';
+import { type ConfigChoice, loadDesiredState, resolveConfigPath } from '../config/index.js';
 import { type Diagnostic, SvcError } from '../errors.js';
 import { countDiagnostics } from '../render/index.js';
 import type { DesiredState } from '../types.js';
@@ -13,6 +13,8 @@ export interface LoadDesiredOptions {
   fs?: typeof nodeFs | undefined;
   /** Aborted: the load stops with SvcError INTERRUPTED (config's loadDesiredState). */
   signal?: AbortSignal | undefined;
+  /** How hints name the way to pick a path (the CLI's `-c PATH` by default). */
+  choice?: ConfigChoice | undefined;
 }
 
 export interface DesiredLoad {
@@ -31,7 +33,7 @@ export interface DesiredLoad {
  */
 export async function loadDesired(options: LoadDesiredOptions): Promise<DesiredLoad> {
   const fs = options.fs ?? nodeFs;
-  const configPath = resolveConfigPath(fs, options.cwd, options.config);
+  const configPath = resolveConfigPath(fs, options.cwd, options.config, options.choice);
   const { desired, diagnostics } = await loadDesiredState({
     path: configPath,
     fs,

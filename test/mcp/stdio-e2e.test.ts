@@ -91,3 +91,51 @@ describe.each(PROFILES)('svc-gitops mcp over stdio against the %s sandbox', (pro
     expect(stderr).not.toContain(sandbox.credentials.applicationPassword);
   });
 });
+
+describe('svc-gitops mcp --chdir, started elsewhere as clients start servers', () => {
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await startSmallSandbox('spec');
+  });
+  afterAll(() => sandbox.close());
+
+  const start = async (cwd: string, args: string[]) => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, 'mcp', ...args],
+      cwd,
+      env: {
+        ...fastClientEnv(sandbox),
+        HOME: tempDirForFile('svc-gitops-mcp-home-'),
+        PATH: process.env.PATH ?? '',
+      },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'e2e-agent', version: '1.0.0' });
+    await client.connect(transport);
+    return client;
+  };
+
+  it('reads the desired state of DIR from /; without it the refusal names the tool argument, not -c', async () => {
+    const repo = tempDirForFile('svc-gitops-mcp-repo-');
+    fs.writeFileSync(join(repo, 'svc-gitops.yaml'), SMALL_CONFIG);
+    const there = await start('/', ['--chdir', repo]);
+    try {
+      const validated = await there.callTool({ name: 'svc_validate', arguments: {} });
+      expect(validated.structuredContent).toMatchObject({ valid: true });
+    } finally {
+      await there.close();
+    }
+    const lost = await start('/', []);
+    try {
+      const refused = await lost.callTool({ name: 'svc_plan', arguments: {} });
+      expect(refused.isError).toBe(true);
+      const text = (refused.content as Array<{ text: string }>)[0]?.text ?? '';
+      expect(text, text).toMatch(/the config argument/);
+      expect(text).toMatch(/--chdir DIR/);
+      expect(text).not.toMatch(/-c PATH/);
+    } finally {
+      await lost.close();
+    }
+  });
+});

@@ -200,7 +200,7 @@ describe('README examples', () => {
     expect(statSync(join(home, '.config/fish/completions/svc-gitops.fish')).size).toBeGreaterThan(100);
   });
 
-  it('the MCP client configurations are JSON that start `svc-gitops mcp` (test/mcp/stdio-e2e.test.ts starts it so)', () => {
+  it('the MCP client configurations are JSON that start `svc-gitops mcp --chdir DIR` (test/mcp/stdio-e2e.test.ts starts it so)', () => {
     for (const block of only('MCP client configurations')) {
       const config = JSON.parse(block.text) as Record<
         string,
@@ -209,7 +209,9 @@ describe('README examples', () => {
       const servers = Object.values(config.mcpServers ?? config.servers ?? {});
       expect(servers.length).toBe(1);
       for (const server of servers) {
-        expect(server.args.at(-1)).toBe('mcp');
+        // `mcp --chdir DIR`: clients start servers anywhere, and some ignore a `cwd` key.
+        expect(server.args.slice(-3, -1)).toEqual(['mcp', '--chdir']);
+        expect(server).not.toHaveProperty('cwd');
         expect(['node', 'svc-gitops']).toContain(server.command);
         if (server.command === 'node') expect(server.args[0]).toMatch(/dist\/bin\/svc-gitops\.js$/);
       }

@@ -1,4 +1,5 @@
 import { homedir } from 'node:os';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { EXIT, SvcError } from '../../errors.js';
 import type { ServerLimits, ToolServer } from '../../mcp/index.js';
@@ -9,14 +10,17 @@ import type { CliContext } from '../context.js';
 interface McpFlags {
   http?: string;
   namespace?: string;
+  chdir?: string;
 }
 
 const NAMESPACE = /^[a-z][a-z0-9_-]{0,39}$/;
 
 /**
- * `svc-gitops mcp [--http PORT] [--namespace NAME]`: the tool server for AI clients, over stdio
- * (the client starts it) or Streamable HTTP on loopback with a bearer token. It runs until the
- * client closes stdin, or until SIGINT/SIGTERM. Logs go to stderr only, masked like all output.
+ * `svc-gitops mcp [--http PORT] [--namespace NAME] [--chdir DIR]`: the tool server for AI clients,
+ * over stdio (the client starts it) or Streamable HTTP on loopback with a bearer token. It runs
+ * until the client closes stdin, or until SIGINT/SIGTERM. Logs go to stderr only, masked like all
+ * output. `--chdir` names the working directory (settings file, desired state, journal): clients
+ * start servers in `/` or wherever they were started, and some ignore a `cwd` in their config.
  */
 export function registerMcp(program: Command, ctx: CliContext, setExit: (code: number) => void): void {
   program
@@ -26,6 +30,10 @@ export function registerMcp(program: Command, ctx: CliContext, setExit: (code: n
     .option(
       '--namespace <name>',
       'product name for tool prefixes, NAME_* variables, ~/.config/NAME-mcp/ and the interface',
+    )
+    .option(
+      '--chdir <dir>',
+      'work in DIR (settings.json, svc-gitops.yaml, .svc-gitops/), wherever the client starts the server',
     )
     .action(async (flags: McpFlags) => setExit(await runMcp(ctx, flags)));
 }
@@ -37,6 +45,7 @@ export async function runMcp(ctx: CliContext, flags: McpFlags): Promise<number> 
     });
   }
   const port = flags.http === undefined ? undefined : parsePort(flags.http);
+  const cwd = flags.chdir === undefined ? ctx.cwd : workingDirectory(ctx, flags.chdir);
   const log = (line: string) => ctx.stderr.write(`svc-gitops mcp: ${terminalText(line)}\n`);
   // Loaded by this command only: the protocol SDK and its schemas cost every other command
   // ~40 ms of start-up.
@@ -45,7 +54,7 @@ export async function runMcp(ctx: CliContext, flags: McpFlags): Promise<number> 
     const server = createToolServer({
       ...(limits ? { limits } : {}),
       env: ctx.env,
-      cwd: ctx.cwd,
+      cwd,
       fs: ctx.fs,
       ...(ctx.settingsFs ? { settingsFs: ctx.settingsFs } : {}),
       homeDir: ctx.env.HOME || homedir(),
@@ -84,6 +93,23 @@ export async function runMcp(ctx: CliContext, flags: McpFlags): Promise<number> 
   await closed;
   await first.close();
   return EXIT.ok;
+}
+
+/** `--chdir DIR` resolved against the directory the server was started in; it must be a directory. */
+function workingDirectory(ctx: CliContext, dir: string): string {
+  const full = resolve(ctx.cwd, dir);
+  let isDirectory = false;
+  try {
+    isDirectory = ctx.fs.statSync(full).isDirectory();
+  } catch {
+    // Refused below, as any path that is not a directory.
+  }
+  if (!isDirectory) {
+    throw new SvcError('USAGE', `--chdir ${dir}: ${full} is not a directory`, {
+      hint: 'give the directory that holds svc-gitops.yaml (an absolute path works from any client)',
+    });
+  }
+  return full;
 }
 
 function parsePort(text: string): number {

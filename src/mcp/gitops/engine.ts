@@ -88,7 +88,7 @@ export function createEngine(options: EngineOptions): GitopsEngine {
         source.path === undefined
           ? undefined
           : insideWorkingDirectory(cwd, source.path, 'or pass the YAML as text');
-      const loaded = await loadDesired({ cwd, fs, config });
+      const loaded = await loadDesired({ cwd, fs, config, choice: toolChoice(cwd) });
       return {
         source: loaded.configPath,
         diagnostics: loaded.diagnostics,
@@ -98,7 +98,7 @@ export function createEngine(options: EngineOptions): GitopsEngine {
 
     async plan(request, signal) {
       const config = request.config === undefined ? undefined : insideWorkingDirectory(cwd, request.config);
-      const loaded = await loadDesired({ cwd, fs, config });
+      const loaded = await loadDesired({ cwd, fs, config, choice: toolChoice(cwd) });
       const desired = withProblems(loaded, () => requireDesired(loaded));
       const planned = await planNow(client, {
         desired,
@@ -180,6 +180,14 @@ const PROBLEMS_SHOWN = 3;
  * The CLI prints a desired state's problems before its "N error(s)" refusal; a tool's caller sees
  * only the refusal, so it carries the first problems with their places.
  */
+/** The config hints in a tool's words: its argument, and the server's directory it is relative to. */
+function toolChoice(cwd: string): { how: string; create: string } {
+  return {
+    how: 'the config argument (a path inside that directory)',
+    create: `the tool server works in ${cwd} (its operator sets it with --chdir DIR): create svc-gitops.yaml there`,
+  };
+}
+
 function withProblems<T>(loaded: { diagnostics: Diagnostic[] }, run: () => T): T {
   try {
     return run();
