@@ -9,8 +9,10 @@ export default defineConfig({
     setupFiles: ['test/setup/temp-dirs.ts', 'test/setup/output-audit.ts'],
     // Every sandbox answer is checked against its profile's published output schema.
     globalSetup: ['test/setup/output-audit-global.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Far above what any test needs (the slowest take seconds; .ci/run lists the ten slowest): a
+    // test fails on its assertions, never because a busy machine ran it slowly. A hang still ends.
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
     pool: 'forks',
   },
 });

@@ -111,7 +111,7 @@ function expectExcluded(result: Awaited<ReturnType<typeof race>>) {
   expect(result.maxRuns).toBe(1);
 }
 
-describe('the apply lock across processes', { timeout: 60_000 }, () => {
+describe('the apply lock across processes', () => {
   it('holds when the second apply reaches the same config through a symlink', async () => {
     const result = await race((root, port) => {
       const dir = checkout(root, 'repo');

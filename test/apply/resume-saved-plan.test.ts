@@ -50,7 +50,7 @@ async function killedApply(cwd: string, env: Record<string, string>): Promise<vo
   expect(await writes(), stderr).toBeGreaterThanOrEqual(3);
 }
 
-describe('resuming a killed `apply PLANFILE`', { timeout: 60_000 }, () => {
+describe('resuming a killed `apply PLANFILE`', () => {
   for (const withConfig of [false, true]) {
     it(`finishes it with \`apply --resume\`${withConfig ? ' -c CONFIG' : ' and no config at hand'}`, async () => {
       sandbox = await startSandbox({

@@ -147,7 +147,7 @@ describe('completion', () => {
           fpath,
           ...CASES.map(([line]) => line),
         ],
-        { cwd: workDir(), encoding: 'utf8', timeout: 30_000 },
+        { cwd: workDir(), encoding: 'utf8', timeout: 120_000 },
       );
       expect(run.status, run.stderr).toBe(0);
       const offered = run.stdout

@@ -60,11 +60,15 @@ describe('hostile and broken input', () => {
     await rejects(doc('groups:\n  ? {a: 1}\n  : [all]\n'), 'non-string-key');
   });
 
-  it('handles lists too long to pass as call arguments: a huge group, a huge list of bad items', async () => {
+  // More items than a call can take as arguments (push(...list) throws beyond about 120,000).
+  it('handles a group too long to pass as call arguments', async () => {
     const ids = Array.from({ length: 130_000 }, (_, i) => i + 1).join(', ');
     const group = await loadText(doc(`groups:\n  big: [${ids}]\nsites: [group:big]\n`));
     expect(group.diagnostics).toEqual([]);
     expect(group.desired?.sites.include).toHaveLength(130_000);
+  });
+
+  it('handles a list of bad items too long to pass as call arguments', async () => {
     const bad = await loadText(doc(`sites: [${Array(130_000).fill('A').join(', ')}]\n`));
     expect(bad.diagnostics.length).toBeGreaterThanOrEqual(130_000);
   });

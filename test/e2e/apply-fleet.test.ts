@@ -52,8 +52,10 @@ async function expectConfirmed(
 }
 
 describe.each(PROFILES)(`apply of a ${SITES}-site fleet behind an 8 KiB request line (%s)`, (profile) => {
-  it('apply PLANFILE, apply --auto-approve and apply --reviewed complete and confirm', async () => {
-    for (const mode of ['planfile', 'auto-approve', 'reviewed'] as const) {
+  // One test per approval path: each applies the whole fleet on a sandbox of its own.
+  it.each(['planfile', 'auto-approve', 'reviewed'] as const)(
+    'apply (%s) completes and confirms',
+    async (mode) => {
       const { sandbox, cwd, env } = await world(profile);
       try {
         let argv: string[];
@@ -72,6 +74,7 @@ describe.each(PROFILES)(`apply of a ${SITES}-site fleet behind an 8 KiB request 
       } finally {
         await sandbox.close();
       }
-    }
-  }, 600_000);
+    },
+    600_000,
+  );
 });

@@ -39,5 +39,5 @@ describe('apply PLANFILE interrupted while re-checking the live state', () => {
     // Not used up: the plan still applies once the person runs it again.
     const again = await cli(['apply', 'plan.json'], { env, cwd });
     expect(again.code, again.stderr).toBe(0);
-  }, 20_000);
+  });
 });

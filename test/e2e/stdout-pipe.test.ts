@@ -9,9 +9,12 @@ import { REPO, sandboxEnv, tempDir } from './helpers.js';
 const MAIN = join(REPO, 'src/cli/main.ts');
 const TSX = import.meta.resolve('tsx');
 
+/** Enough sites that the plan is many times a pipe's buffer (64 KiB), few enough to plan quickly. */
+const SITES = 500;
+
 let sandbox: RunningSandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({ fleet: generateFleet({ sites: 1500, pendingPerSite: 4, seed: 9 }) });
+  sandbox = await startSandbox({ fleet: generateFleet({ sites: SITES, pendingPerSite: 4, seed: 9 }) });
 });
 afterAll(async () => {
   await sandbox?.close();
@@ -49,7 +52,7 @@ describe('plan into a pipe that is read late', () => {
     const chunks: Buffer[] = [];
     await new Promise<void>((resolve) => {
       child.stderr.on('data', () => {
-        if (output.stderr.includes('Read 1500 sites') || output.stderr.includes('error')) resolve();
+        if (output.stderr.includes(`Read ${SITES} sites`) || output.stderr.includes('error')) resolve();
       });
     });
     await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -60,10 +63,10 @@ describe('plan into a pipe that is read late', () => {
     await closed;
     const text = Buffer.concat(chunks).toString('utf8');
     expect(code, output.stderr).toBe(0);
-    expect(text.length).toBeGreaterThan(1_000_000);
+    expect(text.length).toBeGreaterThan(4 * 64 * 1024);
     const plan = JSON.parse(text) as Plan;
     expect(plan.actions.length).toBe(plan.summary.update + plan.summary.ignore + plan.summary.unignore);
-  }, 30_000);
+  });
 });
 
 /** `plan --out p.json | head -1`: the reader closes the pipe after its first line. */
@@ -78,13 +81,13 @@ describe('plan --out into a pipe closed early', () => {
     expect(output.stderr).not.toMatch(/\n\s+at |Error:|internal error/);
     const plan = JSON.parse(readFileSync(join(cwd, 'p.json'), 'utf8')) as Plan;
     expect(plan.actions.length).toBe(plan.summary.update + plan.summary.ignore + plan.summary.unignore);
-    expect(plan.actions.length).toBeGreaterThan(1_000);
-  }, 30_000);
+    expect(plan.actions.length).toBeGreaterThan(SITES);
+  });
 
   it('keeps the exit code: --detailed-exitcode is 2 though nobody read the plan', async () => {
     const { child, output, exited } = spawnPlan(['--detailed-exitcode'], tempDir('svc-gitops-pipe-closed-'));
     child.stdout.once('data', () => child.stdout.destroy());
     expect(await exited, output.stderr).toBe(2);
     expect(output.stderr).not.toMatch(/\n\s+at |Error:|internal error/);
-  }, 30_000);
+  });
 });

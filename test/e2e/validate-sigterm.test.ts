@@ -57,5 +57,5 @@ describe('SIGTERM while validating a large desired state', () => {
     expect(ended!.at - signalledAt).toBeLessThan(5_000);
     expect(stderr).toContain('svc-gitops: interrupted: stopped while reading the desired state');
     expect(stdout).toBe('');
-  }, 120_000);
+  });
 });
