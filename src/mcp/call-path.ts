@@ -53,7 +53,7 @@ export function callHandler(host: CallPathHost) {
     if (!tool) {
       const state = host.state();
       if (state.state !== 'ready' && (host.gitopsNames.has(name) || state.state === 'degraded')) {
-        return callToolResult(notConfigured(host.product, state));
+        return path.result(notConfigured(host.product, state));
       }
       return path.unknown(name);
     }
@@ -130,7 +130,7 @@ class CallPath {
   }
 
   /** A refusal of the call path itself: masked and formatted, counted against nothing. */
-  private result(outcome: ComposedOutcome): CallToolResult {
+  result(outcome: ComposedOutcome): CallToolResult {
     const { json, text } = this.serialised(outcome);
     return callToolResult({ ...outcome, text }, json);
   }
@@ -263,7 +263,6 @@ function notConfigured(product: string, state: SetupState): ComposedOutcome {
       message,
       guidance: `call ${product}_get_setup_status or ${product}_configure`,
     },
-    text: `NOT_CONFIGURED: ${message}; call ${product}_get_setup_status or ${product}_configure`,
     isError: true,
   };
 }
