@@ -151,20 +151,8 @@ async function configure(host: SetupHost, args: ConfigureArgs, signal: AbortSign
       `the dashboard did not accept the connection (nothing was saved): ${message}`,
     );
   }
-  try {
-    host.fs.mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    const next = {
-      ...existing.settings,
-      dashboardUrl: url,
-      username: login.username,
-      applicationPassword: login.applicationPassword,
-    };
-    host.fs.writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
-    host.fs.chmodSync(file, 0o600);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    return refused('SAVE_FAILED', `the settings file ${file} could not be written (${code})`);
-  }
+  const unsaved = save(host, file, { ...existing.settings, ...login });
+  if (unsaved) return unsaved;
   const state = await host.reload(signal);
   return toolOk({
     status: 'connected',
@@ -174,6 +162,19 @@ async function configure(host: SetupHost, args: ConfigureArgs, signal: AbortSign
     savedTo: file,
     state: state.state,
   });
+}
+
+/** Writes the per-user settings file, owner-only; a refusal when it cannot. */
+function save(host: SetupHost, file: string, settings: Record<string, unknown>): ToolOutcome | undefined {
+  try {
+    host.fs.mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    host.fs.writeFileSync(file, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
+    host.fs.chmodSync(file, 0o600);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    return refused('SAVE_FAILED', `the settings file ${file} could not be written (${code})`);
+  }
 }
 
 /** Keys of a login, and named dashboards: set by the operator, configure leaves a file with any alone. */
