@@ -36,6 +36,8 @@ export const ERROR_CODES = [
   'INTERRUPTED',
   /** A health check found unhealthy sites: the rollout does not continue. */
   'UNHEALTHY',
+  /** A gate the plan passed (a window, a soak time, a wave's `after`) is shut when apply writes. */
+  'GATE_CLOSED',
   // github
   'GITHUB_API',
   // a bug in svc-gitops itself

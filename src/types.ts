@@ -388,6 +388,22 @@ export interface Plan {
   wave_limits?: Record<string, number>;
   /** The rollout is held: a wave has unhealthy sites. Absent while nothing is held. */
   rollout_halt?: RolloutHalt;
+  /**
+   * The gates the plan's updates passed, one entry per wave with any: apply judges them again
+   * when it writes, wave by wave. Absent when no update had a gate.
+   */
+  gates?: PlanGate[];
+}
+
+export interface PlanGate {
+  /** The wave whose updates these gates hold; absent in a plan without waves. */
+  wave?: string;
+  /** Maintenance windows that must be open (`of`: `policy "x"` or `wave "y"`). */
+  windows?: Array<{ of: string; schedule: string[]; timezone: string }>;
+  /** The latest end of the soak times the wave's updates passed. */
+  soak_ends_at?: string;
+  /** The wave starts only once `wave` has been healthy for `healthy_for`: from `opens_at`. */
+  after?: { wave: string; healthy_for: string; opens_at: string };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -430,7 +446,8 @@ export interface ApplyRun {
 /**
  * Why apply started no further call. INTERRUPTED: the caller's signal; WAVE_STOPPED: a wave
  * passed its `max_failures`; DASHBOARD_UNREACHABLE: a call found nothing answering at the
- * dashboard's address; UNHEALTHY: a wave left more unhealthy sites than it may; the rest: a failure no later call gets past (a refused login, no rights,
+ * dashboard's address; UNHEALTHY: a wave left more unhealthy sites than it may; GATE_CLOSED: a gate the plan recorded
+ * (a window) is shut before a later wave; the rest: a failure no later call gets past (a refused login, no rights,
  * a dashboard out of resources). The actions not started are skipped with this code.
  */
 export const STOP_CODES = [
@@ -438,6 +455,7 @@ export const STOP_CODES = [
   'WAVE_STOPPED',
   DASHBOARD_UNREACHABLE,
   'UNHEALTHY',
+  'GATE_CLOSED',
   'AUTH_FAILED',
   'FORBIDDEN',
   'RESOURCE_EXHAUSTED',

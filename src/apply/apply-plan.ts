@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DashboardClient } from '../dashboard/client.js';
+import { closedGate } from '../plan/index.js';
 import {
   type Action,
   type ActionOutcome,
@@ -93,6 +94,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
         dashboard: plan.dashboard.url,
         desired_digest: plan.desired_digest,
         ...(plan.wave_limits === undefined ? {} : { wave_limits: plan.wave_limits }),
+        ...(plan.gates === undefined ? {} : { gates: plan.gates }),
       },
       // What recovery needs of each action: its identity and what reports show, not the reason.
       runnable.map(({ reason: _reason, ...rest }) => rest),
@@ -108,6 +110,8 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     journal: options.journal,
     now,
     health: healthStep,
+    // The plan's gates, judged again as each wave is about to be written.
+    gateClosed: (wave) => closedGate(plan.gates, wave, now())?.message,
   });
   // Every outcome in plan order: what was sent, and what was held back (an update skipped as
   // done by an earlier run is checked by the re-read as well).
@@ -131,8 +135,14 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     );
     if (verified.error) options.onEvent?.({ type: 'verify-failed', ...verified.error });
   }
-  const unreachable = executed.stopped?.code === DASHBOARD_UNREACHABLE;
-  const unhealthy = executed.stopped?.code === 'UNHEALTHY';
+  // Stops `apply --resume` finishes: the dashboard answers again, a new health check passes,
+  // the gate opens.
+  const resumable =
+    executed.stopped?.code === DASHBOARD_UNREACHABLE ||
+    executed.stopped?.code === 'UNHEALTHY' ||
+    executed.stopped?.code === 'GATE_CLOSED'
+      ? executed.stopped.code
+      : undefined;
   const health = healthStep?.reports() ?? [];
   const verification: Verification =
     toCheck.length === 0
@@ -166,9 +176,9 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     // Only a re-read of every checked site settles the journal (journal.ts, completedUpdates):
     // an update reported done on a site it missed must not be sent again by the next run.
     verified: noReread === undefined && verified.error === undefined && verified.unreadSites === undefined,
-    // `apply --resume` finishes such a run once the dashboard answers again, or once a new
-    // health check passes (or with --override-health).
-    ...(unreachable ? { stopped: DASHBOARD_UNREACHABLE } : unhealthy ? { stopped: 'UNHEALTHY' } : {}),
+    // `apply --resume` finishes such a run once the dashboard answers again, once a new health
+    // check passes (or with --override-health), or once the gate opens.
+    ...(resumable ? { stopped: resumable } : {}),
   });
   options.onEvent?.({ type: 'finished', result });
   return result;

@@ -111,6 +111,7 @@ function journalPlan(unfinished: UnfinishedRun, now: Date): Plan {
     summary: summarise(unfinished.actions),
     needs_approval: false,
     ...(unfinished.waveLimits === undefined ? {} : { wave_limits: unfinished.waveLimits }),
+    ...(unfinished.gates === undefined ? {} : { gates: unfinished.gates }),
   };
 }
 

@@ -44,6 +44,8 @@ export interface ExecuteOptions {
   now: () => Date;
   /** Health checks around each update wave (health.ts); absent: none. */
   health?: WaveHealthStep | undefined;
+  /** Why a wave's recorded gates are shut now (asked before its first call); undefined: open. */
+  gateClosed?: ((wave: string | undefined) => string | undefined) | undefined;
 }
 
 export interface ExecuteResult {
@@ -140,6 +142,12 @@ export async function executePhases(
 
   for (const phase of phases) {
     if (stopReason) break;
+    const shut = phase.kind === 'update' ? options.gateClosed?.(phase.wave) : undefined;
+    if (shut !== undefined) {
+      stopReason = { code: 'GATE_CLOSED', message: shut };
+      options.onEvent?.({ type: 'stopped', code: 'GATE_CLOSED', message: shut });
+      break;
+    }
     const limit = phase.kind === 'update' ? options.maxFailures(phase.wave) : Number.POSITIVE_INFINITY;
     let waveFailures = 0;
     let next = 0;

@@ -1,4 +1,4 @@
-import type { Action, ActionStatus } from '../types.js';
+import type { Action, ActionStatus, PlanGate } from '../types.js';
 
 /** The apply journal's records as readers see them (journal.ts writes and reads them). */
 
@@ -17,6 +17,8 @@ export type JournalRecord =
       actions: Array<Omit<Action, 'reason'> & { reason?: string }>;
       /** The plan's wave thresholds (`Plan.wave_limits`), so a resume without a config keeps them. */
       wave_limits?: Record<string, number>;
+      /** The plan's gates (`Plan.gates`), so a resumed run judges them again as it writes. */
+      gates?: PlanGate[];
     }
   | {
       type: 'sent';

@@ -1,6 +1,6 @@
 import type * as nodeFs from 'node:fs';
 import { SvcError } from '../errors.js';
-import type { Action } from '../types.js';
+import type { Action, PlanGate } from '../types.js';
 import { type CompactLine, decodeLines } from './journal-lines.js';
 import type { JournalRecord } from './journal-records.js';
 
@@ -155,6 +155,7 @@ export interface UnfinishedRun {
   dashboard: string;
   actions: Action[];
   waveLimits?: Record<string, number>;
+  gates?: PlanGate[];
   /** Calls that were sent but whose answer was never recorded. */
   inDoubtCalls: number;
 }
@@ -184,6 +185,7 @@ export function lastUnfinishedRun(records: readonly JournalRecord[]): Unfinished
     // The reason is not journalled; reports of a resumed run name the action, not why it was planned.
     actions: last.actions.map((action) => ({ reason: '', ...action })),
     ...(last.wave_limits === undefined ? {} : { waveLimits: last.wave_limits }),
+    ...(last.gates === undefined ? {} : { gates: last.gates }),
     inDoubtCalls,
   };
 }

@@ -1,6 +1,8 @@
 import type * as nodeFs from 'node:fs';
 import { homedir } from 'node:os';
 import type { DashboardClient, ReadLiveOptions } from '../dashboard/client.js';
+import { SvcError } from '../errors.js';
+import { closedGate } from '../plan/index.js';
 import type { ApplyResult, DashboardCapabilities } from '../types.js';
 import { applyPlan } from './apply-plan.js';
 import { batchPlan, type CallPhase } from './batch.js';
@@ -48,6 +50,7 @@ export interface RunApprovedOptions {
  */
 export async function runApproved(approved: Approved, options: RunApprovedOptions): Promise<ApplyResult> {
   const now = options.now ?? (() => new Date());
+  refuseClosedGate(approved, now());
   const { client, fs, paths } = options;
   const lock = options.lock ?? (await applyLockPlace({}, homedir(), approved.plan.dashboard.url));
   return withApplyLock(fs, paths, lock, now(), options.onWarning ?? (() => {}), async () => {
@@ -112,4 +115,22 @@ export function plannedCalls(
 ): CallPhase[] {
   const runnable = approved.plan.actions.filter((action) => !approved.holdBack?.(action));
   return batchPlan(runnable, capabilities.queueThreshold, approved.pending);
+}
+
+/**
+ * A gate of the first wave apply would write that is shut now (a window that closed since the
+ * plan was made) refuses the whole run before the lock, the journal or any call: nothing is
+ * written. Later waves are judged as they come (execute.ts), and stop the run there.
+ */
+function refuseClosedGate(approved: Approved, now: Date): void {
+  const first = approved.plan.actions.find(
+    (action) => action.op === 'update' && !approved.holdBack?.(action),
+  );
+  if (!first) return;
+  const shut = closedGate(approved.plan.gates, first.wave, now);
+  if (!shut) return;
+  throw new SvcError('GATE_CLOSED', `not applied: ${shut.message}; nothing was sent`, {
+    details: { ...shut },
+    hint: 'apply again once it opens; the plan records its gates and apply judges them as it writes',
+  });
 }

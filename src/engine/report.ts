@@ -28,6 +28,7 @@ export function applyReport(
       : {}),
     ...(stopped?.code === 'DASHBOARD_UNREACHABLE' ? { unreachable: { message: stopped.message } } : {}),
     ...(approved.plan.rollout_halt ? { halt: approved.plan.rollout_halt } : {}),
+    ...(stopped?.code === 'GATE_CLOSED' ? { gateClosed: { message: stopped.message } } : {}),
     warnings: [...approved.warnings, ...runWarnings],
   };
 }

@@ -19,6 +19,7 @@ import { hiddenUpdates } from './hidden-updates.js';
 import { planSiteIgnores, undesiredIgnoreNotes } from './ignores.js';
 import { factsBySite, indexUnreadable, type LiveSiteFacts } from './live-index.js';
 import { createNoteBook, type NoteBook } from './notes.js';
+import { planGates } from './plan-gates.js';
 import { plannedPlanId } from './plan-id.js';
 import { compileRules } from './policies.js';
 import { describeItem } from './reasons.js';
@@ -224,6 +225,8 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   };
   const limits = planWaveLimits(desired.waves, actions);
   if (limits) withoutId.wave_limits = limits;
+  const planned = planGates(desired, gates.passed(), options.rollout, options.now, actions);
+  if (planned.length > 0) withoutId.gates = planned;
   const halt = rolloutHalt(desired.waves, options.rollout);
   if (halt) withoutId.rollout_halt = halt;
   return { ...withoutId, id: plannedPlanId(withoutId) };

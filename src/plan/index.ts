@@ -16,6 +16,7 @@ export { fingerprintIndexed, fingerprintSite } from './fingerprint.js';
 export { DEFAULT_HEALTH, type SiteReading, siteProblem } from './health.js';
 export { indexLiveState, type LiveIndex } from './live-index.js';
 export { compareActions, compareNotes } from './order.js';
+export { type ClosedGate, closedGate } from './plan-gates.js';
 export { planId, verifyPlanId } from './plan-id.js';
 export { healthChecksNeeded, type WaveCheck, wavesDone } from './rollout-checks.js';
 export {

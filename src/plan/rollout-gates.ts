@@ -16,6 +16,18 @@ import { REMAINING_WAVE } from './waves.js';
 export interface UpdateGates {
   /** Why `update`, allowed by `policy`, waits; undefined when it may run now. */
   waitReason(update: PendingUpdate, policy: UpdatePolicy, wave: string | undefined): string | undefined;
+  /**
+   * What the updates that may run now passed, per wave (`undefined`: no waves): the policies
+   * whose windows they needed, and when the last of their soak times ended. The plan records
+   * it (`gates`) so apply can judge the same gates again when it writes.
+   */
+  passed(): ReadonlyMap<string | undefined, PassedGates>;
+}
+
+export interface PassedGates {
+  policies: Set<UpdatePolicy>;
+  /** Epoch ms; absent when no update of the wave had a soak time. */
+  soakEndedAt?: number;
 }
 
 /** The `first_seen` key of a target version. */
@@ -43,32 +55,56 @@ export function compileUpdateGates(
     }
     return open;
   };
+  // When each closed window opens, once per window: notes say it in the zone and in UTC.
+  const opensCache = new Map<CompiledWindow, string>();
+  const opens = (window: CompiledWindow) => {
+    let text = opensCache.get(window);
+    if (text === undefined) {
+      const at = window.nextOpen(now);
+      text = at ? `it opens ${window.describeMoment(at)}` : 'it does not open within a year';
+      opensCache.set(window, text);
+    }
+    return text;
+  };
   const firstSeen = rollout?.state.first_seen ?? {};
+  const passed = new Map<string | undefined, PassedGates>();
+  const pass = (policy: UpdatePolicy, wave: string | undefined, soakEnd: number | undefined) => {
+    const entry = passed.get(wave) ?? { policies: new Set<UpdatePolicy>() };
+    entry.policies.add(policy);
+    if (soakEnd !== undefined) entry.soakEndedAt = Math.max(entry.soakEndedAt ?? soakEnd, soakEnd);
+    passed.set(wave, entry);
+  };
   return {
     waitReason(update, policy, wave) {
       // Windows hold every version of an item alike: one note per item, not per target version.
       const policyWindow = policyWindows.get(policy);
       if (policyWindow && !isOpen(policyWindow)) {
-        return `${describeItem(update)} updates wait for the window of policy "${policy.name}": ${policyWindow.describe()}`;
+        return `${describeItem(update)} updates wait for the window of policy "${policy.name}": ${policyWindow.describe()}; ${opens(policyWindow)}`;
       }
       const waveWindow = wave === undefined ? undefined : waveWindows.get(wave);
       if (waveWindow && !isOpen(waveWindow)) {
-        return `${describeItem(update)} updates wait for the window of wave "${wave}": ${waveWindow.describe()}`;
+        return `${describeItem(update)} updates wait for the window of wave "${wave}": ${waveWindow.describe()}; ${opens(waveWindow)}`;
       }
       const soak = policy.minReleaseAge;
+      let soakEnd: number | undefined;
       if (soak) {
         // Not recorded yet means first seen now: the caller records it with this plan's time.
         const seen = firstSeen[versionKey(update)];
-        const seenAt = seen === undefined ? Number.NaN : Date.parse(seen);
-        const age = Number.isNaN(seenAt) ? 0 : now.getTime() - seenAt;
-        // One note per item and policy: a fleet pends many target versions of one item, and
-        // when each was first seen is in the rollout state file.
-        if (age < soak.ms) {
-          return `${describeItem(update)} updates soak: policy "${policy.name}" takes a version only once it has been pending ${soak.text} (min_release_age, ${sourceLabel(policy.source)}; first sightings are in the rollout state file)`;
+        const parsed = seen === undefined ? Number.NaN : Date.parse(seen);
+        const seenAt = Number.isNaN(parsed) ? now.getTime() : parsed;
+        soakEnd = seenAt + soak.ms;
+        // One note per item, policy and first sighting, never per target version: a fleet pends
+        // many versions of one item, mostly first seen by the same run (docs/benchmarks.md).
+        if (now.getTime() < soakEnd) {
+          const first =
+            seenAt === now.getTime() ? `first seen now (${now.toISOString()})` : `first seen ${seen}`;
+          return `${describeItem(update)} updates soak: policy "${policy.name}" takes a version only once it has been pending ${soak.text} (min_release_age, ${sourceLabel(policy.source)}); versions ${first} soak until ${new Date(soakEnd).toISOString()}`;
         }
       }
+      pass(policy, wave, soakEnd);
       return undefined;
     },
+    passed: () => passed,
   };
 }
 

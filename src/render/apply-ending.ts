@@ -18,7 +18,11 @@ export interface ApplyEnding {
   unverifiedDone: number;
   unverifiedSkipped: number;
   /** Why the run stopped before its end; absent when it ran every action. */
-  stopped?: { reason: 'interrupted' } | { reason: 'unreachable' } | { reason: 'unhealthy'; wave: string };
+  stopped?:
+    | { reason: 'interrupted' }
+    | { reason: 'unreachable' }
+    | { reason: 'unhealthy'; wave: string }
+    | { reason: 'gate'; message: string };
   /** The command to run next (a code span in both formats); absent when there is none. */
   nextStep?: string;
   /** Unhealthy sites the health checks found in waves that stayed within their allowance. */
@@ -43,6 +47,10 @@ export function applyEnding(report: ApplyReport): ApplyEnding {
   } else if (report.unreachable) {
     ending.stopped = { reason: 'unreachable' };
     ending.nextStep = unreachableNextStep(outcomes);
+  } else if (report.gateClosed) {
+    ending.stopped = { reason: 'gate', message: report.gateClosed.message };
+    ending.nextStep =
+      'Apply again once it opens: `svc-gitops apply` plans what is left, and nothing is sent while the gate is shut.';
   } else if (unhealthy) {
     ending.stopped = { reason: 'unhealthy', wave: unhealthy.wave ?? '(default)' };
     ending.nextStep = UNHEALTHY_NEXT_STEP;

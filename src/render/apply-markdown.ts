@@ -43,9 +43,11 @@ export function renderApplyMarkdown(report: ApplyReport): string {
         ? ' (stopped: the dashboard could not be reached)'
         : stopped?.reason === 'unhealthy'
           ? ` (stopped: wave ${escapeMarkdown(stopped.wave)} left unhealthy sites)`
-          : unhealthyWithin > 0
-            ? ` (${unhealthyWithin} unhealthy site${unhealthyWithin === 1 ? '' : 's'} within the allowance)`
-            : '';
+          : stopped?.reason === 'gate'
+            ? ` (stopped: ${escapeMarkdown(stopped.message)})`
+            : unhealthyWithin > 0
+              ? ` (${unhealthyWithin} unhealthy site${unhealthyWithin === 1 ? '' : 's'} within the allowance)`
+              : '';
   const lines = [
     ...(report.halt ? [haltMarkdown(report.halt), ''] : []),
     `### ${icon} svc-gitops apply${state}`,

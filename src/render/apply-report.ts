@@ -33,6 +33,8 @@ export interface ApplyReport {
    * finishes them.
    */
   unreachable?: { message: string };
+  /** Set when a gate the plan recorded (a window) was shut before a wave: the rest waits. */
+  gateClosed?: { message: string };
   /** The plan applied was made while the rollout is halted: the report leads with it. */
   halt?: RolloutHalt;
   warnings: string[];

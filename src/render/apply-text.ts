@@ -28,13 +28,15 @@ export function renderApplyText(report: ApplyReport): string {
         ? 'Apply stopped (the dashboard could not be reached)'
         : stopped?.reason === 'unhealthy'
           ? `Apply stopped (wave ${stopped.wave} left unhealthy sites)`
-          : counts.failed > 0
-            ? 'Apply finished with failures'
-            : unverified > 0
-              ? 'Apply finished unconfirmed'
-              : unhealthyWithin > 0
-                ? `Apply complete with warnings (${unhealthyWithin} unhealthy site${unhealthyWithin === 1 ? '' : 's'} within the allowance)`
-                : 'Apply complete';
+          : stopped?.reason === 'gate'
+            ? `Apply stopped (${safeText(stopped.message)})`
+            : counts.failed > 0
+              ? 'Apply finished with failures'
+              : unverified > 0
+                ? 'Apply finished unconfirmed'
+                : unhealthyWithin > 0
+                  ? `Apply complete with warnings (${unhealthyWithin} unhealthy site${unhealthyWithin === 1 ? '' : 's'} within the allowance)`
+                  : 'Apply complete';
   const done = withUnverified(counts.done, unverifiedDone, 'done');
   const skipped = withUnverified(counts.skipped, unverifiedSkipped, 'skipped');
   lines.push(

@@ -14,6 +14,8 @@ export interface LocalTime {
   hour: number;
   day: number;
   month: number;
+  /** For showing a moment; cron expressions have no year field. */
+  year?: number;
   /** 0 = Sunday. */
   weekday: number;
 }

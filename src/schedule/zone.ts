@@ -33,6 +33,7 @@ export function localTimeIn(zone: string): (date: Date) => LocalTime {
       hour: Number(parts.hour) % 24,
       day: Number(parts.day),
       month: Number(parts.month),
+      year: Number(parts.year),
       weekday: WEEKDAY_NUMBERS[parts.weekday ?? ''] ?? 0,
     };
   };

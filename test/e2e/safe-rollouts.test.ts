@@ -76,7 +76,7 @@ describe('safe rollouts against the sandbox', () => {
     expect(waiting).toHaveLength(1);
     expect(waiting[0]?.site_ids).toEqual([1, 2, 3, 4, 5, 6]);
     expect(waiting[0]?.message).toBe(
-      'plugin akismet/akismet.php updates wait for the window of policy "plugins": `* 22-23 * * *` (Europe/Berlin)',
+      'plugin akismet/akismet.php updates wait for the window of policy "plugins": `* 22-23 * * *` (Europe/Berlin); it opens 2026-11-23 22:00 Europe/Berlin (2026-11-23T21:00:00.000Z)',
     );
     const text = await run(['plan'], T0);
     expect(text.stdout).toContain('waiting: plugin akismet/akismet.php updates wait for the window');
@@ -97,6 +97,10 @@ describe('safe rollouts against the sandbox', () => {
     expect(soaking?.site_ids).toEqual([1, 2, 3, 4, 5, 6]);
     expect(soaking?.message).toContain(
       'plugin akismet/akismet.php updates soak: policy "plugins" takes a version only once it has been pending 3d (min_release_age, svc-gitops.yaml:',
+    );
+    // The note says when the soak ends.
+    expect(soaking?.message).toContain(
+      `; versions first seen ${T0.toISOString()} soak until ${hours(72).toISOString()}`,
     );
     // Just short of three days it still soaks.
     expect(updatedSites(await planJson(hours(71)))).toEqual([]);

@@ -211,7 +211,8 @@ async function runApprovedRun(
   // confirm, makes the run an error.
   const unsettled =
     result.outcomes.some((outcome) => outcome.status === 'failed' || outcome.unverified) ||
-    result.health?.some((wave) => wave.stopped) === true;
+    result.health?.some((wave) => wave.stopped) === true ||
+    result.stopped?.code === 'GATE_CLOSED';
   return unsettled ? EXIT.error : report.halt ? EXIT.halted : EXIT.ok;
 }
 
