@@ -111,6 +111,7 @@ export class ToolServerCore {
       fs: options.fs,
       homeDir: options.homeDir,
       product: this.product,
+      toolServer: true,
       ...(options.namespace ? { overrides: { namespace: options.namespace } } : {}),
     });
   }

@@ -29,6 +29,11 @@ export interface LoadSettingsOptions {
    * server's `--namespace` changes it.
    */
   product?: string;
+  /**
+   * Loaded for the tool server: `compatibility: "vendor"` then also takes the vendor's defaults
+   * (safeMode false unless set). The CLI's safe mode never follows a tool-server setting.
+   */
+  toolServer?: boolean;
 }
 
 export interface LoadedSettings {
@@ -82,7 +87,8 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   const settings = merged as unknown as Settings;
   const given = (key: SettingKey) => key in fileValues || key in fromEnv.values || key in overrides;
   // The vendor's tool server has safe mode off unless asked; `vendor` compatibility follows it.
-  if (settings.compatibility === 'vendor' && !given('safeMode')) settings.safeMode = false;
+  if (options.toolServer && settings.compatibility === 'vendor' && !given('safeMode'))
+    settings.safeMode = false;
   if (!settings.retryEnabled) settings.maxRetries = 1;
   settings.dashboardUrl = checkDashboardUrl(settings, warnings, product);
   // skipSslVerify is warned of by the dashboard client, when a command connects: once per run.

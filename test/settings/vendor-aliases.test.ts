@@ -9,11 +9,12 @@ const HOME = '/home/ops';
 function load(
   file: Record<string, unknown> | undefined,
   env: Record<string, string | undefined> = {},
-  product = 'mainwp',
+  toolServer = true,
 ) {
+  const product = 'mainwp';
   const files: Record<string, string> = { [`${CWD}/.keep`]: '', [`${HOME}/.keep`]: '' };
   if (file) files[`${HOME}/.config/${product}-mcp/settings.json`] = JSON.stringify(file);
-  return loadSettings({ env, cwd: CWD, fs: memoryFs(files), homeDir: HOME, product });
+  return loadSettings({ env, cwd: CWD, fs: memoryFs(files), homeDir: HOME, product, toolServer });
 }
 
 /** A settings file as the dashboard vendor's tool server documents it. */
@@ -92,8 +93,9 @@ describe("the dashboard vendor's settings keys and variables", () => {
     expect(settings).toMatchObject({ applicationPassword: 'b', allowedTools: 'a,b' });
   });
 
-  it('compatibility "vendor" turns safe mode off unless it is set, as the vendor ships it', () => {
+  it('compatibility "vendor" turns the tool server\'s safe mode off unless set, never the CLI\'s', () => {
     expect(load({ compatibility: 'vendor' }).settings.safeMode).toBe(false);
+    expect(load({ compatibility: 'vendor' }, {}, false).settings.safeMode).toBe(true);
     expect(load({ compatibility: 'vendor', safeMode: true }).settings.safeMode).toBe(true);
     expect(load({}).settings.safeMode).toBe(true);
     expect(failure(() => load({ compatibility: 'mainwp' })).message).toMatch(/compatibility/);
