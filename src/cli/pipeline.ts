@@ -67,6 +67,18 @@ export function openDashboard(
     startSignal: ctx.signal,
     ...(ctx.timers ? { timers: ctx.timers } : {}),
   });
+  // Said when the signal comes: the client's start gate is shut from the moment the signal
+  // aborted, so `sent` is final here: no request leaves after this line.
+  ctx.signal.addEventListener(
+    'abort',
+    () => {
+      const { sent, inFlight } = client.stats();
+      ctx.stderr.write(
+        `svc-gitops: stopping: no new request starts; waiting for ${inFlight} in flight (${sent} sent)\n`,
+      );
+    },
+    { once: true },
+  );
   return { settings: loaded.settings, client };
 }
 

@@ -205,6 +205,10 @@ export interface SiteCheck {
 
 export interface ClientStats {
   requests: number;
+  /** Requests whose bytes left (undici put them on a socket); none leaves once startSignal aborted. */
+  sent: number;
+  /** Of those, the ones not answered yet. */
+  inFlight: number;
   responseBytes: number;
   retries: number;
 }

@@ -20,6 +20,7 @@ import { PaceController } from './pacing.js';
 import { assertHeadFits } from './request-line.js';
 import { MAX_RETRY_AFTER_MS, parseRetryAfter, RETRY_BUDGET_MS } from './retry.js';
 import { isRetryableFailure, sendWithRetries } from './retrying.js';
+import { gatedDispatcher } from './start-gate.js';
 
 export type { HttpRequest, HttpResponse } from './messages.js';
 
@@ -55,9 +56,10 @@ export interface TransportConfig {
   timers?: PacingTimers;
   /**
    * Once aborted, no request goes out that has not gone out yet: requests waiting for a slot or
-   * the rate limiter (a retry too) end with INTERRUPTED (`details.sent` false when no attempt of
-   * it left), while requests already sent are answered as usual (Ctrl-C: stop now, but never
-   * cut a write off halfway).
+   * the rate limiter (a retry too), and requests handed to undici whose socket is not free yet
+   * (checked where undici puts them on it, start-gate.ts), end with INTERRUPTED (`details.sent`
+   * false when no attempt of it left), while requests already sent are answered as usual
+   * (Ctrl-C: stop now, but never cut a write off halfway).
    */
   startSignal?: AbortSignal;
   /**
@@ -71,6 +73,10 @@ export interface TransportConfig {
 
 export interface TransportStats {
   requests: number;
+  /** Requests whose bytes left (undici put them on a socket); none leaves once startSignal aborted. */
+  sent: number;
+  /** Of those, the ones not answered yet. */
+  inFlight: number;
   responseBytes: number;
   retries: number;
   /** Requests the adaptive pacing allows in flight now. */
@@ -109,7 +115,7 @@ export function createTransport(config: TransportConfig): Transport {
   const budget = new DataBudget(config.maxSessionData, product);
   const basePath = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
   const host = new URL(config.baseUrl).host;
-  const counters = { requests: 0, retries: 0 };
+  const counters = { requests: 0, retries: 0, sent: 0, inFlight: 0 };
   const origin = new URL(config.baseUrl).origin;
   const shownUrl = publicUrl(config.baseUrl).replace(/\/+$/, '');
   const echoes = new EchoMask();
@@ -129,18 +135,36 @@ export function createTransport(config: TransportConfig): Transport {
     },
   };
 
-  async function attempt(req: HttpRequest, sending: () => void, wait: AbortSignal | undefined) {
+  // Asked again where undici puts a request on a socket (start-gate.ts): nothing leaves once
+  // the start signal aborted, however long ago the request was handed to undici.
+  const gateClosed = () => config.startSignal?.aborted === true;
+
+  async function attempt(
+    req: HttpRequest,
+    sending: () => void,
+    onWire: () => void,
+    wait: AbortSignal | undefined,
+  ) {
     await pause(pace.waitMs(now()), wait);
     const release = await slots.acquire(wait);
     const started = now();
     let status: number | undefined;
     let retryAfterMs: number | undefined;
+    let onSocket = false;
+    const wire = () => {
+      onSocket = true;
+      counters.sent++;
+      counters.inFlight++;
+      onWire();
+    };
     try {
       await rate.take(wait);
       if (config.startSignal?.aborted) throw interrupted();
       counters.requests++;
       sending();
-      const response = await sendOnce(agent, config, budget, req, { origin, shownUrl }, echoes);
+      const dispatcher = config.startSignal ? gatedDispatcher(agent, gateClosed, interrupted, wire) : agent;
+      if (!config.startSignal) wire();
+      const response = await sendOnce(dispatcher, config, budget, req, { origin, shownUrl }, echoes);
       status = response.status;
       const header = response.headers['retry-after'];
       retryAfterMs = parseRetryAfter(Array.isArray(header) ? header[0] : header, Date.now());
@@ -150,6 +174,7 @@ export function createTransport(config: TransportConfig): Transport {
       if (!isRetryableFailure(error)) status = 0;
       throw error;
     } finally {
+      if (onSocket) counters.inFlight--;
       if (status !== 0) pace.observe({ status, ms: now() - started, retryAfterMs }, now());
       slots.setLimit(pace.window);
       release();
@@ -172,13 +197,14 @@ export function createTransport(config: TransportConfig): Transport {
       // The waits for a slot and the rate limiter also end when the start gate closes; a retry
       // waits there too, so none goes out after it either.
       const gate = waitSignal(signal, config.startSignal, aborts);
+      // Whether an attempt's bytes left (undici put it on a socket), not merely handed over.
       let sent = false;
       const gated = (r: HttpRequest, sending: () => void) =>
         attempt(
           r,
+          sending,
           () => {
             sent = true;
-            sending();
           },
           gate.signal,
         );
@@ -199,6 +225,8 @@ export function createTransport(config: TransportConfig): Transport {
     },
     stats: () => ({
       requests: counters.requests,
+      sent: counters.sent,
+      inFlight: counters.inFlight,
       responseBytes: budget.used,
       retries: counters.retries,
       window: pace.window,
