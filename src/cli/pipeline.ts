@@ -41,6 +41,11 @@ export interface PlanNowOptions {
   quiet?: boolean;
   /** Open wave gates whose health checks fail (`apply --override-health`); time gates hold. */
   overrideHealth?: boolean;
+  /**
+   * A preview (`plan --at`): the gates are judged at this moment, from what is known now; the
+   * rollout state is not written. Apply never takes it.
+   */
+  at?: Date;
 }
 
 /** Prints a warning of the engine: it may quote the dashboard, so controls are neutralised. */
@@ -110,16 +115,18 @@ export async function planNow(ctx: CliContext, options: PlanNowOptions): Promise
           ...(settings.rateLimit === undefined ? {} : { rateLimit: settings.rateLimit }),
           ...(ctx.timers ? { every: ctx.timers.every } : {}),
         }),
-      now: ctx.now,
+      now: options.at ? () => options.at as Date : ctx.now,
       lifetimeMinutes: settings.planLifetimeMinutes,
       rollout: ({ live, targetSiteIds }) =>
         prepareRollout(ctx, desired, live, client, configPath, {
           overrideHealth: options.overrideHealth === true,
           // A targeted read lists only the targeted sites' updates: no recorded version is dropped.
           completeRead: targetSiteIds === undefined,
+          at: options.at,
         }),
     });
-    finishRollout(ctx, configPath, planned);
+    // A preview records nothing: its moment has not come.
+    if (!options.at) finishRollout(ctx, configPath, planned);
     const { live, targetSiteIds } = planned;
     const scope = targetSiteIds ? ` (updates and ignores of ${targetSiteIds.length} targeted)` : '';
     ctx.stderr.write(

@@ -7,6 +7,7 @@ import {
   healthChecksNeeded,
   observeVersions,
   parseRolloutState,
+  previewRollout,
   REMAINING_WAVE,
   recordDoneWaves,
   recordHealthChecks,
@@ -102,17 +103,27 @@ export async function prepareRollout(
   live: LiveState,
   client: Pick<DashboardClient, 'checkSites'>,
   configPath: string,
-  options: { overrideHealth: boolean; completeRead: boolean },
+  options: {
+    overrideHealth: boolean;
+    completeRead: boolean;
+    /** A preview's moment (`plan --at`): the gates are judged then, from what is known now. */
+    at?: Date | undefined;
+  },
 ): Promise<PlanRollout | undefined> {
   if (!usesRolloutState(desired)) return undefined;
   const path = rolloutStatePath(ctx.cwd, configPath);
   const now = ctx.now();
   const { state: recorded } = readRolloutState(ctx, path, now);
-  const observed = observeVersions(recorded, live, now, options.completeRead);
+  const seen = observeVersions(recorded, live, now, options.completeRead);
+  // A preview first records what the plan made now would (waves seen done start their count
+  // now), then asks for the checks its later moment needs.
+  const observed = options.at
+    ? previewRollout(desired, live, { state: seen, health: {} }, now, options.completeRead).state
+    : seen;
   const health: Record<string, UnhealthySite[]> = {};
   const rules = desired.health ?? DEFAULT_HEALTH;
   const urls = new Map(live.sites.map((site) => [site.id, site.url]));
-  for (const { wave, siteIds } of healthChecksNeeded(desired, live, observed, now)) {
+  for (const { wave, siteIds } of healthChecksNeeded(desired, live, observed, options.at ?? now)) {
     const progress = createCountProgressPrinter(
       ctx.stderr,
       () => ctx.now().getTime(),

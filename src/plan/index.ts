@@ -11,6 +11,8 @@
  * - summarise: a plan's counts, recounted from its actions (a saved plan's summary is checked)
  */
 export { canonicalJson, canonicalSha256 } from '../canonical/canonical-json.js';
+/** Durations as the desired state writes them (`90m`, `24h`): `plan --at +24h` reads them too. */
+export { durationMs } from '../schedule/duration.js';
 export { createPlan, type PlanOptions } from './create.js';
 export { fingerprintIndexed, fingerprintSite } from './fingerprint.js';
 export { DEFAULT_HEALTH, type SiteReading, siteProblem } from './health.js';
@@ -18,6 +20,7 @@ export { indexLiveState, type LiveIndex } from './live-index.js';
 export { compareActions, compareNotes } from './order.js';
 export { type ClosedGate, closedGate } from './plan-gates.js';
 export { planId, verifyPlanId } from './plan-id.js';
+export { previewRollout } from './preview.js';
 export { healthChecksNeeded, type WaveCheck, wavesDone } from './rollout-checks.js';
 export {
   emptyRolloutState,

@@ -1,6 +1,7 @@
 import { type Command, Option } from 'commander';
 import { resolveConfigPath } from '../../config/index.js';
-import { EXIT } from '../../errors.js';
+import { EXIT, SvcError } from '../../errors.js';
+import { durationMs } from '../../plan/index.js';
 import { type GroupBy, planJsonChunks, safeText, shortId } from '../../render/index.js';
 import type { Plan } from '../../types.js';
 import type { CliContext } from '../context.js';
@@ -20,6 +21,7 @@ interface PlanFlags {
   refresh?: boolean;
   strict?: boolean;
   quiet?: boolean;
+  at?: string;
 }
 
 /**
@@ -48,13 +50,28 @@ export function registerPlan(program: Command, ctx: CliContext, setExit: (code: 
       'exit 1 when the desired state names a site or slug the dashboard does not know (also: strict setting, SVC_STRICT)',
     )
     .option('-q, --quiet', 'no progress lines while reading the dashboard')
+    .option(
+      '--at <time>',
+      'preview: what the gates (windows, soak times, waves) allow at a later time (ISO time or +90m, +24h, +3d); records nothing, cannot be saved or applied',
+    )
     .action(async (flags: PlanFlags) => setExit(await plan(ctx, flags)));
 }
 
 export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
+  const at = flags.at === undefined ? undefined : previewTime(flags.at, ctx.now());
+  if (at && flags.out) {
+    throw new SvcError('CONFLICTING_PARAMETERS', '--at previews a later time: such a plan cannot be saved', {
+      hint: 'leave out --out to preview, or --at to save a plan for apply',
+    });
+  }
+  if (at) {
+    ctx.stderr.write(
+      `Preview at ${at.toISOString()}: the gates are judged then, from what is known now; nothing is recorded, and apply never takes this plan.\n`,
+    );
+  }
   if (flags.out)
     refuseConfigAsOutput(ctx.fs, ctx.cwd, flags.out, resolveConfigPath(ctx.fs, ctx.cwd, flags.config));
-  const { plan: result, settings, unknown: judged, strict } = await planAndJudge(ctx, flags);
+  const { plan: result, settings, unknown: judged, strict } = await planAndJudge(ctx, flags, at);
   const unknown = judged.filter((name) => !name.unchecked);
   // A plan built on a misspelt name is not saved for apply.
   const refused = strict && unknown.length > 0;
@@ -99,12 +116,14 @@ export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
 async function planAndJudge(
   ctx: CliContext,
   flags: PlanFlags,
+  at: Date | undefined,
 ): Promise<{ plan: Plan; settings: Planned['settings']; unknown: UnknownName[]; strict: boolean }> {
   const planned = await planNow(ctx, {
     ...(flags.config === undefined ? {} : { config: flags.config }),
     ...(flags.target === undefined ? {} : { targets: flags.target }),
     ...(flags.refresh ? { refresh: true } : {}),
     ...(flags.quiet ? { quiet: true } : {}),
+    ...(at ? { at } : {}),
   });
   const strict = flags.strict === true || planned.settings.strict;
   try {
@@ -174,4 +193,21 @@ function warnOfSafeMode(ctx: CliContext, plan: Plan, safeMode: boolean): void {
   ctx.stderr.write(
     `svc-gitops: warning: safe mode is on: apply will refuse this plan (SAFE_MODE_BLOCKED), it holds ${high} high-risk action${high === 1 ? '' : 's'} (core or major updates); after review, apply it with SVC_SAFE_MODE=false (or safeMode: false in the settings file)\n`,
   );
+}
+
+/** `--at`: an ISO time, or `+` and a duration (`+90m`, `+24h`, `+3d`, `+2w`) from now; never before now. */
+function previewTime(text: string, now: Date): Date {
+  const relative = /^\+([0-9]+(?:m|h|d|w))$/.exec(text.trim());
+  const at = relative ? new Date(now.getTime() + durationMs(relative[1]!)) : new Date(text);
+  if (Number.isNaN(at.getTime()) || (!relative && !/\d{4}-\d{2}-\d{2}/.test(text))) {
+    throw new SvcError('USAGE', `--at ${text}: not a time`, {
+      hint: 'give an ISO time (2026-11-24T03:00Z) or a duration from now (+90m, +24h, +3d)',
+    });
+  }
+  if (at.getTime() < now.getTime()) {
+    throw new SvcError('USAGE', `--at ${text}: ${at.toISOString()} is before now (${now.toISOString()})`, {
+      hint: 'a preview looks ahead: give a later time',
+    });
+  }
+  return at;
 }
