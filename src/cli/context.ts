@@ -43,6 +43,11 @@ export interface CliContext {
    * message of its own goes to stderr). Absent in-process.
    */
   stdio?: { input: Readable; output: Writable };
+  /**
+   * Where commander's usage errors go instead of stderr, when set (`--format json`: they become
+   * the error document).
+   */
+  usageErrors?: (text: string) => void;
   /** The same mask for text that leaves by another way than stdout/stderr (a PR comment). */
   redact?: (text: string) => string;
 }

@@ -30,7 +30,7 @@ export function createProgram(ctx: CliContext, setExit: (code: number) => void):
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),
-      writeErr: (s) => ctx.stderr.write(s),
+      writeErr: (s) => (ctx.usageErrors ? ctx.usageErrors(s) : ctx.stderr.write(s)),
       // Help wraps to the terminal, else to 80 columns: the same text in a pipe, a file or a test.
       getOutHelpWidth: () => (ctx.stdout.isTTY && ctx.stdout.columns) || 80,
       getErrHelpWidth: () => (ctx.stderr.isTTY && ctx.stderr.columns) || 80,

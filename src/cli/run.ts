@@ -4,6 +4,7 @@ import { terminalText } from '../render/index.js';
 import { DEFAULT_CREDENTIALS } from '../sandbox/index.js';
 import { SecretMask } from '../secrets/index.js';
 import type { CliContext, OutputStream } from './context.js';
+import { jsonRequested, reportErrorJson } from './json-errors.js';
 import { maskedFs } from './masked-fs.js';
 import { createProgram } from './program.js';
 
@@ -12,11 +13,15 @@ const SECRET_VARIABLES = ['SVC_APP_PASSWORD', 'SVC_TOKEN', 'GITHUB_TOKEN', 'GH_T
 
 /**
  * Runs one command line and returns its exit code. Never throws: user errors become a message
- * (code, what, hint) on stderr; only a bug prints a stack, and only with SVC_GITOPS_DEBUG set.
+ * (code, what, hint) on stderr, or with `--format json` one JSON document on stdout; only a bug
+ * prints a stack, and only with SVC_GITOPS_DEBUG set.
  */
 export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
   const redactor = new Redactor();
   redactor.add(SECRET_VARIABLES.map((name) => ctx.env[name]));
+  // With --format json a usage error is part of the error document, not a line on stderr.
+  const json = jsonRequested(argv);
+  let usage = '';
   const safe: CliContext = {
     ...ctx,
     stdout: redactor.stream(ctx.stdout),
@@ -25,6 +30,13 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
     settingsFs: ctx.settingsFs ?? ctx.fs,
     addSecrets: (values) => redactor.add(values),
     redact: (text) => redactor.mask(text),
+    ...(json
+      ? {
+          usageErrors: (text: string) => {
+            usage += text;
+          },
+        }
+      : {}),
   };
   let exitCode: number = EXIT.ok;
   const program = createProgram(safe, (code) => {
@@ -34,7 +46,7 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (error) {
-    return reportError(error, safe);
+    return json ? reportErrorJson(error, safe, usage) : reportError(error, safe);
   }
 }
 

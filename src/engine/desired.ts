@@ -49,6 +49,7 @@ export function requireDesired(load: DesiredLoad): DesiredState {
   const { errors } = countDiagnostics(load.diagnostics);
   throw new SvcError('CONFIG_INVALID', `${load.configPath}: ${errors} error(s) in the desired state`, {
     hint: `fix them and check with \`svc-gitops validate -c ${load.configPath}\``,
+    details: { diagnostics: load.diagnostics },
   });
 }
 

@@ -22,7 +22,7 @@ async function planThrough(rewrite: (path: string, text: string) => string) {
     rewrite: (path, body) => Buffer.from(rewrite(path, body.toString('utf8'))),
   });
   const env = { ...sandboxEnv(sandbox, tempDir()), SVC_URL: proxy.url };
-  return cli(['plan', '-c', 'examples/agency.yaml', '--format', 'json'], { env, cwd: REPO });
+  return cli(['plan', '-c', 'examples/agency.yaml'], { env, cwd: REPO });
 }
 
 describe('listing invariants', () => {

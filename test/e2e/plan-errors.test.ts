@@ -115,12 +115,14 @@ describe('plan with a dashboard that keeps failing', () => {
       faults: [{ kind: 'status', status: 500, route: '/abilities' }],
     });
     try {
-      const result = await cli(['plan', '-c', MINIMAL, '--format', 'json'], {
-        env: { ...sandboxEnv(sandbox, tempDir()), ...FAST_RETRIES },
-        cwd: REPO,
-      });
+      const env = { ...sandboxEnv(sandbox, tempDir()), ...FAST_RETRIES };
+      const result = await cli(['plan', '-c', MINIMAL], { env, cwd: REPO });
       expectCleanFailure(result, 'HTTP_ERROR');
       expect(result.stderr).toContain('500');
+      // With --format json stdout holds the error document alone, never part of a plan.
+      const json = await cli(['plan', '-c', MINIMAL, '--format', 'json'], { env, cwd: REPO });
+      expect(json.code).toBe(1);
+      expect(JSON.parse(json.stdout)).toMatchObject({ kind: 'error', code: 'HTTP_ERROR' });
     } finally {
       await sandbox.close();
     }

@@ -6,7 +6,14 @@ import { expect } from 'vitest';
 
 /** The published schemas of the `--format json` documents (docs/json-output.md), loaded together. */
 const ROOT = join(import.meta.dirname, '..', '..');
-export const JSON_OUTPUT_SCHEMAS = ['plan', 'validate-report', 'apply-report', 'apply-dry-run'] as const;
+export const JSON_OUTPUT_SCHEMAS = [
+  'plan',
+  'validate-report',
+  'apply-report',
+  'apply-dry-run',
+  'error',
+  'command-report',
+] as const;
 export type JsonOutputSchema = (typeof JSON_OUTPUT_SCHEMAS)[number];
 
 const ajv = new Ajv2020({ strict: true, allErrors: true });

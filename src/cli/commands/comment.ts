@@ -31,6 +31,7 @@ import {
 } from '../../render/index.js';
 import type { LiveState, Plan } from '../../types.js';
 import type { CliContext } from '../context.js';
+import { jsonLine, type TextOrJson, textOrJsonOption } from '../format-option.js';
 import { planNow } from '../pipeline.js';
 import { refuseConfigAsOutput, writeFileAtomic } from '../write-file.js';
 
@@ -43,6 +44,7 @@ interface CommentFlags {
   artifactUrl?: string;
   dryRun?: boolean;
   quiet?: boolean;
+  format: TextOrJson;
 }
 
 type Obtained =
@@ -73,6 +75,7 @@ export function registerComment(program: Command, ctx: CliContext, setExit: (cod
     .option('--artifact-name <name>', 'name of the artifact that holds the JSON plan', 'svc-gitops-plan')
     .option('--artifact-url <url>', 'link to that artifact (default: this workflow run)')
     .option('--dry-run', 'print the comment instead of posting it (still writes summary and outputs)')
+    .addOption(textOrJsonOption('the comment posted or its body, the step outputs and any diagnostics'))
     .option('-q, --quiet', 'no progress lines while reading the dashboard')
     .action(async (flags: CommentFlags) => setExit(await runComment(ctx, flags)));
 }
@@ -104,6 +107,9 @@ export async function runComment(ctx: CliContext, flags: CommentFlags): Promise<
   // stdout is written last, once the files, summary and outputs are complete (or have failed):
   // what a command saves never depends on whether its output is read to the end (`| head`).
   let printed = '';
+  // With --format json: one document in place of the printed lines (none when planning failed:
+  // the error document reports that).
+  let document: Record<string, unknown> | undefined;
   try {
     let body: string;
     if ('failed' in obtained) {
@@ -135,6 +141,7 @@ export async function runComment(ctx: CliContext, flags: CommentFlags): Promise<
       outputs['plan-file'] = resolve(ctx.cwd, flags.out);
       if ('plan' in obtained) outputs['plan-text-file'] = resolve(ctx.cwd, textPlanPath(flags.out));
     }
+    let posted: { action: string; url: string } | null = null;
     if (target === undefined) {
       printed += body.endsWith('\n') ? body : `${body}\n`;
     } else {
@@ -143,6 +150,7 @@ export async function runComment(ctx: CliContext, flags: CommentFlags): Promise<
         const result = await upsertStickyComment(client, { ...target, marker: common.marker, body });
         const where = `${target.repository.owner}/${target.repository.repo}#${target.issueNumber}`;
         printed += `svc-gitops: comment ${result.action} on ${where}: ${result.url}\n`;
+        posted = { action: result.action, url: result.url };
         if (result.duplicates.length > 0) {
           ctx.stderr.write(
             `svc-gitops: warning: other comments carry the same marker (ids ${result.duplicates.join(', ')}); only the oldest is updated\n`,
@@ -157,9 +165,18 @@ export async function runComment(ctx: CliContext, flags: CommentFlags): Promise<
     if (published.summary?.truncated)
       ctx.stderr.write('svc-gitops: warning: the step summary was cut to its 1 MiB limit\n');
     if ('failed' in obtained) throw obtained.failed;
+    document = {
+      kind: 'comment',
+      result: 'diagnostics' in obtained ? 'invalid' : 'plan',
+      comment: posted,
+      body: posted ? null : body,
+      diagnostics: 'diagnostics' in obtained ? obtained.diagnostics : [],
+      outputs,
+    };
     return 'diagnostics' in obtained ? EXIT.error : EXIT.ok;
   } finally {
-    ctx.stdout.write(printed);
+    if (flags.format !== 'json') ctx.stdout.write(printed);
+    else if (document) ctx.stdout.write(jsonLine(document));
   }
 }
 

@@ -6,6 +6,7 @@ import { EXIT, SvcError } from '../../errors.js';
 import { normaliseAddress } from '../../plan/index.js';
 import { safeText } from '../../render/index.js';
 import type { CliContext } from '../context.js';
+import { jsonLine, type TextOrJson, textOrJsonOption } from '../format-option.js';
 import { openDashboard } from '../pipeline.js';
 import { publishedSchemaUrl } from '../version.js';
 import { writeFileAtomic } from '../write-file.js';
@@ -13,6 +14,7 @@ import { writeFileAtomic } from '../write-file.js';
 interface ImportFlags {
   out?: string;
   force?: boolean;
+  format?: TextOrJson;
 }
 
 /**
@@ -28,6 +30,7 @@ export function registerImport(program: Command, ctx: CliContext, setExit: (code
       'write to this file instead of stdout; a path ending in / is a directory of files (for fleets past the 4 MiB file limit)',
     )
     .option('--force', 'overwrite an existing file')
+    .addOption(textOrJsonOption('the counts, and the YAML unless --out wrote it'))
     .action(async (flags: ImportFlags) => setExit(await importLive(ctx, flags)));
 }
 
@@ -51,11 +54,14 @@ export async function importLive(ctx: CliContext, flags: ImportFlags): Promise<n
       },
     );
     const left = unmanaged > 0 ? `, ${unmanaged} left unmanaged (listed in its header)` : '';
+    const counts = { kind: 'import', sites: live.sites.length, adopted, unmanaged };
     if (flags.out && isDirectoryOut(flags.out)) {
       refuseToOverwrite(ctx, flags);
       const dir = resolve(ctx.cwd, flags.out);
       ctx.fs.mkdirSync(dir, { recursive: true });
       for (const file of files) writeFileAtomic(ctx.fs, dir, file.name, [file.yaml]);
+      if (flags.format === 'json')
+        ctx.stdout.write(jsonLine({ ...counts, out: flags.out, files: files.map((file) => file.name) }));
       ctx.stderr.write(
         `Wrote ${files.length} files to ${flags.out}: ${live.sites.length} sites, ${adopted} per-site ignores adopted${left}. Check it with: svc-gitops plan -c ${flags.out}\n`,
       );
@@ -75,11 +81,13 @@ export async function importLive(ctx: CliContext, flags: ImportFlags): Promise<n
       // Again: the file may have appeared while the dashboard was read (a large fleet takes a while).
       refuseToOverwrite(ctx, flags);
       const saved = writeFileAtomic(ctx.fs, ctx.cwd, flags.out, [yaml]);
+      if (flags.format === 'json')
+        ctx.stdout.write(jsonLine({ ...counts, out: flags.out, files: [flags.out] }));
       ctx.stderr.write(
         `Wrote ${saved}: ${live.sites.length} sites, ${adopted} per-site ignores adopted${left}. Check it with: svc-gitops plan -c ${flags.out}\n`,
       );
     } else {
-      ctx.stdout.write(yaml);
+      ctx.stdout.write(flags.format === 'json' ? jsonLine({ ...counts, yaml }) : yaml);
     }
     return EXIT.ok;
   } finally {

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { EXIT } from '../../errors.js';
 import { loadSettings } from '../../settings/index.js';
 import type { CliContext } from '../context.js';
+import { jsonLine, type TextOrJson, textOrJsonOption } from '../format-option.js';
 import { packageFile } from '../package-files.js';
 import { writeFileAtomic } from '../write-file.js';
 import { importLive } from './import.js';
@@ -12,6 +13,7 @@ import { SETTINGS_EXAMPLE_TEXT, STARTER, stateDirLine, withIgnoreLine } from './
 interface InitFlags {
   force?: boolean;
   import?: boolean;
+  format: TextOrJson;
 }
 
 const DESIRED_STATE = 'svc-gitops.yaml';
@@ -40,6 +42,7 @@ export function registerInit(program: Command, ctx: CliContext, setExit: (code: 
     .description('set up this repository: desired state, GitHub workflows, Dependabot and a settings example')
     .option('--force', 'replace the files init writes that exist (by default only missing ones are written)')
     .option('--no-import', 'write a starter desired state even when a dashboard is configured')
+    .addOption(textOrJsonOption('what was written and kept'))
     .action(async (flags: InitFlags) => setExit(await init(ctx, flags)));
 }
 
@@ -77,7 +80,19 @@ async function init(ctx: CliContext, flags: InitFlags): Promise<number> {
       (path) => !written.includes(path) && !(path === DESIRED_STATE && exists(ctx, 'svc-gitops')),
     ),
   ];
-  ctx.stdout.write(summary(written, kept, desired ? imported : undefined));
+  if (flags.format === 'json') {
+    ctx.stdout.write(
+      jsonLine({
+        kind: 'init',
+        written: written.map((entry) => entry.replace(/ \(.*\)$/, '')),
+        kept,
+        desired_state: desired ? (imported ? 'imported' : 'starter') : 'kept',
+        gitignore: ignore?.line ?? null,
+      }),
+    );
+  } else {
+    ctx.stdout.write(summary(written, kept, desired ? imported : undefined));
+  }
   return EXIT.ok;
 }
 

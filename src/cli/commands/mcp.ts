@@ -6,11 +6,14 @@ import type { ServerLimits, ToolServer } from '../../mcp/index.js';
 import { terminalText } from '../../render/index.js';
 import { settingVariable } from '../../settings/index.js';
 import type { CliContext } from '../context.js';
+import { type TextOrJson, textOrJsonOption } from '../format-option.js';
 
 interface McpFlags {
   http?: string;
   namespace?: string;
   chdir?: string;
+  /** Only errors before the server starts use it: the protocol owns stdout after that. */
+  format: TextOrJson;
 }
 
 const NAMESPACE = /^[a-z][a-z0-9_-]{0,39}$/;
@@ -27,6 +30,7 @@ export function registerMcp(program: Command, ctx: CliContext, setExit: (code: n
     .command('mcp')
     .description('run the tool server for AI clients (MCP over stdio, or --http on loopback)')
     .option('--http <port>', 'serve Streamable HTTP on 127.0.0.1:PORT (needs httpToken / SVC_HTTP_TOKEN)')
+    .addOption(textOrJsonOption('an error before the server starts; the protocol owns stdout after that'))
     .option(
       '--namespace <name>',
       'product name for tool prefixes, NAME_* variables, ~/.config/NAME-mcp/ and the interface',

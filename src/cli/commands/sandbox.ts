@@ -12,6 +12,7 @@ import {
   startSandbox,
 } from '../../sandbox/index.js';
 import type { CliContext } from '../context.js';
+import { jsonLine, type TextOrJson, textOrJsonOption } from '../format-option.js';
 import { packageFile } from '../package-files.js';
 import { fleetFormatHelp } from './sandbox-help.js';
 import { parseGenerate, parseQuirkFlags, parseSurfaces } from './sandbox-options.js';
@@ -28,6 +29,7 @@ interface SandboxFlags {
   namespace?: string;
   seed: string;
   clock: 'fast' | 'realistic';
+  format: TextOrJson;
   queueThreshold: string;
   batchLimit: string;
   quirk: string[];
@@ -85,6 +87,7 @@ export function registerSandbox(program: Command, ctx: CliContext, setExit: (cod
       'longest request line and header line accepted, CRLF included, as nginx (8192); 0 = no limit',
       '8192',
     )
+    .addOption(textOrJsonOption('the URL and the SVC_* settings in one document'))
     .addHelpText('after', QUIRKS)
     .addHelpText('after', fleetFormatHelp)
     .action(async (flags: SandboxFlags) => {
@@ -136,7 +139,11 @@ async function runSandbox(ctx: CliContext, flags: SandboxFlags): Promise<void> {
   // One write: a script that waits for `sandbox.env` to be non-empty then sources it must never
   // read the URL without the login that follows it.
   const lines = Object.entries(sandbox.env()).map(([name, value]) => `${name}=${shellValue(value)}\n`);
-  ctx.stdout.write(lines.join(''));
+  ctx.stdout.write(
+    flags.format === 'json'
+      ? jsonLine({ kind: 'sandbox', url: sandbox.url, env: sandbox.env() })
+      : lines.join(''),
+  );
   // A state file that exists wins over --fleet: say which one is served.
   const source = sandbox.restoredFrom ? ` restored from ${sandbox.restoredFrom}` : '';
   ctx.stderr.write(
