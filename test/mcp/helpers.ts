@@ -176,3 +176,15 @@ export async function catalogue(sandbox: RunningSandbox): Promise<CatalogueItem[
   });
   return (await response.json()) as CatalogueItem[];
 }
+
+/**
+ * Lists tools until the dashboard's are there: a server whose catalogue read timed out (a small
+ * requestTimeout on a loaded machine) connects again on the next list.
+ */
+export async function untilConnected(agent: Connected, tries = 10): Promise<void> {
+  for (let attempt = 0; attempt < tries; attempt++) {
+    const { tools } = await agent.client.listTools();
+    if (tools.some((tool) => tool.name.endsWith('_v1'))) return;
+  }
+  throw new Error(`the tool server did not connect in ${tries} tries`);
+}

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { tempDirForFile } from '../helpers/temp-dir.js';
-import { type Connected, connect, startSmallSandbox, testClock } from './helpers.js';
+import { type Connected, connect, startSmallSandbox, testClock, untilConnected } from './helpers.js';
 
 /**
  * The tool server as a drop-in for the dashboard vendor's own (`--namespace mainwp`), driven
@@ -228,7 +228,8 @@ describe('vendor-compatible, against the next release (gated updates with dry_ru
   });
 
   it('a request over MAINWP_REQUEST_TIMEOUT is -32001, on time below a second', async () => {
-    const agent = await vendorAgent(sandbox, { env: { MAINWP_REQUEST_TIMEOUT: '100' } });
+    const agent = await vendorAgent(sandbox, { env: { MAINWP_REQUEST_TIMEOUT: '200' } });
+    await untilConnected(agent);
     const slow = errorOf(await agent.call('get_site_themes_v1', { site_id_or_domain: 1 }));
     expect(slow).toMatchObject({ error: { code: -32001 }, code: 'TIMEOUT' });
   });
