@@ -30,6 +30,12 @@ export interface SandboxContext {
   healthFaults: HealthFaults;
   /** Which surfaces exist: REST v2 off = filter `svc_rest_api_v2_enabled` off; abilities off = WordPress < 6.9. */
   surfaces: { rest: boolean; abilities: boolean };
+  /**
+   * The abilities routes blocked in front of a WordPress 6.9+ dashboard (a security plugin or a
+   * proxy) while its abilities stay registered: MainWP 6.1.2's REST ignored listings, which run the
+   * ability internally, then answer HTTP 500 `ability_invalid_input`. Implies abilities off.
+   */
+  abilitiesBlocked: boolean;
   /** Base URL once listening, without trailing slash. */
   baseUrl: string;
   /** The default administrator first, then the fleet's users. */

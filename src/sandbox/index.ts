@@ -73,6 +73,8 @@ export interface SandboxOptions {
   credentials?: Partial<SandboxCredentials>;
   /** Emulate a dashboard without the abilities API (WordPress < 6.9) or with REST v2 switched off. */
   surfaces?: { rest?: boolean; abilities?: boolean };
+  /** See SandboxContext.abilitiesBlocked (the routes 404, the REST ignored listings 500). */
+  abilitiesBlocked?: boolean;
   /** Request line and header buffer limits in bytes, counted as nginx (default 8192 each; 0 = off). */
   requestLimits?: Partial<RequestLimits>;
   /** `fast` (default): each job poll advances simulated time by one chunk; `realistic`: wall time. */
@@ -164,7 +166,11 @@ async function serve(
     jobs,
     faults: new FaultInjector(options.faults ?? [], seed),
     healthFaults: createHealthFaults(),
-    surfaces: { rest: options.surfaces?.rest ?? true, abilities: options.surfaces?.abilities ?? true },
+    surfaces: {
+      rest: options.surfaces?.rest ?? true,
+      abilities: !options.abilitiesBlocked && (options.surfaces?.abilities ?? true),
+    },
+    abilitiesBlocked: options.abilitiesBlocked ?? false,
     baseUrl: '',
     users: [admin, ...fleet.users.filter((u) => u.username !== admin.username)],
     apiKeys: [{ token: credentials.token, permission: 'read_write' }, ...fleet.apiKeys],

@@ -53,4 +53,12 @@ describe.skipIf(skipReason())('real dashboard, REST API v2 only', () => {
     expect(r.stdout).toContain('0 to update');
     expect(r.code).toBe(0);
   });
+
+  it('with the abilities routes blocked (still registered), says what to unblock', async () => {
+    harness(['abilities', 'hidden']);
+    const r = await ws.run('plan');
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('ability_invalid_input');
+    expect(r.stderr).toContain('Allow /wp-json/wp-abilities/v1/ through the security plugin or proxy');
+  });
 });

@@ -13,15 +13,15 @@ import { harness, realEnv } from './harness.js';
  * Sites 1..3 are child1..child3. The harness announces akismet 3.1.6 (patch) and twentytwentyone
  * 1.0.1 (patch) everywhere, hello.php 2.0.0 (major) on sites 1 and 3, twentytwentyfive 2.0.0
  * (major) on sites 1 and 2; ui-ignores 3 adds a global ignore of twentytwentyfive and a per-site
- * ignore of akismet on site 3.
+ * ignore of akismet on site 3. Site 2 is named by its address, host:port.
  */
-export const DESIRED = `version: 1
+export const desired = (child2: string) => `version: 1
 ignores:
   unmanaged: remove
   rules:
     - sites: [1]
       plugins: [hello.php]
-    - sites: [2]
+    - sites: ['${child2}']
       themes: [twentytwentyone]
 updates:
   - name: patches
@@ -53,5 +53,7 @@ export function freshWorkspace(extra: Record<string, string | undefined> = {}): 
 }
 
 export function writeDesired(ws: Workspace): void {
-  writeFileSync(join(ws.dir, 'svc-gitops.yaml'), DESIRED);
+  const dashboard = new URL(ws.env.SVC_URL as string);
+  const child2 = `${dashboard.hostname}:${Number(dashboard.port) + 2}`;
+  writeFileSync(join(ws.dir, 'svc-gitops.yaml'), desired(child2));
 }

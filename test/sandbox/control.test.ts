@@ -163,7 +163,8 @@ describe('sandbox control routes', () => {
         SVC_URL: sb.url,
         SVC_USER: 'admin',
         SVC_APP_PASSWORD: 'sand BOX1 demo PASS word 2026',
-        SVC_TOKEN: sb.credentials.token,
+        // The form MainWP's UI shows the key in: the stored pair without its cs_/ck_ prefixes.
+        SVC_TOKEN: sb.credentials.token.replace(/^cs_/, '').replace('==ck_', '=='),
         SVC_ALLOW_HTTP: 'true',
       });
     } finally {

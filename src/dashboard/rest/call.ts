@@ -22,7 +22,7 @@ export async function restCall(
   const { route: _route, ...rest } = req;
   const res = await conn.transport.send({ ...rest, path, headers: conn.restAuth.headers });
   if (res.status < 200 || res.status >= 300) {
-    throw statusFailure(res, {
+    const failure = statusFailure(res, {
       method: req.method,
       path,
       what: `REST ${req.method} ${req.route}`,
@@ -32,6 +32,30 @@ export async function restCall(
       url: conn.url,
       product: conn.product,
     });
+    throw blockedAbilities(failure, conn) ?? failure;
   }
   return res.body;
+}
+
+/**
+ * On WordPress 6.9+ MainWP's REST controller runs its abilities internally. With the abilities
+ * routes blocked in front of WordPress (a security plugin or proxy rule) while MainWP's abilities
+ * stay registered, MainWP 6.1.2 answers some REST reads (the ignored listings) with HTTP 500
+ * `ability_invalid_input`, and nothing else on REST reads them. Say what to unblock.
+ */
+function blockedAbilities(failure: SvcError, conn: Connection): SvcError | undefined {
+  const code = failure.details.dashboardCode;
+  if (
+    failure.details.status !== 500 ||
+    (code !== 'ability_invalid_input' && code !== 'ability_invalid_output')
+  )
+    return undefined;
+  return new SvcError(failure.code, failure.message, {
+    hint:
+      code === 'ability_invalid_input'
+        ? `The dashboard's REST API runs its abilities internally, and they failed: the abilities API routes (${conn.url}${conn.abilitiesBase}/) look blocked for this client. Allow ${conn.abilitiesBase}/ through the security plugin or proxy, so svc-gitops reads through the abilities API.`
+        : "An entry of the dashboard's stored lists breaks its ability output (for example an ignore stored under slug 0 by a REST per-slug ignore); check the dashboard's error log.",
+    details: failure.details,
+    cause: failure,
+  });
 }

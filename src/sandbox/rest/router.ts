@@ -44,7 +44,7 @@ export function restRoutes(ctx: SandboxContext): Route[] {
       name: 'GET /updates/ignored',
       methods: ['GET'],
       pattern: /^updates\/ignored$/,
-      handler: (c, r) => listIgnoredRest(c, r),
+      handler: (c, r) => (c.abilitiesBlocked ? blockedAbility(c) : listIgnoredRest(c, r)),
     },
     {
       name: 'POST /updates/update',
@@ -62,7 +62,7 @@ export function restRoutes(ctx: SandboxContext): Route[] {
       name: 'GET /updates/:site/ignored',
       methods: ['GET'],
       pattern: new RegExp(`^updates/${SITE}/ignored$`),
-      handler: (c, r, m) => listIgnoredRest(c, r, site(m)),
+      handler: (c, r, m) => (c.abilitiesBlocked ? blockedAbility(c) : listIgnoredRest(c, r, site(m))),
     },
     {
       name: 'POST /updates/:site/update',
@@ -149,4 +149,13 @@ export function matchRest(
     };
   }
   return undefined;
+}
+
+/** What MainWP 6.1.2's REST ignored listings answer when the abilities routes are blocked. */
+function blockedAbility(ctx: SandboxContext): Reply {
+  return errorReply(
+    500,
+    'ability_invalid_input',
+    `Ability "${ctx.ns}/list-ignored-updates-v1" has invalid input. Reason: scope is not a valid property of Object.`,
+  );
 }
