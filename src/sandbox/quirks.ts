@@ -33,6 +33,8 @@ export const QUIRK_NAMES = [
    * dashboard keeps listing the item as pending (at its old version) until the site is synced.
    */
   'restKindRunListedUntilSync',
+  /** Seen on MainWP 6.1.2: the per-site REST ignored listing (`/updates/{id}/ignored`) leaves out the global ignores. */
+  'restSiteIgnoredOmitsGlobal',
 ] as const;
 
 export type QuirkName = (typeof QUIRK_NAMES)[number];

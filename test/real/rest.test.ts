@@ -23,6 +23,8 @@ describe.skipIf(skipReason())('real dashboard, REST API v2 only', () => {
     expect(r.stdout).toContain('0 to ignore, 0 to unignore, 5 to update on 3 sites');
     expect(r.stdout).toContain('cannot-ignore: plugin hello.php');
     expect(r.stdout).toContain('cannot-unignore: per-site ignore of plugin akismet/akismet.php');
+    // MainWP's per-site REST listing omits the global ignores; the client adds them from the global one.
+    expect(r.stdout).toContain('global ignore of theme twentytwentyfive');
   });
 
   it('applies the updates through the per-kind routes and confirms them (a sync of the touched sites)', async () => {

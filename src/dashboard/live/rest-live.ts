@@ -8,8 +8,9 @@ import { assembleLive } from './assemble.js';
 /**
  * The live state through REST v2 (the fallback for dashboards without the abilities API, where
  * REST listings are complete): `GET /sites`, `GET /updates` (all sites at once), the global
- * ignored listing once, and each site's ignored listing (site ∪ global), so an ignore is `global`
- * exactly when the global listing has it. What this surface cannot show: per-site core ignores
+ * ignored listing once, and each site's ignored listing, so an ignore is `global` exactly when
+ * the global listing has it. The spec's per-site listing holds site ∪ global; MainWP 6.1.2's holds
+ * the site's own only, so the global entries a site's listing lacks are added to it. What this surface cannot show: per-site core ignores
  * and the site-wide "ignore this kind" flags (neither listing includes them).
  */
 export async function readLiveViaRest(
@@ -37,12 +38,17 @@ export async function readLiveViaRest(
       const route = `/updates/${site.id}/ignored`;
       const listed = parseRestIgnored(site.id, await get(route), `REST GET ${route}`);
       options.onProgress?.({ done: ++done, total: readSites.length, sites: sites.length });
-      return listed.map(
+      const ignores = listed.map(
         (i): LiveIgnore => ({
           ...i,
           origin: globalKeys.has(JSON.stringify([i.kind, i.slug])) ? 'global' : 'site',
         }),
       );
+      const listedKeys = new Set(listed.map((i) => JSON.stringify([i.kind, i.slug])));
+      for (const g of global)
+        if (!listedKeys.has(JSON.stringify([g.kind, g.slug])))
+          ignores.push({ ...g, siteId: site.id, origin: 'global' });
+      return ignores;
     }),
   );
   return assembleLive({

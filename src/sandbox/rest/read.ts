@@ -128,7 +128,12 @@ export function listIgnoredRest(ctx: SandboxContext, req: SandboxRequest, idOrDo
   for (const kind of ['plugins', 'themes'] as const) {
     if (type !== 'all' && type !== kind) continue;
     const global = ctx.store.global[kind];
-    const merged: FleetIgnore[] = site ? [...site.ignores[kind], ...global] : global;
+    const own = site ? site.ignores[kind] : [];
+    const merged: FleetIgnore[] = !site
+      ? global
+      : ctx.quirks.restSiteIgnoredOmitsGlobal
+        ? own
+        : [...own, ...global];
     const map: Record<string, { Name: string; ignored_versions: string[] }> = {};
     for (const entry of merged) {
       if (search !== '' && !entry.name.toLowerCase().includes(search)) continue;
