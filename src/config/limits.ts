@@ -10,6 +10,12 @@ export const LIMITS = {
    * proportion to the total (a 10,000-site fleet's desired state is under 0.5 MiB).
    */
   maxTotalBytes: 16 * 1024 * 1024,
+  /**
+   * Sites and globs one group, and all selections together, may expand to (groups replaced by
+   * their items): far above what a fleet needs, far below what groups that list each other
+   * twice per level reach.
+   */
+  maxExpandedItems: 2_000_000,
   /** A directory may hold at most this many YAML files. */
   maxFiles: 256,
   /** YAML aliases (`*name`) resolved per document; bounds "billion laughs" expansion. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../../src/config/index.js';
 import { RULES } from '../../src/config/rules/index.js';
 import { doc, errors, loadText, rulesOf } from './helpers.js';
 
@@ -27,6 +28,7 @@ describe('semantic rules', () => {
         'duplicate-wave-site',
         'empty-selection',
         'group-cycle',
+        'group-too-large',
         'ignored-and-updated',
         'impossible-version-rule',
         'malformed-slug',
@@ -87,6 +89,32 @@ describe('semantic rules', () => {
       expect(result.desired!.sites.include).toEqual([
         { type: 'id', id: 2 },
         { type: 'id', id: 1 },
+      ]);
+    });
+  });
+
+  describe('group-too-large', () => {
+    it('refuses groups that double at every level, before any rule expands them', async () => {
+      // g0 lists g1 twice, g1 lists g2 twice, …: 2^24 items, more than the limit.
+      const levels = Array.from({ length: 24 }, (_, i) => `  g${i}: [group:g${i + 1}, group:g${i + 1}]`);
+      const body = `groups:\n${levels.join('\n')}\n  g24: [x.demo.test]\nsites: [group:g0]\n`;
+      const found = await diagnosticsOf(body);
+      expect(found.filter((d) => d.rule === 'group-too-large').map((d) => d.message)).toContain(
+        `group \`g0\` expands to more than ${LIMITS.maxExpandedItems} sites and globs`,
+      );
+      expect(rulesOf(found).filter((r) => r !== 'group-too-large')).toEqual([]);
+    });
+    it('refuses selections that together expand beyond the limit', async () => {
+      const big = Array.from({ length: 1000 }, (_, i) => `s${i}.demo.test`).join(', ');
+      const rules = Array.from(
+        { length: 2001 },
+        (_, i) => `    - {sites: [group:big], plugins: [p${i}/p.php]}`,
+      );
+      const found = await diagnosticsOf(
+        `groups:\n  big: [${big}]\nignores:\n  rules:\n${rules.join('\n')}\n`,
+      );
+      expect(found.map((d) => d.message)).toEqual([
+        `the selections up to ignore rule 2001 expand to more than ${LIMITS.maxExpandedItems} sites and globs together`,
       ]);
     });
   });

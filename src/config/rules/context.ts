@@ -10,6 +10,8 @@ export interface RuleContext {
 /** A named semantic check that runs after the schema passed and the files were merged. */
 export interface Rule {
   name: string;
+  /** An error of this rule means the later rules must not run (they would expand a broken graph). */
+  stopsOnError?: boolean;
   check(ctx: RuleContext): Diagnostic[];
 }
 

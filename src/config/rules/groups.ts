@@ -1,8 +1,10 @@
 import type { Diagnostic } from '../../errors.js';
 import { didYouMean } from '../did-you-mean.js';
+import { LIMITS } from '../limits.js';
 import type { RawItemAt } from '../model.js';
 import { diagnostic } from '../places.js';
 import { everySelection, type Rule } from './context.js';
+import { cycleThrough, cyclicComponents, expansionSizes } from './group-graph.js';
 
 /** `group:<name>` must name a group defined in some file. */
 export const unknownGroup: Rule = {
@@ -31,18 +33,31 @@ export const unknownGroup: Rule = {
   },
 };
 
-/** A group may reference other groups, but never (transitively) itself. */
+/** Cycles whose chain is spelled out; a larger cycle names its size (messages stay short). */
+const SHOWN_CHAIN = 10;
+
+/**
+ * A group may reference other groups, but never (transitively) itself. Linear in the groups
+ * (group-graph.ts): each group on a cycle is reported with a shortest chain back to itself.
+ * The rules after this one expand groups: they do not run when it finds a cycle.
+ */
 export const groupCycle: Rule = {
   name: 'group-cycle',
+  stopsOnError: true,
   check({ merged, locate }) {
     const out: Diagnostic[] = [];
+    const cyclic = cyclicComponents(merged.groups);
     for (const group of merged.groups.values()) {
-      const chain = findCycle(group.name, group.name, merged.groups, new Set(), []);
-      if (!chain) continue;
+      const component = cyclic.get(group.name);
+      if (!component) continue;
+      const chain =
+        component.size <= SHOWN_CHAIN
+          ? [group.name, ...cycleThrough(merged.groups, group.name, component)].join(' → ')
+          : `it is one of ${component.size} groups that reference each other in a cycle`;
       out.push(
         diagnostic(locate, {
           rule: 'group-cycle',
-          message: `group \`${group.name}\` includes itself: ${[group.name, ...chain].join(' → ')}`,
+          message: `group \`${group.name}\` includes itself: ${chain}`,
           place: group.place,
           key: true,
           hint: 'list sites in the group directly instead of referencing a group that references it back',
@@ -53,23 +68,39 @@ export const groupCycle: Rule = {
   },
 };
 
-function findCycle(
-  target: string,
-  current: string,
-  groups: ReadonlyMap<string, { items: RawItemAt[] }>,
-  visited: Set<string>,
-  chain: string[],
-): string[] | undefined {
-  for (const { item } of groups.get(current)?.items ?? []) {
-    if (item.type !== 'group') continue;
-    if (item.name === target) return [...chain, target];
-    if (visited.has(item.name)) continue;
-    visited.add(item.name);
-    const found = findCycle(target, item.name, groups, visited, [...chain, item.name]);
-    if (found) return found;
-  }
-  return undefined;
-}
+/**
+ * A group, or all selections together, expanding to more than LIMITS.maxExpandedItems sites
+ * and globs: groups that each list another twice double at every level (a "billion laughs" of
+ * groups), and each selection naming a group holds all of its items.
+ * The rules after this one expand groups: they do not run when it finds one.
+ */
+export const groupTooLarge: Rule = {
+  name: 'group-too-large',
+  stopsOnError: true,
+  check({ merged, locate }) {
+    const limit = LIMITS.maxExpandedItems;
+    const sizes = expansionSizes(merged.groups, limit);
+    const out: Diagnostic[] = [];
+    const hint =
+      'list the sites once; a group that lists another group many times repeats its sites each time';
+    for (const group of merged.groups.values()) {
+      if ((sizes.get(group.name) ?? 0) <= limit) continue;
+      const message = `group \`${group.name}\` expands to more than ${limit} sites and globs`;
+      out.push(diagnostic(locate, { rule: 'group-too-large', message, place: group.place, key: true, hint }));
+    }
+    // Every selection is expanded (the desired state holds them so): the limit is on their sum.
+    let total = 0;
+    for (const { selection, owner } of everySelection(merged)) {
+      for (const { item } of [...selection.include, ...selection.exclude])
+        total += item.type === 'group' ? (sizes.get(item.name) ?? 0) : 1;
+      if (total <= limit) continue;
+      const message = `the selections up to ${owner} expand to more than ${limit} sites and globs together`;
+      out.push(diagnostic(locate, { rule: 'group-too-large', message, place: selection.place, hint }));
+      break;
+    }
+    return out;
+  },
+};
 
 /** A defined group that nothing references is probably a leftover or a typo elsewhere. */
 export const unusedGroup: Rule = {

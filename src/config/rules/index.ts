@@ -2,7 +2,7 @@ import type { Diagnostic } from '../../errors.js';
 import type { Pacer } from '../pace.js';
 import { ignoredAndUpdated } from './conflicts.js';
 import type { Rule, RuleContext } from './context.js';
-import { groupCycle, unknownGroup, unusedGroup } from './groups.js';
+import { groupCycle, groupTooLarge, unknownGroup, unusedGroup } from './groups.js';
 import { duplicateName } from './names.js';
 import { badCron, unknownWave, unknownZone } from './rollout.js';
 import { duplicateWaveSite, emptySelection, wwwGlob } from './selections.js';
@@ -13,6 +13,7 @@ import { impossibleVersionRule } from './versions.js';
 export const RULES: readonly Rule[] = [
   unknownGroup,
   groupCycle,
+  groupTooLarge,
   unusedGroup,
   emptySelection,
   wwwGlob,
@@ -26,13 +27,18 @@ export const RULES: readonly Rule[] = [
   unknownWave,
 ];
 
-/** Gives `pacer` a step between rules, so a signal is handled while a large state is checked. */
+/**
+ * Gives `pacer` a step between rules, so a signal is handled while a large state is checked. A
+ * group cycle or an oversized group ends the run: the rules after them expand groups.
+ */
 export async function runRules(ctx: RuleContext, pacer: Pacer): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
   for (const rule of RULES) {
     await pacer.step();
     // A loop, not push(...): a rule may report more diagnostics than a call can take as arguments.
-    for (const d of rule.check(ctx)) out.push(d);
+    const found = rule.check(ctx);
+    for (const d of found) out.push(d);
+    if (rule.stopsOnError && found.some((d) => d.severity === 'error')) break;
   }
   return out;
 }
