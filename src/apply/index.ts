@@ -39,5 +39,6 @@ export {
 export type { HeldBack } from './held-back.js';
 export { type ApplyJournal, type JournalRecord, openJournal, readJournal } from './journal.js';
 export { type ApplyLockPlace, applyLockPlace } from './lock-dir.js';
+export { type MergeRefusal, refusalsAtMerge } from './merge-refusals.js';
 export { plannedCalls, type RunApprovedOptions, runApproved } from './run.js';
 export { DEFAULT_STATE_DIR, type StatePaths, statePaths } from './state-dir.js';

@@ -36,6 +36,7 @@ export {
   type ArtifactRef,
   artifactHint,
   type CommentFrame,
+  type CommentRefusal,
   type PlanCommentInput,
   planCommentFrame,
   planFailedComment,

@@ -16,10 +16,20 @@ export interface ArtifactRef {
   url?: string;
 }
 
+/** A refusal the apply after the merge would make, worded by the front end. */
+export interface CommentRefusal {
+  code: string;
+  message: string;
+  /** How to fix it (trusted text from the front end, escaped here like the message). */
+  fix?: string;
+}
+
 export interface PlanCommentInput {
   marker: string;
   configKey: string;
   plan: Plan;
+  /** Shown at the top, under the halt line: the reviewer learns it before the merge. */
+  refusals?: CommentRefusal[];
   artifact: ArtifactRef;
   commitSha?: string;
   now: Date;
@@ -35,7 +45,7 @@ export interface CommentFrame {
 /** Marker and config line above the plan; artifact link and time stamp below it. */
 export function planCommentFrame(input: PlanCommentInput): CommentFrame {
   const halt = input.plan.rollout_halt ? `${haltMarkdown(input.plan.rollout_halt)}\n\n` : '';
-  const head = `${input.marker}\n${halt}**svc-gitops** plan for config ${codeSpan(input.configKey)}\n\n`;
+  const head = `${input.marker}\n${halt}${refusalBlock(input.refusals ?? [])}**svc-gitops** plan for config ${codeSpan(input.configKey)}\n\n`;
   const tail = `\n\n---\n${artifactLine(input.artifact, input.plan.id)}\n${stamp(input.now, input.commitSha)}\n`;
   return { head, tail, room: DEFAULT_BODY_BUDGET - head.length - tail.length };
 }
@@ -96,4 +106,15 @@ function artifactLine(artifact: ArtifactRef, planId: string): string {
 function stamp(now: Date, sha: string | undefined): string {
   const time = `${now.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   return `<sub>Updated ${time}${sha ? ` for ${codeSpan(sha.slice(0, 7))}` : ''} by svc-gitops.</sub>`;
+}
+
+/** The caution block naming each refusal of the merge-time apply, with its fix. */
+function refusalBlock(refusals: readonly CommentRefusal[]): string {
+  if (refusals.length === 0) return '';
+  const lines = ['> [!CAUTION]', '> **The apply after the merge would refuse this plan:**'];
+  for (const refusal of refusals) {
+    const fix = refusal.fix ? ` Fix: ${escapeMarkdown(refusal.fix, Infinity)}` : '';
+    lines.push(`> - ${codeSpan(refusal.code)} ${escapeMarkdown(refusal.message, 600)}.${fix}`);
+  }
+  return `${lines.join('\n')}\n\n`;
 }

@@ -15,10 +15,11 @@ import {
   repositoryFromEnv,
   upsertStickyComment,
 } from '../../github/index.js';
-import { readPlanFile } from '../../index.js';
+import { type MergeRefusal, readPlanFile, refusalsAtMerge } from '../../index.js';
 import { verifyPlanId } from '../../plan/index.js';
 import {
   artifactHint,
+  type CommentRefusal,
   capBody,
   type PlanCommentInput,
   planCommentFrame,
@@ -27,6 +28,7 @@ import {
   planTextChunks,
   renderDiagnosticsGithub,
   renderPlanMarkdown,
+  safeText,
   validationComment,
 } from '../../render/index.js';
 import type { LiveState, Plan } from '../../types.js';
@@ -48,7 +50,7 @@ interface CommentFlags {
 }
 
 type Obtained =
-  | { plan: Plan; live?: LiveState }
+  | { plan: Plan; live?: LiveState; refusals?: CommentRefusal[] }
   | { diagnostics: Diagnostic[] }
   /** Planning failed for another known reason: the comment says so, then the error is reported. */
   | { failed: SvcError };
@@ -161,6 +163,11 @@ export async function runComment(ctx: CliContext, flags: CommentFlags): Promise<
         await client.close();
       }
     }
+    for (const refusal of 'plan' in obtained ? (obtained.refusals ?? []) : []) {
+      ctx.stderr.write(
+        `svc-gitops: warning: the apply after the merge would refuse this plan (${refusal.code}): ${safeText(refusal.message)}\n`,
+      );
+    }
     const published = publishToRun(ctx.fs, run, { summary: body, outputs });
     if (published.summary?.truncated)
       ctx.stderr.write('svc-gitops: warning: the step summary was cut to its 1 MiB limit\n');
@@ -204,7 +211,11 @@ async function obtainPlan(ctx: CliContext, flags: CommentFlags, configPath: stri
   try {
     const planned = await planNow(ctx, { config: configPath, ...(flags.quiet ? { quiet: true } : {}) });
     await planned.client.close();
-    return { plan: planned.plan, live: planned.live };
+    const refusals = refusalsAtMerge(planned.plan, planned.settings).map((refusal) => ({
+      ...refusal,
+      fix: REFUSAL_FIXES[refusal.code],
+    }));
+    return { plan: planned.plan, live: planned.live, refusals };
   } catch (error) {
     // A bug, or an interrupt, is reported as it is; a known failure also replaces the comment.
     if (!isSvcError(error) || error.code === 'INTERRUPTED') throw error;
@@ -238,3 +249,15 @@ function planBody(input: PlanCommentInput & { live?: LiveState }): string {
   });
   return capBody({ head: frame.head, main: markdown.trim(), tail: frame.tail }).body;
 }
+
+/**
+ * How to fix each refusal of the merge-time apply, in this front end's words. The check stays
+ * neutral (exit 0): the plan is reviewable, and safe mode is a setting of the apply job that a
+ * pull request cannot change; the comment, the step summary and a warning annotation say it.
+ */
+const REFUSAL_FIXES: Record<MergeRefusal['code'], string> = {
+  SAFE_MODE_BLOCKED:
+    'after review, run the apply job with SVC_SAFE_MODE=false (or safeMode: false in its settings file), or hold the core and major updates in the YAML',
+  ROLLOUT_HALTED:
+    'fix the unhealthy sites: the next health check releases the held waves (or apply with --override-health)',
+};
