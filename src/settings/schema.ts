@@ -35,7 +35,7 @@ export function createSettingsValidator(): SettingsValidator {
       // Every problem at once (each key once): fixing a file one error per run is tedious.
       const problems = [...new Set((validate.errors ?? []).map((error) => describe(error, label)))];
       throw new SvcError('SETTINGS_INVALID', `${where}: ${problems.join('; ') || 'invalid settings'}`, {
-        hint: 'Allowed keys and types are described in schemas/settings.schema.json.',
+        hint: '`svc-gitops --help` lists every setting and its SVC_* variable; the keys and types of a settings file: https://cdn.jsdelivr.net/npm/svc-gitops/schemas/settings.schema.json',
         details: { where },
       });
     },
