@@ -1,5 +1,5 @@
 import { type AbilityDescription, isRequestLineTooLong, MAX_REQUEST_LINE_BYTES } from '../dashboard/index.js';
-import type { AbilityToolOptions } from './ability-tools.js';
+import type { AbilityToolOptions } from './ability-options.js';
 import { type ToolOutcome, toolError } from './tool-result.js';
 
 /**

@@ -1,5 +1,6 @@
-import type { AbilityDescription, DashboardClient } from '../dashboard/index.js';
+import type { AbilityDescription } from '../dashboard/index.js';
 import { call } from './ability-call.js';
+import type { AbilityToolOptions, Gating } from './ability-options.js';
 import {
   CONFIRM,
   CONFIRMATION_TOKEN,
@@ -8,23 +9,9 @@ import {
   USER_CONFIRMED,
   unconfirmed,
 } from './confirmation.js';
-import type { ConfirmationTokens } from './tokens.js';
 import type { ToolDef } from './tool-result.js';
 
-export interface AbilityToolOptions {
-  client: DashboardClient;
-  /** The GitOps tools' prefix (`svc`, or `--namespace`), named in the descriptions. */
-  prefix: string;
-  tokens: ConfirmationTokens;
-  requireUserConfirmation: boolean;
-  /** Which abilities are gated (confirmation, safe mode): see isGated. */
-  gating: Gating;
-  /** `compact`: descriptions cut to 60 characters (the vendor's schemaVerbosity). */
-  schemaVerbosity: 'standard' | 'compact';
-}
-
-/** `writes`: every write but a maintenance refresh (ours); `annotations`: as the catalogue says (the vendor's). */
-export type Gating = 'writes' | 'annotations';
+export type { AbilityToolOptions, Gating } from './ability-options.js';
 
 /** `svc/list-sites-v1` → `list_sites_v1` (hyphens are not valid in tool names, spec §4.3). */
 export function abilityToolName(ability: AbilityDescription): string {

@@ -1,7 +1,7 @@
 import type { AbilityDescription } from '../dashboard/index.js';
 import { canonicalJson } from '../plan/index.js';
 import { call, queryRefusal } from './ability-call.js';
-import type { AbilityToolOptions } from './ability-tools.js';
+import type { AbilityToolOptions } from './ability-options.js';
 import { type ToolOutcome, toolError, toolOk } from './tool-result.js';
 
 /** Parameters the server adds to destructive tools and strips before calling the ability. */
