@@ -6,7 +6,7 @@ export default defineConfig({
     // The real-dashboard suite has its own config and command (npm run test:real).
     exclude: ['test/real/**', '**/node_modules/**'],
     // Removes the temporary directories a test file made (tempDirForFile) once its tests are done.
-    setupFiles: ['test/setup/temp-dirs.ts', 'test/setup/output-audit.ts'],
+    setupFiles: ['test/setup/temp-dirs.ts', 'test/setup/output-audit.ts', 'test/setup/sandbox-cost.ts'],
     // Every sandbox answer is checked against its profile's published output schema.
     globalSetup: ['test/setup/output-audit-global.ts'],
     // Far above what any test needs (the slowest take seconds; .ci/run lists the ten slowest): a

@@ -5,6 +5,7 @@ import type { HealthFaults } from './health-faults.js';
 import type { JobTable } from './jobs.js';
 import type { OutputAudit } from './output-audit.js';
 import type { Quirks } from './quirks.js';
+import type { SiteCost } from './site-cost.js';
 import type { SandboxStats } from './stats.js';
 import type { SandboxStore } from './store.js';
 
@@ -23,6 +24,8 @@ export interface SandboxContext {
   batchLimit: number;
   queueThreshold: number;
   clock: SimClock;
+  /** Time a listing costs per site it processes (0 = answered at once; the work is counted anyway). */
+  siteCost: SiteCost;
   stats: SandboxStats;
   jobs: JobTable;
   faults: FaultInjector;

@@ -7,6 +7,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** Pre-serialised JSON of `body` (hot paths build it from cached fragments); wins over `body`. */
   json?: string | Buffer;
+  /** Sites the dashboard processed to answer (SiteCost): counted, and paid in time when modelled. */
+  siteWork?: number;
 }
 
 /** A parsed request as handlers see it. */

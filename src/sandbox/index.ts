@@ -24,6 +24,7 @@ import { createRandom } from './random.js';
 import { DEFAULT_REQUEST_LIMITS, parserHeaderLimit, type RequestLimits } from './request-limits.js';
 import { restRoutes } from './rest/router.js';
 import { createHandler } from './server.js';
+import { defaultSiteCost, type SiteCost } from './site-cost.js';
 import { SandboxStats } from './stats.js';
 import { SandboxStore } from './store.js';
 import { makeSelfSignedCertificate } from './tls.js';
@@ -50,6 +51,7 @@ export {
   type SandboxProfile,
 } from './quirks.js';
 export { DEFAULT_REQUEST_LIMITS, type RequestLimits } from './request-limits.js';
+export { DEFAULT_MS_PER_SITE, defaultSiteCost, type SiteCost } from './site-cost.js';
 
 export interface SandboxOptions {
   fleet: Fleet;
@@ -79,6 +81,11 @@ export interface SandboxOptions {
   requestLimits?: Partial<RequestLimits>;
   /** `fast` (default): each job poll advances simulated time by one chunk; `realistic`: wall time. */
   clock?: ClockMode;
+  /**
+   * Time a listing costs per site it processes (site-cost.ts). Default: 0.05 ms in compat-6.1
+   * and next, 0 in spec; `SVC_SANDBOX_SITE_COST_MS` overrides the default.
+   */
+  siteCost?: SiteCost;
   /**
    * Checks every ability answer against the profile's published output schema and reports to
    * this sink. Default: the files under `SVC_SANDBOX_OUTPUT_AUDIT` when that is set (the test
@@ -162,6 +169,7 @@ async function serve(
     batchLimit: options.batchLimit ?? 100,
     queueThreshold: options.queueThreshold ?? 200,
     clock,
+    siteCost: options.siteCost ?? defaultSiteCost(profile),
     stats: new SandboxStats(),
     jobs,
     faults: new FaultInjector(options.faults ?? [], seed),

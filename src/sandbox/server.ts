@@ -94,6 +94,11 @@ async function handle(parts: ServerParts, req: IncomingMessage, res: ServerRespo
   if (early) return failWith(parts, req, res, route, early);
   const reply = bodyError ?? dispatch();
   parts.writer.flush();
+  if (reply.siteWork !== undefined) {
+    ctx.stats.addSiteWork(ability ?? route, reply.siteWork);
+    const ms = reply.siteWork * ctx.siteCost.msPerSite;
+    if (ms > 0) await sleep(ms);
+  }
   const late = faults.find(
     (f) =>
       f.after &&

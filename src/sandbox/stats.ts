@@ -9,6 +9,7 @@ export class SandboxStats {
   private bytesByRoute = new Map<string, number>();
   private updateRuns = new Map<string, number>();
   private handlerMs = new Map<string, number>();
+  private siteWork = new Map<string, number>();
   private responseBytes = 0;
   private requestCount = 0;
 
@@ -31,6 +32,11 @@ export class SandboxStats {
     bump(this.handlerMs, route, ms);
   }
 
+  /** Sites processed to answer one listing request (SiteCost), by ability. */
+  addSiteWork(ability: string, sites: number): void {
+    bump(this.siteWork, ability, sites);
+  }
+
   /** Translations share slugs across languages, so their key includes the language. */
   recordUpdate(siteId: number, kind: string, slug: string, language?: string): void {
     bump(this.updateRuns, JSON.stringify([siteId, kind, slug, language ?? null]), 1);
@@ -49,6 +55,8 @@ export class SandboxStats {
       response_bytes_by_route: Object.fromEntries(this.bytesByRoute),
       handler_ms: round([...this.handlerMs.values()].reduce((sum, ms) => sum + ms, 0)),
       handler_ms_by_route: Object.fromEntries([...this.handlerMs].map(([route, ms]) => [route, round(ms)])),
+      site_work_total: [...this.siteWork.values()].reduce((sum, n) => sum + n, 0),
+      site_work: Object.fromEntries(this.siteWork),
       updates_run_total: updates.reduce((sum, u) => sum + u.count, 0),
       updates_run: updates,
     };
@@ -59,6 +67,7 @@ export class SandboxStats {
     this.abilities.clear();
     this.bytesByRoute.clear();
     this.handlerMs.clear();
+    this.siteWork.clear();
     this.updateRuns.clear();
     this.responseBytes = 0;
     this.requestCount = 0;

@@ -1,4 +1,3 @@
-import { SvcError } from '../../errors.js';
 import type { DashboardCapabilities, LiveState, Site } from '../../types.js';
 import type { AbilityCaller } from '../abilities/call.js';
 import type { ReadLiveOptions } from '../client.js';
@@ -13,24 +12,11 @@ import {
 } from '../wire/reads.js';
 import { StringPool } from '../wire/string-pool.js';
 import { assembleLive } from './assemble.js';
+import { type Listing, type PageParser, type Reader, readListing } from './listing.js';
 import { classifyIgnores, needsWholeListing, refuseRepeatedIgnores } from './origins.js';
-import { readAllPages } from './paging.js';
-import { createReadProgress, type ReadProgressTracker } from './read-progress.js';
-
-/** Defaults of the shipped schemas, used only when a catalogue declares paging without a maximum. */
-const FALLBACK_PER_PAGE = {
-  'list-sites-v1': 20,
-  'list-updates-v1': 50,
-  'list-ignored-updates-v1': 50,
-} as const;
-type Listing = keyof typeof FALLBACK_PER_PAGE;
-
-/**
- * Items asked for a page where the schema declares `per_page` without a maximum (the spec's
- * ignored listing). A dashboard that serves fewer sets the page size (readAllPages `mayClamp`);
- * at ~250 bytes an entry this bounds a page near 1.2 MB, far below maxResponseSize.
- */
-const UNDECLARED_MAX_ASK = 5000;
+import { createReadProgress } from './read-progress.js';
+import { SiteFeed } from './site-feed.js';
+import { readUpdateChunks } from './update-chunks.js';
 
 const SITE_KEY = 'site_ids_or_domains';
 
@@ -60,12 +46,21 @@ export async function readLiveViaAbilities(
   const pool = new StringPool();
   const read = { caller, signal, workers, progress, pool };
   const flags = new Map<number, SiteFlags>();
+  // The whole fleet's updates (all sites, or selectSites picking all) are read in chunks of the
+  // sites as their listing pages arrive.
+  const fleetFeed = options.siteIds ? undefined : new SiteFeed();
   const sitesRead = readListing(read, 'list-sites-v1', {}, 'sites', (body, where) => {
     const page = parseSitesPage(body, where);
     for (const [id, siteFlags] of page.flags) flags.set(id, siteFlags);
+    fleetFeed?.push(page.sites.map((site) => site.id));
     progress.addSites(page.sites.length);
     return { items: page.sites, total: page.total, errors: [] };
   });
+  if (fleetFeed)
+    void sitesRead.then(
+      () => fleetFeed.end(),
+      (error: unknown) => fleetFeed.fail(error),
+    );
   if (onSiteListing)
     void sitesRead.then(
       ({ items }) => onSiteListing(items),
@@ -79,7 +74,7 @@ export async function readLiveViaAbilities(
       : Promise.resolve(undefined);
   const [sites, updates, ignored, wanted] = await Promise.all([
     sitesRead,
-    targets.then((ids) => readUpdates(read, ids)),
+    targets.then((ids) => readUpdates(read, ids, fleetFeed)),
     readIgnores(read, sitesRead, targets),
     targets,
   ]);
@@ -100,41 +95,25 @@ export async function readLiveViaAbilities(
   });
 }
 
-interface Reader {
-  pool: StringPool;
-  caller: AbilityCaller;
-  signal: AbortSignal | undefined;
-  workers: number;
-  progress: ReadProgressTracker;
-}
-
-interface ParsedPage<T> {
-  items: T[];
-  total: number;
-  errors: WireError[];
-}
-
-type PageParser<T> = (body: Awaited<ReturnType<AbilityCaller['call']>>, where: string) => ParsedPage<T>;
-
 function pickTargets(sites: Site[], select: ReadLiveOptions['selectSites']): number[] | undefined {
   const ids = select?.(sites);
   // Every site picked: the unfiltered listings are the cheaper read.
   return ids && ids.length < sites.length ? ids : undefined;
 }
 
-async function readUpdates(read: Reader, siteIds: number[] | undefined) {
+/**
+ * Pending updates: of the given sites, or (undefined) of the whole fleet as the site listing
+ * feeds it; in site chunks wherever the listing filters by site (readUpdateChunks).
+ */
+async function readUpdates(read: Reader, siteIds: number[] | undefined, fleetFeed: SiteFeed | undefined) {
   const parse: PageParser<WireUpdate> = (body, where) => {
     const page = parseUpdatesPage(body, where, read.pool);
     return { items: page.updates, total: page.total, errors: page.errors };
   };
-  if (!siteIds || !read.caller.declares('list-updates-v1', SITE_KEY))
+  const feed = siteIds ? SiteFeed.of(siteIds) : fleetFeed;
+  if (!feed || !read.caller.declares('list-updates-v1', SITE_KEY))
     return readListing(read, 'list-updates-v1', {}, 'updates', parse);
-  if (siteIds.length === 0) {
-    read.progress.expect('updates', 0);
-    return { items: [], errors: [] };
-  }
-  const pieces = read.caller.splitForQuery('list-updates-v1', {}, SITE_KEY, siteIds);
-  return readPieces(read, 'list-updates-v1', pieces, 'updates', parse);
+  return readUpdateChunks(read, feed, parse);
 }
 
 const ignoresParser =
@@ -203,61 +182,4 @@ async function readPieces<T>(
     pieces.map((piece) => readListing(read, ability, { [SITE_KEY]: piece }, stage, parse, paged)),
   );
   return { items: results.flatMap((r) => r.items), errors: results.flatMap((r) => r.errors) };
-}
-
-async function readListing<T>(
-  read: Reader,
-  ability: Listing,
-  input: Record<string, unknown>,
-  stage: string,
-  parse: PageParser<T>,
-  /** One of several pieces of a paged listing: each adds its own pages to the progress total. */
-  piece = false,
-): Promise<{ items: T[]; errors: WireError[] }> {
-  const { caller, signal, progress } = read;
-  const info = caller.info(ability);
-  const where = `ability ${info?.name ?? ability}`;
-  const paged = caller.declares(ability, 'page') && caller.declares(ability, 'per_page');
-  if (!paged) {
-    if (Object.keys(input).length === 0) progress.expect(stage, 1);
-    const page = parse(await caller.call(ability, input, signal), where);
-    // One answer holds the whole listing: the items must be all the total it reports.
-    if (page.items.length !== page.total) {
-      throw new SvcError(
-        'INCOMPLETE_READ',
-        `${where}: the listing holds ${page.items.length} items but reports a total of ${page.total}`,
-        {
-          hint: 'The dashboard dropped items or changed while it was read; run again.',
-          details: { what: where },
-        },
-      );
-    }
-    progress.done(stage);
-    return { items: page.items, errors: page.errors };
-  }
-  const declaredMax = info?.properties.get('per_page')?.maximum;
-  const perPage =
-    declaredMax ?? (ability === 'list-ignored-updates-v1' ? UNDECLARED_MAX_ASK : FALLBACK_PER_PAGE[ability]);
-  const errors: WireError[] = [];
-  let counted = false;
-  const items = await readAllPages(
-    where,
-    perPage,
-    async (page, size) => {
-      const parsed = parse(await caller.call(ability, { ...input, page, per_page: size }, signal), where);
-      // Site errors repeat on every page; the assembler keeps the first per site.
-      errors.push(...parsed.errors);
-      return parsed;
-    },
-    (_done, pages) => {
-      if (!counted) {
-        counted = true;
-        progress.expect(stage, pages, piece);
-      }
-      progress.done(stage);
-    },
-    read.workers,
-    declaredMax === undefined,
-  );
-  return { items, errors };
 }

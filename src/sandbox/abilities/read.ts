@@ -48,6 +48,8 @@ export function listUpdates(ctx: SandboxContext, { user, input }: AbilityCall): 
   const kinds = kindsFrom(input.types);
   const filtered = Array.isArray(input.site_ids_or_domains) && input.site_ids_or_domains.length > 0;
   if (!filtered && user.sites === undefined) {
+    // Unfiltered, MainWP builds every site's list for each page it serves.
+    const siteWork = ctx.store.sites().length;
     const flat = ctx.store.flat(kinds);
     const key = `${page}/${perPage}`;
     let json = flat.pages.get(key);
@@ -55,7 +57,7 @@ export function listUpdates(ctx: SandboxContext, { user, input }: AbilityCall): 
       json = Buffer.from(updatesPage(ctx, flat.entries, flat.summary, page, perPage, []));
       flat.pages.set(key, json);
     }
-    return { status: 200, body: undefined, json };
+    return { status: 200, body: undefined, json, siteWork };
   }
   const resolved = resolveSites(ctx, user, input.site_ids_or_domains, true);
   const list: UpdateEntry[] = [];
@@ -67,6 +69,7 @@ export function listUpdates(ctx: SandboxContext, { user, input }: AbilityCall): 
     status: 200,
     body: undefined,
     json: updatesPage(ctx, list, summarize(list), page, perPage, resolved.errors),
+    siteWork: resolved.sites.length,
   };
 }
 
@@ -131,18 +134,21 @@ export function listIgnored(ctx: SandboxContext, { user, input }: AbilityCall): 
   const ignored = resolved.sites
     ? resolved.sites.flatMap((site) => ignoredEntries(site, ctx.store.global, kinds))
     : ctx.store.ignoredFlat(kinds);
+  // The listing reads the ignore lists of the sites it covers (every site without a filter).
+  const siteWork = resolved.sites?.length ?? ctx.store.sites().length;
   if (ctx.quirks.ignoredListingNoPaging) {
-    return ok({
+    const reply = ok({
       ignored,
       total: ignored.length,
       ...(ctx.quirks.abilityShippedOutputs ? { errors: resolved.errors } : {}),
     });
+    return { ...reply, siteWork };
   }
   const page = (input.page as number | undefined) ?? 1;
   const perPage = Math.min((input.per_page as number | undefined) ?? 50, IGNORED_PER_PAGE_MAX);
   const body: Record<string, unknown> = { ignored: pageOf(ignored, page, perPage), total: ignored.length };
   if (ctx.quirks.abilityShippedOutputs) body.errors = resolved.errors;
-  return ok(body);
+  return { ...ok(body), siteWork };
 }
 
 export function jobStatus(ctx: SandboxContext, { input }: AbilityCall): Reply {
