@@ -101,7 +101,7 @@ export function createDashboardClient(
         s.caller,
         conn.url,
         s.capabilities,
-        settings.concurrency,
+        { workers: settings.concurrency, timeoutMs: settings.requestTimeout },
         readOptions,
         (sites) => {
           flags = readSiteFlags(conn, sites, readOptions.signal);

@@ -7,8 +7,11 @@ export interface Reply {
   headers?: Record<string, string>;
   /** Pre-serialised JSON of `body` (hot paths build it from cached fragments); wins over `body`. */
   json?: string | Buffer;
-  /** Sites the dashboard processed to answer (SiteCost): counted, and paid in time when modelled. */
-  siteWork?: number;
+  /**
+   * Sites the dashboard processed to answer (SiteCost): always counted; paid in time when
+   * `timed` and the cost is on (list-updates-v1, the listing the model is measured on).
+   */
+  siteWork?: { sites: number; timed: boolean };
 }
 
 /** A parsed request as handlers see it. */

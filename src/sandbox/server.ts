@@ -95,8 +95,8 @@ async function handle(parts: ServerParts, req: IncomingMessage, res: ServerRespo
   const reply = bodyError ?? dispatch();
   parts.writer.flush();
   if (reply.siteWork !== undefined) {
-    ctx.stats.addSiteWork(ability ?? route, reply.siteWork);
-    const ms = reply.siteWork * ctx.siteCost.msPerSite;
+    ctx.stats.addSiteWork(ability ?? route, reply.siteWork.sites);
+    const ms = reply.siteWork.timed ? reply.siteWork.sites * ctx.siteCost.msPerSite : 0;
     if (ms > 0) await sleep(ms);
   }
   const late = faults.find(

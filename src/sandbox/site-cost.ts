@@ -5,8 +5,8 @@ import type { SandboxProfile } from './quirks.js';
  * every site a `list-updates-v1` request names (every site of the user when it names none)
  * before it slices one page out of it, so a page costs time in proportion to those sites:
  * about 0.8 ms a site on the measured host (issue 31: 4.1 s a page at 5,003 sites). The
- * sandbox counts that site-work always (stats `site_work`) and, when `msPerSite` is above 0,
- * answers such a request that much later.
+ * sandbox counts that site-work always (stats `site_work`, the ignored listing's too) and, when
+ * `msPerSite` is above 0, answers a `list-updates-v1` request that much later.
  */
 export interface SiteCost {
   msPerSite: number;

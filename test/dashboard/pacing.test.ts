@@ -51,6 +51,28 @@ describe('adaptive pacing (PaceController)', () => {
     expect(pace.window).toBeLessThan(8);
   });
 
+  it('judges latency per route: a route slow by nature never shrinks the window', () => {
+    const pace = new PaceController(8, 30_000);
+    for (let i = 0; i < 20; i++) pace.observe({ ...ok(100), route: '/sites' }, 0);
+    // Update pages take 30 × a site page, steadily: no queueing, so no backing off.
+    for (let i = 0; i < 200; i++) {
+      pace.observe({ ...ok(3000), route: '/updates' }, 0);
+      pace.observe({ ...ok(100), route: '/sites' }, 0);
+    }
+    expect(pace.window).toBe(8);
+  });
+
+  it('backs off on a route whose own latency rises, but never below half on latency alone', () => {
+    const pace = new PaceController(8, 30_000);
+    expect(pace.latencyFloor).toBe(4);
+    for (let i = 0; i < 20; i++) pace.observe({ ...ok(100), route: '/updates' }, 0);
+    for (let i = 0; i < 200; i++) pace.observe({ ...ok(2000), route: '/updates' }, 0);
+    expect(pace.window).toBe(4);
+    // Refusals still take it further down.
+    pace.observe({ status: 503, ms: 5, route: '/updates' }, 0);
+    expect(pace.window).toBe(2);
+  });
+
   it('neither grows nor shrinks on other server errors', () => {
     const pace = new PaceController(8, 30_000);
     pace.observe({ status: 429, ms: 5 }, 0);
@@ -117,6 +139,35 @@ describe('the transport paces by the replies', () => {
     await Promise.all(Array.from({ length: 60 }, () => t.send({ method: 'GET', path: '/b', retry: true })));
     expect(Math.max(...peaks.slice(0, 8))).toBeLessThanOrEqual(slowed + 1);
     expect(t.stats().window).toBe(8);
+    await t.close();
+  });
+
+  it('keeps every slot for a route that is slow by nature beside a fast one', async () => {
+    // Times are the server's own waits, far apart; the verdict is the window, not a clock.
+    server = await startServer((req, res) => {
+      setTimeout(() => json(res, 200, { ok: true }), req.url?.startsWith('/slow') ? 400 : 1);
+    });
+    const t = createTransport({
+      baseUrl: server.url,
+      timeoutMs: 5000,
+      maxResponseSize: 10_000,
+      maxSessionData: 0,
+      rateLimit: 0,
+      maxAttempts: 1,
+      retryBaseDelay: 1,
+      retryMaxDelay: 5,
+      concurrency: 8,
+      skipSslVerify: false,
+    });
+    for (let i = 0; i < 10; i++) await t.send({ method: 'GET', path: '/fast', retry: true });
+    const windows: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      await Promise.all(
+        Array.from({ length: 8 }, () => t.send({ method: 'GET', path: '/slow', retry: true })),
+      );
+      windows.push(t.stats().window);
+    }
+    expect(windows).toEqual([8, 8, 8]);
     await t.close();
   });
 

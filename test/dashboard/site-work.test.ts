@@ -24,7 +24,6 @@ describe('the server-side cost of reading a 10,000-site fleet', () => {
     const stats = (await h.stats()) as unknown as WorkStats;
     const work = stats.site_work['svc/list-updates-v1'] ?? 0;
     const requests = stats.abilities['svc/list-updates-v1'] ?? 0;
-    console.log(`site-work ${work}, requests ${requests}, pending ${live.pending.length}`);
     expect(live.sites).toHaveLength(10_000);
     expect(live.pending.length).toBeGreaterThan(20_000);
     // Every site is processed at least once; a chunk paged twice processes its sites twice.

@@ -34,8 +34,8 @@ export async function readLiveViaAbilities(
   caller: AbilityCaller,
   dashboardUrl: string,
   capabilities: DashboardCapabilities,
-  /** Page readers per listing: the transport's concurrency. */
-  workers: number,
+  /** Page readers per listing (the transport's concurrency) and the request timeout. */
+  limits: { workers: number; timeoutMs: number },
   options: ReadLiveOptions = {},
   /** Called with the site listing as soon as it is in, while the other listings are read. */
   onSiteListing?: (sites: readonly Site[]) => void,
@@ -44,7 +44,7 @@ export async function readLiveViaAbilities(
   const progress = createReadProgress(options.onProgress, ['sites', 'updates', 'ignores']);
   // One pool for the read: every page's repeated texts (slugs, names, versions) kept once.
   const pool = new StringPool();
-  const read = { caller, signal, workers, progress, pool };
+  const read = { caller, signal, workers: limits.workers, timeoutMs: limits.timeoutMs, progress, pool };
   const flags = new Map<number, SiteFlags>();
   // The whole fleet's updates (all sites, or selectSites picking all) are read in chunks of the
   // sites as their listing pages arrive.

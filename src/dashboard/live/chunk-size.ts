@@ -10,12 +10,15 @@ export class ChunkSizer {
   private sites = 0;
   private sum = 0;
   private sumSquares = 0;
+  private msPerSite = 0;
 
   constructor(
     /** Items one page holds (the declared maximum `per_page`). */
     private readonly perPage: number,
     /** Sites of a chunk before anything is measured. */
     private readonly initial: number,
+    /** Longest a request may take (the request timeout); 0 = no bound. */
+    private readonly timeoutMs = 0,
   ) {}
 
   get measured(): boolean {
@@ -31,8 +34,30 @@ export class ChunkSizer {
     }
   }
 
-  /** Sites the next chunk should name (the request line may allow fewer). */
+  /**
+   * Records how long one request for `sites` sites took (queueing included, so an estimate on
+   * the high side). The cost per site is smoothed, rising at once and falling slowly.
+   */
+  observeTime(sites: number, ms: number): void {
+    const perSite = ms / Math.max(1, sites);
+    this.msPerSite = perSite > this.msPerSite ? perSite : this.msPerSite * 0.8 + perSite * 0.2;
+  }
+
+  /**
+   * Sites the next chunk should name (the request line may allow fewer): the most sites per
+   * request, and no more than a quarter of the request timeout's worth of measured site cost,
+   * so a slow dashboard gets smaller chunks rather than timeouts.
+   */
   size(): number {
+    return Math.max(1, Math.min(this.bestForPages(), this.timeCap()));
+  }
+
+  private timeCap(): number {
+    if (this.timeoutMs <= 0 || this.msPerSite <= 0) return MAX_CHUNK_SITES;
+    return Math.floor(this.timeoutMs / 4 / this.msPerSite);
+  }
+
+  private bestForPages(): number {
     if (this.sites === 0) return this.initial;
     const mean = this.sum / this.sites;
     if (mean === 0) return MAX_CHUNK_SITES;

@@ -25,6 +25,8 @@ export interface Reader {
   caller: AbilityCaller;
   signal: AbortSignal | undefined;
   workers: number;
+  /** The request timeout: no request should cost the dashboard near it (ChunkSizer). */
+  timeoutMs?: number;
   progress: ReadProgressTracker;
 }
 

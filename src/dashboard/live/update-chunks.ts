@@ -27,7 +27,7 @@ export async function readUpdateChunks(
 ): Promise<{ items: WireUpdate[]; errors: WireError[] }> {
   const declared = read.caller.info(ABILITY)?.properties.get('per_page')?.maximum;
   const perPage = declared ?? FALLBACK_PER_PAGE[ABILITY];
-  const sizer = new ChunkSizer(perPage, Math.max(1, Math.floor(perPage / GUESS_PER_SITE)));
+  const sizer = new ChunkSizer(perPage, Math.max(1, Math.floor(perPage / GUESS_PER_SITE)), read.timeoutMs);
   const fit = (ids: number[]) => read.caller.splitForQuery(ABILITY, {}, SITE_KEY, ids)[0]?.length ?? 0;
   const bySite = new Map<number, WireUpdate[]>();
   const errors: WireError[] = [];
@@ -42,7 +42,10 @@ export async function readUpdateChunks(
       while (!failed) {
         const chunk = await feed.take(sizer.size(), fit);
         if (chunk.length === 0) return;
+        const started = performance.now();
         const part = await readListing(read, ABILITY, { [SITE_KEY]: chunk }, 'updates', parse, true);
+        const pages = Math.max(1, Math.ceil(part.items.length / perPage));
+        sizer.observeTime(chunk.length, (performance.now() - started) / pages);
         sizer.observe(countPerSite(chunk, part.items, bySite));
         errors.push(...part.errors);
         firstRead();

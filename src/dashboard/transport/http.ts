@@ -175,7 +175,7 @@ export function createTransport(config: TransportConfig): Transport {
       throw error;
     } finally {
       if (onSocket) counters.inFlight--;
-      if (status !== 0) pace.observe({ status, ms: now() - started, retryAfterMs }, now());
+      if (status !== 0) pace.observe({ status, ms: now() - started, retryAfterMs, route: req.path }, now());
       slots.setLimit(pace.window);
       release();
     }

@@ -57,7 +57,7 @@ export function listUpdates(ctx: SandboxContext, { user, input }: AbilityCall): 
       json = Buffer.from(updatesPage(ctx, flat.entries, flat.summary, page, perPage, []));
       flat.pages.set(key, json);
     }
-    return { status: 200, body: undefined, json, siteWork };
+    return { status: 200, body: undefined, json, siteWork: { sites: siteWork, timed: true } };
   }
   const resolved = resolveSites(ctx, user, input.site_ids_or_domains, true);
   const list: UpdateEntry[] = [];
@@ -69,7 +69,7 @@ export function listUpdates(ctx: SandboxContext, { user, input }: AbilityCall): 
     status: 200,
     body: undefined,
     json: updatesPage(ctx, list, summarize(list), page, perPage, resolved.errors),
-    siteWork: resolved.sites.length,
+    siteWork: { sites: resolved.sites.length, timed: true },
   };
 }
 
@@ -135,7 +135,7 @@ export function listIgnored(ctx: SandboxContext, { user, input }: AbilityCall): 
     ? resolved.sites.flatMap((site) => ignoredEntries(site, ctx.store.global, kinds))
     : ctx.store.ignoredFlat(kinds);
   // The listing reads the ignore lists of the sites it covers (every site without a filter).
-  const siteWork = resolved.sites?.length ?? ctx.store.sites().length;
+  const siteWork = { sites: resolved.sites?.length ?? ctx.store.sites().length, timed: false };
   if (ctx.quirks.ignoredListingNoPaging) {
     const reply = ok({
       ignored,
