@@ -224,3 +224,70 @@ updates:
     kinds: [plugins, themes, translations]
     max: minor
 `;
+
+/**
+ * Pending updates per site, counted from the whole list-updates-v1 listing (`fetchPage` reads
+ * one page of `perPage`), pages read `parallel` at a time.
+ */
+export async function updatesPerSite(
+  fetchPage: (page: number) => Promise<{ updates: Array<{ site_id: number }>; total: number }>,
+  perPage = 200,
+  parallel = 8,
+): Promise<Map<number, number>> {
+  const counts = new Map<number, number>();
+  const add = (page: { updates: Array<{ site_id: number }> }) => {
+    for (const u of page.updates) counts.set(u.site_id, (counts.get(u.site_id) ?? 0) + 1);
+  };
+  const first = await fetchPage(1);
+  add(first);
+  const pages = Math.ceil(first.total / perPage);
+  for (let start = 2; start <= pages; start += parallel) {
+    const batch = [];
+    for (let page = start; page < start + parallel && page <= pages; page++) batch.push(fetchPage(page));
+    for (const page of await Promise.all(batch)) add(page);
+  }
+  return counts;
+}
+
+/**
+ * Paths of the fewest requests that read every site's updates in site chunks, counted from the
+ * fleet's updates per site and the limits alone: sites in listing order packed into chunks whose
+ * updates fit one page of `perPage` and whose request line (page and per_page included, CRLF
+ * counted as nginx does) fits `lineLimit`; a site with more than a page of updates alone, with
+ * all its pages. (Packing in listing order is what any reader that does not know each site's
+ * count beforehand can aim for; next-fit in a fixed order is optimal for that order.)
+ */
+export function updateChunkPaths(
+  base: string,
+  ids: readonly number[],
+  counts: ReadonlyMap<number, number>,
+  perPage = 200,
+  lineLimit = 8192,
+): string[] {
+  const paths: string[] = [];
+  let query = '';
+  let sum = 0;
+  const paging = (page: number) => `&input[page]=${page}&input[per_page]=${perPage}`;
+  const flush = () => {
+    if (query === '') return;
+    for (let page = 1; page <= Math.max(1, Math.ceil(sum / perPage)); page++)
+      paths.push(`${base}${query}${paging(page)}`);
+  };
+  for (const id of ids) {
+    const count = counts.get(id) ?? 0;
+    const parameter = `input[site_ids_or_domains][]=${id}`;
+    const next = query === '' ? parameter : `${query}&${parameter}`;
+    const lastPage = Math.max(1, Math.ceil((sum + count) / perPage));
+    const tooLong = `GET ${base}${next}${paging(lastPage)} HTTP/1.1\r\n`.length > lineLimit;
+    if (query !== '' && (sum + count > perPage || tooLong)) {
+      flush();
+      query = parameter;
+      sum = count;
+    } else {
+      query = next;
+      sum += count;
+    }
+  }
+  flush();
+  return paths;
+}
