@@ -11,8 +11,6 @@ import {
 } from './confirmation.js';
 import type { ToolDef } from './tool-result.js';
 
-export type { AbilityToolOptions, Gating } from './ability-options.js';
-
 /** `svc/list-sites-v1` → `list_sites_v1` (hyphens are not valid in tool names, spec §4.3). */
 export function abilityToolName(ability: AbilityDescription): string {
   return ability.shortName.replace(/[^A-Za-z0-9_]/g, '_');
