@@ -16,6 +16,14 @@ export const ignoredAndUpdated: Rule = {
   name: 'ignored-and-updated',
   check({ merged, locate }) {
     const out: Diagnostic[] = [];
+    const byIncluded = new Map<string, number[]>();
+    merged.policies.forEach((policy, at) => {
+      for (const { value } of policy.include) {
+        const list = byIncluded.get(value);
+        if (list === undefined) byIncluded.set(value, [at]);
+        else if (list[list.length - 1] !== at) list.push(at);
+      }
+    });
     for (const rule of merged.ignoreRules) {
       const ignored: Array<{ kind: 'core' | 'plugin' | 'theme'; slug: string; place: Place }> = [
         ...rule.plugins.map((p) => ({ kind: 'plugin' as const, slug: p.value, place: p.place })),
@@ -28,8 +36,14 @@ export const ignoredAndUpdated: Rule = {
           place: { ...rule.place, path: [...rule.place.path, 'core'] },
         });
       if (ignored.length === 0) continue;
+      // Only the policies naming one of the slugs can conflict: looked up, not scanned, so the
+      // rule is linear in rules plus policies, where a scan of every pair grew with their product.
+      const candidates = new Set<number>();
+      for (const item of ignored) for (const at of byIncluded.get(item.slug) ?? []) candidates.add(at);
+      if (candidates.size === 0) continue;
       const ruleSites = expandSelection(rule.sites, merged.groups);
-      for (const policy of merged.policies) {
+      for (const at of [...candidates].sort((a, b) => a - b)) {
+        const policy = merged.policies[at]!;
         const forced = ignored.filter(
           (item) =>
             policy.kinds.includes(item.kind) &&
