@@ -15,6 +15,6 @@ export function textOrJsonOption(what: string): Option {
 }
 
 /** One document, one line: what a script reads with a single JSON.parse. */
-export function jsonLine(document: Record<string, unknown>): string {
+export function jsonLine(document: object): string {
   return `${JSON.stringify(document)}\n`;
 }

@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { type Diagnostic, EXIT, isSvcError } from '../errors.js';
 import type { CliContext } from './context.js';
+import { jsonLine } from './format-option.js';
 
 /**
  * `--format json` errors: one JSON document on stdout (`schemas/error.schema.json`), so a script
@@ -30,7 +31,7 @@ export function jsonRequested(argv: readonly string[]): boolean {
 
 /** Prints the error as its document on stdout and returns the exit code the text would have. */
 export function reportErrorJson(error: unknown, ctx: CliContext, usage: string): number {
-  const write = (document: ErrorDocument) => ctx.stdout.write(`${JSON.stringify(document)}\n`);
+  const write = (document: ErrorDocument) => ctx.stdout.write(jsonLine(document));
   if (error instanceof CommanderError) {
     // --help and --version print what was asked and end here with exit code 0.
     if (error.exitCode === 0) return EXIT.ok;
