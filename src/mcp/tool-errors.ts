@@ -11,7 +11,7 @@
  */
 
 /** Codes the vendor answers with its workflow payload (`error` a string). */
-export const WORKFLOW_CODES: ReadonlySet<string> = new Set([
+const WORKFLOW_CODES: ReadonlySet<string> = new Set([
   'SAFE_MODE_BLOCKED',
   'PREVIEW_REQUIRED',
   'PREVIEW_EXPIRED',
@@ -21,7 +21,7 @@ export const WORKFLOW_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /** The vendor's numeric codes (JSON-RPC's range for servers), by condition. */
-export const VENDOR_CODES = {
+const VENDOR_CODES = {
   SERVER_ERROR: -32000,
   TIMEOUT: -32001,
   RESOURCE_NOT_FOUND: -32002,
@@ -61,7 +61,7 @@ const NUMERIC: Readonly<Record<string, number>> = {
 };
 
 /** The numeric code of one of our codes (anything unlisted is the vendor's internal error). */
-export function numericCode(code: string): number {
+function numericCode(code: string): number {
   return NUMERIC[code] ?? VENDOR_CODES.INTERNAL_ERROR;
 }
 

@@ -187,9 +187,8 @@ function keyOf(form: string, at: number): number {
 }
 
 /** ASCII upper case to lower case, `+` and U+00A0 to a space; every other code unit as it is. */
-export function fold(code: number): number {
-  if (code >= 65 && code <= 90) return code + 32;
-  return code === 43 || code === 0xa0 ? 32 : code;
+function fold(code: number): number {
+  return code >= 65 && code <= 90 ? code + 32 : foldSpace(code);
 }
 
 /** The space spellings folded alone (exact comparisons treat them as one character). */
