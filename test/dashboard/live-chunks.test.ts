@@ -28,3 +28,24 @@ describe.each(['compat-6.1', 'spec'] as const)('readLive of many sites behind 8 
     expect(progress.length).toBeGreaterThan(1);
   });
 });
+
+describe('progress of a chunked read', () => {
+  it('estimates the chunks still to read, so the first total is near the final count', async () => {
+    h = await openHarness({
+      profile: 'compat-6.1',
+      fleet: generateFleet({ sites: 1500, pendingPerSite: 4, ignoredPerSite: 0, seed: 8 }),
+    });
+    const totals: number[] = [];
+    let done = 0;
+    await h.client().readLive({
+      onProgress: (p) => {
+        done = p.done;
+        if (p.total !== undefined) totals.push(p.total);
+      },
+    });
+    expect(totals.length).toBeGreaterThan(0);
+    const first = totals[0] as number;
+    expect(first).toBeGreaterThan(done * 0.7);
+    expect(first).toBeLessThan(done * 1.3);
+  });
+});

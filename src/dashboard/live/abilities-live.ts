@@ -52,6 +52,7 @@ export async function readLiveViaAbilities(
   const sitesRead = readListing(read, 'list-sites-v1', {}, 'sites', (body, where) => {
     const page = parseSitesPage(body, where);
     for (const [id, siteFlags] of page.flags) flags.set(id, siteFlags);
+    fleetFeed?.expect(page.total);
     fleetFeed?.push(page.sites.map((site) => site.id));
     progress.addSites(page.sites.length);
     return { items: page.sites, total: page.total, errors: [] };

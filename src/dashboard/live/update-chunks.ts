@@ -28,7 +28,24 @@ export async function readUpdateChunks(
   const declared = read.caller.info(ABILITY)?.properties.get('per_page')?.maximum;
   const perPage = declared ?? FALLBACK_PER_PAGE[ABILITY];
   const sizer = new ChunkSizer(perPage, Math.max(1, Math.floor(perPage / GUESS_PER_SITE)), read.timeoutMs);
-  const fit = (ids: number[]) => read.caller.splitForQuery(ABILITY, {}, SITE_KEY, ids)[0]?.length ?? 0;
+  const fits = (ids: number[]) => read.caller.splitForQuery(ABILITY, {}, SITE_KEY, ids)[0]?.length ?? 0;
+  // Progress: the pages of the chunks begun, plus a chunk a page for the sites still to take.
+  let begun = 0;
+  const publish = () => {
+    const left = feed.remaining();
+    if (left !== undefined) read.progress.expect('updates', begun + Math.ceil(left / sizer.size()));
+  };
+  const chunkRead: Reader = {
+    ...read,
+    progress: {
+      ...read.progress,
+      expect: (_stage, pages) => {
+        begun += pages;
+        publish();
+      },
+      done: (stage) => read.progress.done(stage),
+    },
+  };
   const bySite = new Map<number, WireUpdate[]>();
   const errors: WireError[] = [];
   let failed = false;
@@ -40,13 +57,14 @@ export async function readUpdateChunks(
     if (index > 0) await measured;
     try {
       while (!failed) {
-        const chunk = await feed.take(sizer.size(), fit);
+        const chunk = await feed.take(sizer.size(), fits);
         if (chunk.length === 0) return;
         const started = performance.now();
-        const part = await readListing(read, ABILITY, { [SITE_KEY]: chunk }, 'updates', parse, true);
+        const part = await readListing(chunkRead, ABILITY, { [SITE_KEY]: chunk }, 'updates', parse, true);
         const pages = Math.max(1, Math.ceil(part.items.length / perPage));
         sizer.observeTime(chunk.length, (performance.now() - started) / pages);
         sizer.observe(countPerSite(chunk, part.items, bySite));
+        publish();
         errors.push(...part.errors);
         firstRead();
       }
@@ -62,7 +80,7 @@ export async function readUpdateChunks(
   );
   const rejected = settled.find((result) => result.status === 'rejected');
   if (rejected) throw rejected.reason;
-  if (!sizer.measured) read.progress.expect('updates', 0, true);
+  read.progress.expect('updates', begun);
   const items: WireUpdate[] = [];
   for (const id of [...bySite.keys()].sort((a, b) => a - b)) items.push(...(bySite.get(id) as WireUpdate[]));
   return { items, errors };
