@@ -5,21 +5,14 @@ import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
 import type { Plan } from '../../src/types.js';
 import { cli } from '../helpers/cli.js';
 import { sandboxPer } from '../helpers/sandbox.js';
-import { FAST_RETRIES, tempDir } from './helpers.js';
+import { pluginUpdateFleet, sandboxEnv, tempDir } from './helpers.js';
 
 /**
  * Gates hold when apply writes, not only when the plan is made: the saved plan records its
  * windows, and apply judges them again before each wave. Four sites, one plugin update each;
  * the window `* 2 * * *` in Berlin is 01:00-02:00 UTC in November.
  */
-const FLEET = `sites:
-${[1, 2, 3, 4]
-  .map(
-    (id) =>
-      `  - id: ${id}\n    url: https://site-${id}.demo.test/\n    plugins:\n      akismet/akismet.php: 5.3.6 -> 5.3.7`,
-  )
-  .join('\n')}
-`;
+const FLEET = pluginUpdateFleet(4);
 const WINDOW = `{schedule: '* 2 * * *', timezone: Europe/Berlin}`;
 const INSIDE = new Date('2026-11-23T01:50:00Z'); // 02:50 in Berlin
 const AFTER = new Date('2026-11-23T02:20:00Z'); // 03:20 in Berlin
@@ -31,7 +24,7 @@ describe('gates judged again at apply time, against the sandbox', () => {
   let env: Record<string, string>;
   beforeEach(() => {
     dir = tempDir();
-    env = { ...sandbox.env(), ...FAST_RETRIES, HOME: dir, SVC_RATE_LIMIT: '0' };
+    env = { ...sandboxEnv(sandbox, dir), SVC_RATE_LIMIT: '0' };
   });
   const run = (argv: string[], at: Date) => cli(argv, { env, cwd: dir, now: () => at });
   const updates = async (at: Date) => {

@@ -35,8 +35,18 @@ export async function startDemo(
  * The environment a user would export after `svc-gitops sandbox`, plus a HOME of its own so no
  * settings file of the machine running the tests can leak in.
  */
-export function sandboxEnv(sandbox: RunningSandbox, home: string): Record<string, string> {
+export function sandboxEnv(sandbox: Pick<RunningSandbox, 'env'>, home: string): Record<string, string> {
   return { ...sandbox.env(), ...FAST_RETRIES, HOME: home };
+}
+
+/** A fleet of `count` sites (IDs 1 to count, `https://site-<id>.demo.test/`), each with one plugin update pending. */
+export function pluginUpdateFleet(count: number): string {
+  const sites = Array.from(
+    { length: count },
+    (_, i) =>
+      `  - id: ${i + 1}\n    url: https://site-${i + 1}.demo.test/\n    plugins:\n      akismet/akismet.php: 5.3.6 -> 5.3.7`,
+  );
+  return `sites:\n${sites.join('\n')}\n`;
 }
 
 /** A fresh directory under the OS temp dir, removed once the tests of the calling file are done. */

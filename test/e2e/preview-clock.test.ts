@@ -5,20 +5,13 @@ import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
 import type { Plan } from '../../src/types.js';
 import { cli } from '../helpers/cli.js';
 import { sandboxPer } from '../helpers/sandbox.js';
-import { FAST_RETRIES, tempDir } from './helpers.js';
+import { pluginUpdateFleet, sandboxEnv, tempDir } from './helpers.js';
 
 /**
  * `plan --at TIME` previews what the gates allow at a later time, from what is known now; it
  * records nothing and cannot be saved or applied. The clock is injected: nothing sleeps.
  */
-const FLEET = `sites:
-${[1, 2, 3, 4, 5, 6]
-  .map(
-    (id) =>
-      `  - id: ${id}\n    url: https://site-${id}.demo.test/\n    plugins:\n      akismet/akismet.php: 5.3.6 -> 5.3.7`,
-  )
-  .join('\n')}
-`;
+const FLEET = pluginUpdateFleet(6);
 const CONFIG = `version: 1
 updates:
   - {name: plugins, sites: [all], kinds: [plugins], max: minor}
@@ -38,7 +31,7 @@ describe('plan --at, against the sandbox', () => {
   let env: Record<string, string>;
   beforeEach(() => {
     dir = tempDir();
-    env = { ...sandbox.env(), ...FAST_RETRIES, HOME: dir, SVC_RATE_LIMIT: '0' };
+    env = { ...sandboxEnv(sandbox, dir), SVC_RATE_LIMIT: '0' };
     writeFileSync(join(dir, 'svc-gitops.yaml'), CONFIG);
   });
   const run = (argv: string[], at: Date) => cli(argv, { env, cwd: dir, now: () => at });

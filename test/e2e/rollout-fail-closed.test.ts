@@ -7,21 +7,14 @@ import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
 import type { Plan, RolloutState } from '../../src/types.js';
 import { cli } from '../helpers/cli.js';
 import { sandboxPer } from '../helpers/sandbox.js';
-import { FAST_RETRIES, tempDir } from './helpers.js';
+import { pluginUpdateFleet, sandboxEnv, tempDir } from './helpers.js';
 
 /**
  * A rollout state that is lost, or says a wave went unhealthy, delays the rollout and never
  * speeds it up. The real CLI against the sandbox, with an injected clock: six sites in three
  * waves (canary 1-2, early 3-4, everyone 5-6), each with one plugin update pending.
  */
-const FLEET = `sites:
-${[1, 2, 3, 4, 5, 6]
-  .map(
-    (id) =>
-      `  - id: ${id}\n    url: https://site-${id}.demo.test/\n    plugins:\n      akismet/akismet.php: 5.3.6 -> 5.3.7`,
-  )
-  .join('\n')}
-`;
+const FLEET = pluginUpdateFleet(6);
 const CONFIG = `version: 1
 updates:
   - {name: plugins, sites: [all], kinds: [plugins], max: minor}
@@ -41,7 +34,7 @@ describe('a rollout state that fails closed, against the sandbox', () => {
   let env: Record<string, string>;
   beforeEach(() => {
     dir = tempDir();
-    env = { ...sandbox.env(), ...FAST_RETRIES, HOME: dir, SVC_RATE_LIMIT: '0' };
+    env = { ...sandboxEnv(sandbox, dir), SVC_RATE_LIMIT: '0' };
     writeFileSync(join(dir, 'svc-gitops.yaml'), CONFIG);
   });
   const run = (argv: string[], at: Date) => cli(argv, { env, cwd: dir, now: () => at });

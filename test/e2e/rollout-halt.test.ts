@@ -7,20 +7,13 @@ import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
 import type { Plan } from '../../src/types.js';
 import { cli } from '../helpers/cli.js';
 import { sandboxPer } from '../helpers/sandbox.js';
-import { FAST_RETRIES, tempDir } from './helpers.js';
+import { pluginUpdateFleet, sandboxEnv, tempDir } from './helpers.js';
 
 /**
  * A halted rollout stays loud: once a wave is held because of unhealthy sites, every later plan,
  * drift and apply exits 3 and says so on its first line, until a health check passes.
  */
-const FLEET = `sites:
-${[1, 2, 3, 4]
-  .map(
-    (id) =>
-      `  - id: ${id}\n    url: https://site-${id}.demo.test/\n    plugins:\n      akismet/akismet.php: 5.3.6 -> 5.3.7`,
-  )
-  .join('\n')}
-`;
+const FLEET = pluginUpdateFleet(4);
 const config = (maxUnhealthy: number) => `version: 1
 updates:
   - {name: plugins, sites: [all], kinds: [plugins], max: minor}
@@ -40,7 +33,7 @@ describe('a halted rollout, against the sandbox', () => {
   let env: Record<string, string>;
   beforeEach(async () => {
     dir = tempDir();
-    env = { ...sandbox.env(), ...FAST_RETRIES, HOME: dir, SVC_RATE_LIMIT: '0' };
+    env = { ...sandboxEnv(sandbox, dir), SVC_RATE_LIMIT: '0' };
     await fetch(`${sandbox.url}/__sandbox/health-faults`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },

@@ -7,22 +7,13 @@ import type { Plan, RolloutState } from '../../src/types.js';
 import { cli } from '../helpers/cli.js';
 import { expectFitsSchema } from '../helpers/json-schemas.js';
 import { sandboxPer } from '../helpers/sandbox.js';
-import { FAST_RETRIES, tempDir } from './helpers.js';
+import { pluginUpdateFleet, sandboxEnv, tempDir } from './helpers.js';
 
 /**
  * Safe rollouts end to end: the real CLI against the sandbox, with an injected clock. Six sites
  * in three waves (canary 1-2, early 3-4, everyone 5-6), each with one plugin update pending.
  */
-const FLEET = `sites:
-${[1, 2, 3, 4, 5, 6]
-  .map(
-    (id) => `  - id: ${id}
-    url: https://site-${id}.demo.test/
-    plugins:
-      akismet/akismet.php: 5.3.6 -> 5.3.7`,
-  )
-  .join('\n')}
-`;
+const FLEET = pluginUpdateFleet(6);
 
 const WAVES = `rollout:
   waves:
@@ -47,7 +38,7 @@ describe('safe rollouts against the sandbox', () => {
   let env: Record<string, string>;
   beforeEach(() => {
     dir = tempDir();
-    env = { ...sandbox.env(), ...FAST_RETRIES, HOME: dir, SVC_RATE_LIMIT: '0' };
+    env = { ...sandboxEnv(sandbox, dir), SVC_RATE_LIMIT: '0' };
   });
   const config = (text: string) => writeFileSync(join(dir, 'svc-gitops.yaml'), `version: 1\n${text}`);
   const run = (argv: string[], at: Date) => cli(argv, { env, cwd: dir, now: () => at });
