@@ -253,7 +253,7 @@ function planBody(input: PlanCommentInput & { live?: LiveState }): string {
 /**
  * How to fix each refusal of the merge-time apply, in this front end's words. The check stays
  * neutral (exit 0): the plan is reviewable, and safe mode is a setting of the apply job that a
- * pull request cannot change; the comment, the step summary and a warning annotation say it.
+ * pull request cannot change; the comment, the step summary and a warning on stderr say it.
  */
 const REFUSAL_FIXES: Record<MergeRefusal['code'], string> = {
   SAFE_MODE_BLOCKED:
