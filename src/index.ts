@@ -48,6 +48,7 @@ export {
   runApproved,
   type SavedApprovalOptions,
   type StatePaths,
+  stateDirOf,
   statePaths,
   type VariableOf,
 } from './apply/index.js';

@@ -41,4 +41,4 @@ export { type ApplyJournal, type JournalRecord, openJournal, readJournal } from 
 export { type ApplyLockPlace, applyLockPlace } from './lock-dir.js';
 export { type MergeRefusal, refusalsAtMerge } from './merge-refusals.js';
 export { plannedCalls, type RunApprovedOptions, runApproved } from './run.js';
-export { DEFAULT_STATE_DIR, type StatePaths, statePaths } from './state-dir.js';
+export { DEFAULT_STATE_DIR, type StatePaths, stateDirOf, statePaths } from './state-dir.js';

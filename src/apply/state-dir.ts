@@ -14,6 +14,11 @@ import { normaliseDashboardUrl } from './dashboard-key.js';
 
 export const DEFAULT_STATE_DIR = '.svc-gitops';
 
+/** The state directory an environment asks for (relative to the working directory); empty counts as unset. */
+export function stateDirOf(env: Readonly<Record<string, string | undefined>>): string {
+  return env.SVC_GITOPS_STATE_DIR || DEFAULT_STATE_DIR;
+}
+
 export interface StatePaths {
   dir: string;
   journal: string;

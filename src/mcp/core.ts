@@ -1,4 +1,5 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { stateDirOf } from '../apply/index.js';
 import type { DashboardClient } from '../dashboard/index.js';
 import { isSvcError } from '../errors.js';
 import { SecretMask } from '../secrets/index.js';
@@ -177,7 +178,7 @@ export class ToolServerCore {
       fs: options.fs,
       cwd: options.cwd,
       now: this.now,
-      stateDir: options.env.SVC_GITOPS_STATE_DIR || '.svc-gitops',
+      stateDir: stateDirOf(options.env),
       variable: (setting) => settingVariable(setting, product),
       tokenVariable: settingVariable('token', product),
       replan: `call ${product}_plan again, show the new plan to the user, and apply with its new token`,

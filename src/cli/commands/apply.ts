@@ -15,6 +15,7 @@ import {
   runApproved,
   type StatePaths,
   SvcError,
+  stateDirOf,
   statePaths,
 } from '../../index.js';
 import {
@@ -87,8 +88,7 @@ export async function runApply(
 ): Promise<number> {
   checkFlags(planfile, flags);
   if (flags.out) checkOutput(ctx, flags.out, flags.config);
-  // An empty variable counts as unset, as every SVC_* setting does.
-  const stateDir = resolve(ctx.cwd, flags.stateDir ?? (ctx.env.SVC_GITOPS_STATE_DIR || DEFAULT_STATE_DIR));
+  const stateDir = resolve(ctx.cwd, flags.stateDir ?? stateDirOf(ctx.env));
   const approved: ApprovedRun | NothingToApply | number = planfile
     ? await approveSavedPlan(ctx, planfile, flags)
     : flags.reviewed

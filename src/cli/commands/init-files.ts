@@ -1,5 +1,5 @@
 import { relative, resolve, sep } from 'node:path';
-import { DEFAULT_STATE_DIR } from '../../apply/index.js';
+import { stateDirOf } from '../../apply/index.js';
 import type { CliContext } from '../context.js';
 import { publishedSchemaUrl } from '../version.js';
 
@@ -45,7 +45,7 @@ export const SETTINGS_EXAMPLE_TEXT = `${JSON.stringify(
  * when that directory is outside the repository. SVC_GITOPS_STATE_DIR moves it, as for apply.
  */
 export function stateDirLine(ctx: CliContext): string | undefined {
-  const dir = resolve(ctx.cwd, ctx.env.SVC_GITOPS_STATE_DIR || DEFAULT_STATE_DIR);
+  const dir = resolve(ctx.cwd, stateDirOf(ctx.env));
   const path = relative(ctx.cwd, dir).split(sep).join('/');
   if (path === '' || path.startsWith('..') || /[\s\u0000-\u001f\u007f*?[\]!#\\]/.test(path)) return undefined;
   return `/${path}/`;
