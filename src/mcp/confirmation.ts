@@ -8,7 +8,7 @@ import { type ToolOutcome, toolError, toolOk } from './tool-result.js';
 export const USER_CONFIRMED = 'user_confirmed';
 export const CONFIRMATION_TOKEN = 'confirmation_token';
 /** Parameters of the ability itself that steer the two steps. */
-const DRY_RUN = 'dry_run';
+export const DRY_RUN = 'dry_run';
 export const CONFIRM = 'confirm';
 const PREVIEW_TOKEN = 'preview_token';
 const FLOW_KEYS = new Set([USER_CONFIRMED, CONFIRMATION_TOKEN, DRY_RUN, CONFIRM, PREVIEW_TOKEN]);

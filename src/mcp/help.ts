@@ -1,10 +1,11 @@
 import type * as nodeFs from 'node:fs';
 import * as nodePath from 'node:path';
 import type { Settings } from '../settings/index.js';
+import { CONFIRM, CONFIRMATION_TOKEN, DRY_RUN, USER_CONFIRMED } from './confirmation.js';
 import type { ToolDef } from './tool-result.js';
 
 /** Flow parameters a client may look for on a tool: the ability's own and the server's. */
-const FLOW_PARAMETERS = ['dry_run', 'confirm', 'user_confirmed', 'confirmation_token'];
+const FLOW_PARAMETERS = [DRY_RUN, CONFIRM, USER_CONFIRMED, CONFIRMATION_TOKEN];
 
 export function helpTemplates(product: string) {
   return [
