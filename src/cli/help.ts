@@ -12,7 +12,7 @@ import { SETTING_ENV } from '../settings/index.js';
 /** Variables svc-gitops reads besides the settings. */
 const OTHER_VARIABLES: ReadonlyArray<readonly [string, string]> = [
   ['SVC_DASHBOARD', 'The named dashboard of the settings file to use (as --dashboard NAME).'],
-  ['SVC_GITOPS_STATE_DIR', 'Where apply keeps its journal, lock and used plans (default .svc-gitops).'],
+  ['SVC_GITOPS_STATE_DIR', 'Where apply keeps its journal and used plans (default .svc-gitops).'],
   ['SVC_GITOPS_DEBUG', 'Set to 1 to print the stack trace of an internal error.'],
   ['NO_COLOR', 'Set to anything to turn colour off (as --no-color); colour is used only on a terminal.'],
   ['GITHUB_TOKEN', 'comment and drift --issue: the token that writes the comment or the issue.'],

@@ -1,5 +1,6 @@
-/** The package's version, as `package.json` has it (test/cli/help.test.ts checks they agree). */
-export const VERSION = '0.1.0';
+import { VERSION } from '../engine/index.js';
+
+export { VERSION };
 
 /**
  * Where a schema of this release is published: the npm package's own file on a CDN that serves

@@ -17,3 +17,4 @@ export { readPlanFile } from './plan-file.js';
 export { type LiveRead, type PlanNowOptions, planNow, type ReadLiveOptions, readLive } from './plan-now.js';
 export { applyReport } from './report.js';
 export { resolveTargets } from './targets.js';
+export { VERSION } from './version.js';

@@ -7,7 +7,6 @@ export { serverSecrets, toolServerClient } from './dashboard-client.js';
 export { type HttpOptions, MIN_TOKEN_LENGTH, type RunningHttp, serveHttp } from './http.js';
 export {
   createToolServer,
-  SERVER_VERSION,
   type ServerLimits,
   serverName,
   type ToolServer,

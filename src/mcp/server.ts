@@ -10,6 +10,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { VERSION } from '../engine/index.js';
 import { callHandler } from './call-path.js';
 import { ToolServerCore } from './core.js';
 import { complete, helpTemplates, readHelp } from './help.js';
@@ -19,8 +20,6 @@ import type { ToolDef } from './tool-result.js';
 
 export { DEFAULT_CALLS_PER_MINUTE, DEFAULT_SESSION_DATA } from './core.js';
 export type { ServerLimits, ToolServer, ToolServerOptions } from './options.js';
-
-export const SERVER_VERSION = '0.1.0';
 
 /**
  * The server's name: `svc-gitops`, or under `--namespace NAME` the name the vendor's own server
@@ -39,7 +38,7 @@ export function serverName(namespace: string | undefined): string {
 export function createToolServer(options: ToolServerOptions): ToolServer {
   const core = new ToolServerCore(options);
   const server = new Server(
-    { name: serverName(options.namespace), version: SERVER_VERSION },
+    { name: serverName(options.namespace), version: VERSION },
     {
       capabilities: { tools: { listChanged: true }, resources: {}, prompts: {}, completions: {} },
     },

@@ -12,7 +12,7 @@ export function splitToken(token: string): { secret: string; key: string } {
 /**
  * A bearer token as MainWP reads it (parse_auth_header): `<secret>==<key>`, to which it adds the
  * `cs_` / `ck_` prefixes itself, which is the form its UI shows. A token already carrying them
- * (the form the sandbox printed before, and other clients send) is accepted too.
+ * is accepted too: other clients, and older svc-gitops settings, send that form.
  */
 export function bearerToken(token: string): { secret: string; key: string } {
   const { secret, key } = splitToken(token);
