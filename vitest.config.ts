@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -14,5 +15,8 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 180_000,
     pool: 'forks',
+    // Most tests wait on child processes and loopback servers rather than compute, so a worker per
+    // core keeps every core busy; vitest's default leaves one of a 2-core machine's two idle.
+    maxWorkers: Math.max(2, availableParallelism()),
   },
 });

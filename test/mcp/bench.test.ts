@@ -9,7 +9,7 @@ import { tempDirForFile } from '../helpers/temp-dir.js';
 const root = join(import.meta.dirname, '../..');
 
 /**
- * The tool-server benchmark (`npm run bench:mcp`), short and seeded: 300 sites, one round, 110
+ * The tool-server benchmark (`npm run bench:mcp`), short and seeded: 100 sites, one round, 110
  * calls. It checks the script still runs end to end and reports sane figures; it asserts no
  * timing (the full run's ratios are in docs/benchmarks.md).
  */
@@ -17,7 +17,7 @@ describe('bench:mcp, a short seeded run', () => {
   it('runs both paths on the same bytes and reports ratios, RSS and retained heap after 100 and after all calls', async () => {
     const out = join(tempDirForFile('svc-gitops-bench-mcp-test-'), 'figures.json');
     const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SVC_')));
-    const args = ['--sites', '300', '--rounds', '1', '--calls', '110', '--concurrency', '2', '--json', out];
+    const args = ['--sites', '100', '--rounds', '1', '--calls', '110', '--concurrency', '2', '--json', out];
     const { stdout } = await promisify(execFile)(
       process.execPath,
       // tsx's own command, as `npm run bench:mcp` runs it: the server it starts over stdio (from
@@ -39,7 +39,7 @@ describe('bench:mcp, a short seeded run', () => {
       /the library alone: \d+ µs CPU per page; per page over it, CPU: the tool server [+-]\d+ µs/,
     );
     const figures = JSON.parse(readFileSync(out, 'utf8')) as McpBenchFigures;
-    expect(figures).toMatchObject({ sites: 300, pages: 10 });
+    expect(figures).toMatchObject({ sites: 100, pages: 3 });
     expect(figures.answerBytesPerPage).toBeGreaterThan(10_000);
     expect(figures.libraryCpuUsPerPage).toBeGreaterThan(0);
     expect(Object.keys(figures.ratios).sort()).toEqual([
