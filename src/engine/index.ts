@@ -16,5 +16,18 @@ export {
 export { readPlanFile } from './plan-file.js';
 export { type LiveRead, type PlanNowOptions, planNow, type ReadLiveOptions, readLive } from './plan-now.js';
 export { applyReport } from './report.js';
+export {
+  finishRollout,
+  type HealthCheckEvents,
+  type PrepareRolloutOptions,
+  prepareRollout,
+  type RolloutContext,
+  readRolloutState,
+  recordApply,
+  rolloutStatePath,
+  stillUnhealthy,
+  usesRolloutState,
+  writeRolloutState,
+} from './rollout.js';
 export { resolveTargets } from './targets.js';
 export { VERSION } from './version.js';

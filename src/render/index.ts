@@ -47,4 +47,5 @@ export { type PlanJsonOptions, planJsonChunks, renderPlanJson } from './plan-jso
 export { DEFAULT_MARKDOWN_CAP, type PlanMarkdownOptions, renderPlanMarkdown } from './plan-markdown.js';
 export { type PlanTextOptions, planTextChunks, renderPlanText } from './plan-text.js';
 export { shortId } from './plan-words.js';
+export { haltMarkdown, haltText } from './rollout-halt.js';
 export { safeText, terminalText } from './safe-text.js';

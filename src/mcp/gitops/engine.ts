@@ -9,11 +9,15 @@ import {
   type DashboardClient,
   type DesiredState,
   type Diagnostic,
+  finishRollout,
   type LiveState,
   loadDesired,
   type Plan,
   planNow,
   plannedCalls,
+  prepareRollout,
+  type RolloutContext,
+  recordApply,
   refusalError,
   requireDesired,
   runApproved,
@@ -23,6 +27,7 @@ import {
   type VariableOf,
 } from '../../index.js';
 import { renderApplyCalls } from '../../render/index.js';
+import type { PlanRollout } from '../../types.js';
 
 /**
  * The GitOps half of the tool server on the engine library (src/index.ts), behind one small
@@ -57,6 +62,8 @@ export interface Planned {
   live: LiveState;
   desired: DesiredState;
   configPath: string;
+  /** The rollout state and plan-time health checks the plan was made with, if any. */
+  rollout?: PlanRollout;
 }
 
 export interface EngineOptions {
@@ -82,6 +89,8 @@ const TEXT_SOURCE = 'desired-state.yaml';
 export function createEngine(options: EngineOptions): GitopsEngine {
   const { client, settings, fs, cwd, now } = options;
   return {
+    ...planning(options),
+
     async validate(source) {
       if (source.yaml !== undefined) return validateText(source.yaml);
       const config =
@@ -94,22 +103,6 @@ export function createEngine(options: EngineOptions): GitopsEngine {
         diagnostics: loaded.diagnostics,
         ...(loaded.desired ? { desired: loaded.desired } : {}),
       };
-    },
-
-    async plan(request, signal) {
-      const config = request.config === undefined ? undefined : insideWorkingDirectory(cwd, request.config);
-      const loaded = await loadDesired({ cwd, fs, config, choice: toolChoice(cwd) });
-      const desired = withProblems(loaded, () => requireDesired(loaded));
-      const planned = await planNow(client, {
-        desired,
-        lifetimeMinutes: settings.planLifetimeMinutes,
-        now,
-        signal,
-        onWarning: options.onWarning,
-        tokenVariable: options.tokenVariable,
-        ...(request.targets?.length ? { targets: request.targets, targetLabel: 'target' } : {}),
-      });
-      return { plan: planned.plan, live: planned.live, desired, configPath: loaded.configPath };
     },
 
     async apply(planned, signal) {
@@ -139,6 +132,8 @@ export function createEngine(options: EngineOptions): GitopsEngine {
           options.onWarning(message);
         },
       });
+      // The rollout state records the waves this run updated, as the CLI's apply does.
+      recordApply({ fs, cwd, now, signal }, planned.desired, planned.configPath, result);
       return applyReport(decision, result, client.url, warnings);
     },
 
@@ -154,6 +149,55 @@ export function createEngine(options: EngineOptions): GitopsEngine {
       if (decision.kind === 'refused') throw refusalError(decision);
       if (decision.kind !== 'approved') return '';
       return renderApplyCalls(plannedCalls(decision, await client.capabilities()), client.url);
+    },
+  };
+}
+
+/**
+ * Plan now, as the CLI plans: the rollout state beside the config is read (soak times and wave
+ * gates count from its records), the health checks the wave gates need are made, and the state
+ * is written once the plan is made.
+ */
+function planning(options: EngineOptions): Pick<GitopsEngine, 'plan'> {
+  const { client, settings, fs, cwd, now } = options;
+  return {
+    async plan(request, signal) {
+      const config = request.config === undefined ? undefined : insideWorkingDirectory(cwd, request.config);
+      const loaded = await loadDesired({ cwd, fs, config, choice: toolChoice(cwd) });
+      const desired = withProblems(loaded, () => requireDesired(loaded));
+      const context: RolloutContext = { fs, cwd, now, signal };
+      const planned = await planNow(client, {
+        desired,
+        lifetimeMinutes: settings.planLifetimeMinutes,
+        now,
+        signal,
+        onWarning: options.onWarning,
+        tokenVariable: options.tokenVariable,
+        ...(request.targets?.length ? { targets: request.targets, targetLabel: 'target' } : {}),
+        rollout: ({ live, targetSiteIds }) =>
+          prepareRollout(context, {
+            desired,
+            live,
+            client,
+            configPath: loaded.configPath,
+            overrideHealth: false,
+            completeRead: targetSiteIds === undefined,
+            checked: (wave, _count, _unhealthy, refused) => {
+              if (refused.length > 0)
+                options.onWarning(
+                  `the dashboard answered ${refused.length} health check(s) of wave ${wave} with an error (first: ${refused[0]}); those sites count as unhealthy`,
+                );
+            },
+          }),
+      });
+      finishRollout(context, loaded.configPath, planned);
+      return {
+        plan: planned.plan,
+        live: planned.live,
+        desired,
+        configPath: loaded.configPath,
+        ...(planned.rollout ? { rollout: planned.rollout } : {}),
+      };
     },
   };
 }

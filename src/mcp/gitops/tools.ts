@@ -1,12 +1,15 @@
+import type { ApplyReport } from '../../render/index.js';
 import {
   countDiagnostics,
   countStatuses,
+  haltText,
   renderApplyMarkdown,
   renderDiagnosticsText,
   renderPlanJson,
   renderPlanMarkdown,
   renderPlanText,
 } from '../../render/index.js';
+import type { RolloutHalt } from '../../types.js';
 import type { ConfirmationTokens } from '../tokens.js';
 import { type ComposedOutcome, type ToolDef, type ToolOutcome, toolError, toolOk } from '../tool-result.js';
 import type { GitopsEngine, Planned } from './engine.js';
@@ -127,8 +130,8 @@ export function gitopsTools(options: GitopsToolOptions): ToolDef[] {
         const issued = changes ? options.tokens.issue(applyTool, plan.id, plan.id) : undefined;
         const safeModeBlocked = options.safeMode && plan.summary.high_risk > 0;
         const markdown = renderPlanMarkdown(plan, { live: planned.live, maxChars: MARKDOWN_CAP });
-        return toolOk(
-          {
+        return withHalt(plan.rollout_halt, {
+          structured: {
             plan_id: plan.id,
             has_changes: changes,
             summary: plan.summary,
@@ -145,12 +148,12 @@ export function gitopsTools(options: GitopsToolOptions): ToolDef[] {
                 : 'show_plan_and_confirm',
             markdown,
           },
-          `${markdown}\n${
+          text: `${markdown}\n${
             issued
               ? `To apply: show this plan to the user; after explicit approval call ${applyTool} with confirmation_token ${issued.token} and user_confirmed: true (valid until ${issued.expiresAt.toISOString()}).${safeModeBlocked ? ' Safe mode is on and the plan holds high-risk actions: apply will refuse it (SAFE_MODE_BLOCKED).' : ''}`
               : 'Nothing to apply.'
           }\n`,
-        );
+        });
       },
     },
     {
@@ -335,15 +338,36 @@ async function apply(
       resolution: `call ${options.prefix}_plan again`,
     });
   }
-  const report = await options.engine().apply(planned, signal);
+  return appliedOutcome(planned, await options.engine().apply(planned, signal));
+}
+
+/**
+ * An apply's result: an error whenever an action failed or went unverified, the dashboard was
+ * unreachable, or the rollout is halted (held before the run, or stopped by a wave's health
+ * check), the last with `stopped` and the hold or stopping wave as `health`.
+ */
+function appliedOutcome(planned: Planned, report: ApplyReport): ComposedOutcome {
   const counts = countStatuses(report.result.outcomes);
   const unverified = report.result.outcomes.filter((outcome) => outcome.unverified).length;
   const markdown = renderApplyMarkdown(report);
-  const failed = counts.failed > 0 || unverified > 0 || report.unreachable !== undefined;
+  const stoppedWave = report.result.health?.find((wave) => wave.stopped);
+  const failed =
+    counts.failed > 0 ||
+    unverified > 0 ||
+    report.unreachable !== undefined ||
+    stoppedWave !== undefined ||
+    report.halt !== undefined;
   return {
     structured: {
       plan_id: planned.plan.id,
       applied: !failed,
+      ...(report.halt || stoppedWave
+        ? {
+            stopped: true,
+            health: report.halt ?? stoppedWave,
+            ...(report.result.health ? { waves: report.result.health } : {}),
+          }
+        : {}),
       counts,
       unverified,
       calls: report.result.calls,
@@ -353,5 +377,19 @@ async function apply(
     },
     text: markdown,
     ...(failed ? { isError: true } : {}),
+  };
+}
+
+/**
+ * A plan made while the rollout is held (a wave's unhealthy sites are still unhealthy) is an
+ * error result that says so: `stopped` and the hold as `health`, as the CLI exits non-zero.
+ */
+function withHalt(halt: RolloutHalt | undefined, outcome: ComposedOutcome): ComposedOutcome {
+  if (!halt) return outcome;
+  const line = haltText(halt);
+  return {
+    structured: { ...outcome.structured, stopped: true, health: halt },
+    text: `${line}\n\n${outcome.text ?? ''}`,
+    isError: true,
   };
 }

@@ -1,0 +1,103 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseRolloutState } from '../../src/plan/index.js';
+import { parseFleet, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { pluginUpdateFleet } from '../e2e/helpers.js';
+import { fastClientEnv } from '../helpers/sandbox.js';
+import { type Connected, connect, testClock } from './helpers.js';
+
+/**
+ * The tool server keeps the rollout state as the CLI does: six sites in three waves (canary 1-2,
+ * early 3-4 after canary healthy for 24h, everyone after early), driven through the SDK client.
+ */
+const CONFIG = `version: 1
+updates:
+  - name: plugins
+    sites: [all]
+    kinds: [plugins]
+    max: minor
+rollout:
+  health: {}
+  waves:
+    - {name: canary, sites: [1, 2]}
+    - {name: early, sites: [3, 4], after: {wave: canary, healthy_for: 24h}}
+    - {name: everyone, sites: [all], after: {wave: early, healthy_for: 24h}}
+`;
+
+describe('svc_plan and svc_apply keep the rollout state', () => {
+  let sandbox: RunningSandbox;
+  let agent: Connected | undefined;
+  beforeEach(async () => {
+    sandbox = await startSandbox({ fleet: parseFleet(pluginUpdateFleet(6)) });
+  });
+  afterEach(async () => {
+    await agent?.close();
+    agent = undefined;
+    await sandbox.close();
+  });
+
+  it('after the canary is applied, the next plan holds `early` for its healthy_for and the file is written', async () => {
+    const clock = testClock();
+    agent = await connect({ env: fastClientEnv(sandbox), files: { 'svc-gitops.yaml': CONFIG }, clock });
+    const updated = (result: Record<string, unknown>) =>
+      String(result.markdown)
+        .match(/site-\d/g)
+        ?.filter((site, i, all) => all.indexOf(site) === i) ?? [];
+
+    const first = await agent.call('svc_plan', {});
+    expect(first.isError, first.text).toBe(false);
+    expect(first.result).toMatchObject({ has_changes: true, summary: { update: 2, sites: 2 } });
+    expect(updated(first.result)).toEqual(['site-1', 'site-2']);
+
+    clock.advance(60_000);
+    const applied = await agent.call('svc_apply', {
+      confirmation_token: first.result.confirmation_token,
+      user_confirmed: true,
+    });
+    expect(applied.isError, applied.text).toBe(false);
+    expect(applied.result).toMatchObject({ applied: true, counts: { done: 2, failed: 0 } });
+    expect(applied.result).not.toHaveProperty('stopped');
+
+    const stateFile = join(agent.cwd, 'svc-gitops.rollout.json');
+    expect(existsSync(stateFile)).toBe(true);
+    const state = parseRolloutState(readFileSync(stateFile, 'utf8'), stateFile, clock.now());
+    expect(Object.keys(state.waves)).toContain('canary');
+
+    // An hour later: canary is healthy but not yet for 24h, so `early` is not offered.
+    clock.advance(3_600_000);
+    const second = await agent.call('svc_plan', {});
+    expect(second.isError, second.text).toBe(false);
+    expect(second.result).toMatchObject({ has_changes: false, summary: { update: 0 } });
+    expect(second.result).not.toHaveProperty('confirmation_token');
+    expect(second.text).toMatch(/early/);
+  });
+
+  it('a canary left unhealthy stops svc_apply and the next svc_plan says the rollout is halted', async () => {
+    await fetch(`${sandbox.url}/__sandbox/health-faults`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([{ site: 2, item: 'plugin:akismet/akismet.php', version: '5.3.7' }]),
+    });
+    const clock = testClock();
+    const halting = CONFIG.replace('health: {}', 'health: {max_unhealthy: 0}');
+    agent = await connect({ env: fastClientEnv(sandbox), files: { 'svc-gitops.yaml': halting }, clock });
+    const first = await agent.call('svc_plan', {});
+    const applied = await agent.call('svc_apply', {
+      confirmation_token: first.result.confirmation_token,
+      user_confirmed: true,
+    });
+    expect(applied.isError).toBe(true);
+    expect(applied.result).toMatchObject({ applied: false, stopped: true, health: { wave: 'canary' } });
+
+    clock.advance(48 * 3_600_000);
+    const later = await agent.call('svc_plan', {});
+    expect(later.isError).toBe(true);
+    expect(later.result).toMatchObject({
+      has_changes: false,
+      stopped: true,
+      health: { wave: 'canary', unhealthy: [{ site_id: 2 }] },
+    });
+    expect(later.text).toMatch(/^Rollout halted at wave canary: 1 site unhealthy since /);
+  });
+});
