@@ -49,6 +49,25 @@ export function pluginUpdateFleet(count: number): string {
   return `sites:\n${sites.join('\n')}\n`;
 }
 
+/**
+ * A rollout in three waves over `pluginUpdateFleet(6)`: canary (sites 1-2), early (3-4) once
+ * canary has been healthy for 24h, everyone once early has.
+ */
+export const THREE_WAVE_ROLLOUT = `version: 1
+updates:
+  - {name: plugins, sites: [all], kinds: [plugins], max: minor}
+rollout:
+  health: {}
+  waves:
+    - {name: canary, sites: [1, 2]}
+    - {name: early, sites: [3, 4], after: {wave: canary, healthy_for: 24h}}
+    - {name: everyone, sites: [all], after: {wave: early, healthy_for: 24h}}
+`;
+
+/** The rollout tests' injected start time; `hours(n)` is n hours after it (nothing sleeps). */
+export const T0 = new Date('2026-11-23T10:00:00Z');
+export const hours = (n: number): Date => new Date(T0.getTime() + n * 3_600_000);
+
 /** A fresh directory under the OS temp dir, removed once the tests of the calling file are done. */
 export function tempDir(prefix = 'svc-gitops-e2e-'): string {
   return tempDirForFile(prefix);

@@ -7,7 +7,7 @@ import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
 import type { Plan, RolloutState } from '../../src/types.js';
 import { cli } from '../helpers/cli.js';
 import { sandboxPer } from '../helpers/sandbox.js';
-import { pluginUpdateFleet, sandboxEnv, tempDir } from './helpers.js';
+import { hours, pluginUpdateFleet, sandboxEnv, T0, THREE_WAVE_ROLLOUT, tempDir } from './helpers.js';
 
 /**
  * A rollout state that is lost, or says a wave went unhealthy, delays the rollout and never
@@ -15,18 +15,7 @@ import { pluginUpdateFleet, sandboxEnv, tempDir } from './helpers.js';
  * waves (canary 1-2, early 3-4, everyone 5-6), each with one plugin update pending.
  */
 const FLEET = pluginUpdateFleet(6);
-const CONFIG = `version: 1
-updates:
-  - {name: plugins, sites: [all], kinds: [plugins], max: minor}
-rollout:
-  health: {}
-  waves:
-    - {name: canary, sites: [1, 2]}
-    - {name: early, sites: [3, 4], after: {wave: canary, healthy_for: 24h}}
-    - {name: everyone, sites: [all], after: {wave: early, healthy_for: 24h}}
-`;
-const T0 = new Date('2026-11-23T10:00:00Z');
-const hours = (n: number) => new Date(T0.getTime() + n * 3_600_000);
+const CONFIG = THREE_WAVE_ROLLOUT;
 
 describe('a rollout state that fails closed, against the sandbox', () => {
   const sandbox = sandboxPer('test', async () => startSandbox({ fleet: parseFleet(FLEET) }));

@@ -7,7 +7,7 @@ import type { Plan, RolloutState } from '../../src/types.js';
 import { cli } from '../helpers/cli.js';
 import { expectFitsSchema } from '../helpers/json-schemas.js';
 import { sandboxPer } from '../helpers/sandbox.js';
-import { pluginUpdateFleet, sandboxEnv, tempDir } from './helpers.js';
+import { hours, pluginUpdateFleet, sandboxEnv, T0, tempDir } from './helpers.js';
 
 /**
  * Safe rollouts end to end: the real CLI against the sandbox, with an injected clock. Six sites
@@ -28,9 +28,6 @@ const POLICY = `updates:
     kinds: [plugins]
     max: minor
 `;
-
-const T0 = new Date('2026-11-23T10:00:00Z');
-const hours = (n: number) => new Date(T0.getTime() + n * 3_600_000);
 
 describe('safe rollouts against the sandbox', () => {
   const sandbox = sandboxPer('test', async () => startSandbox({ fleet: parseFleet(FLEET) }));
