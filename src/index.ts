@@ -65,6 +65,7 @@ export {
   type OpenDashboardOptions,
   openDashboard,
   type PlanNowOptions,
+  type PlannedRollout,
   type PrepareRolloutOptions,
   planNow,
   prepareRollout,

@@ -2,13 +2,14 @@ import type { DashboardClient } from '../dashboard/index.js';
 import { isSvcError, SvcError } from '../errors.js';
 import {
   finishRollout as finishWith,
+  type PlannedRollout,
   prepareRollout as prepareWith,
   type RolloutContext,
   recordApply as recordWith,
   stillUnhealthy,
 } from '../index.js';
 import { terminalText } from '../render/index.js';
-import type { ApplyResult, DesiredState, LiveState, Plan, PlanRollout } from '../types.js';
+import type { ApplyResult, DesiredState, LiveState, PlanRollout } from '../types.js';
 import type { CliContext } from './context.js';
 import { createCountProgressPrinter } from './count-progress.js';
 
@@ -75,17 +76,7 @@ export async function prepareRollout(
 }
 
 /** After planning: the state with the waves the plan shows done is written. */
-export function finishRollout(
-  ctx: CliContext,
-  configPath: string,
-  planned: {
-    desired: DesiredState;
-    live: LiveState;
-    plan: Plan;
-    rollout?: PlanRollout;
-    targetSiteIds?: number[];
-  },
-): void {
+export function finishRollout(ctx: CliContext, configPath: string, planned: PlannedRollout): void {
   recorded(ctx, () => finishWith(rolloutContext(ctx), configPath, planned));
 }
 

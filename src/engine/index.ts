@@ -19,6 +19,7 @@ export { applyReport } from './report.js';
 export {
   finishRollout,
   type HealthCheckEvents,
+  type PlannedRollout,
   type PrepareRolloutOptions,
   prepareRollout,
   type RolloutContext,

@@ -167,6 +167,15 @@ export async function prepareRollout(
   return { state, health, ...(options.overrideHealth ? { overrideHealth: true } : {}) };
 }
 
+/** What finishRollout needs of a plan just made. */
+export interface PlannedRollout {
+  desired: DesiredState;
+  live: LiveState;
+  plan: Plan;
+  rollout?: PlanRollout;
+  targetSiteIds?: number[];
+}
+
 /**
  * After planning: the waves the plan shows done for the first time start their `healthy_for`
  * now, and the state (with the read's sightings and checks) is written. Returns the path when
@@ -175,13 +184,7 @@ export async function prepareRollout(
 export function finishRollout(
   ctx: RolloutContext,
   configPath: string,
-  planned: {
-    desired: DesiredState;
-    live: LiveState;
-    plan: Plan;
-    rollout?: PlanRollout;
-    targetSiteIds?: number[];
-  },
+  planned: PlannedRollout,
 ): string | undefined {
   if (!planned.rollout) return undefined;
   const path = rolloutStatePath(ctx.cwd, configPath);
