@@ -36,6 +36,7 @@ export const ACTION_INPUTS = [
   'plan-file',
   'artifact-name',
   'state-dir',
+  'strict',
 ] as const;
 type InputName = (typeof ACTION_INPUTS)[number];
 
@@ -69,6 +70,9 @@ function cliEnv(env: CliContext['env'], command: string): CliContext['env'] {
   }
   const token = actionInput(env, 'github-token');
   if ((command === 'comment' || command === 'drift') && token !== '') out.GITHUB_TOKEN = token;
+  // `strict: true`: plan, comment and drift fail on names the dashboard does not know.
+  const strict = actionInput(env, 'strict');
+  if (strict !== '') out.SVC_STRICT = strict;
   const stateDir = actionInput(env, 'state-dir');
   if (stateDir !== '') out.SVC_GITOPS_STATE_DIR = stateDir;
   return out;

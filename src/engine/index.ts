@@ -13,6 +13,8 @@ export {
   loadDesired,
   requireDesired,
 } from './desired.js';
+export { judgeNames, type NamesToJudge, refusedNames } from './judge-names.js';
+export { type ReviewRefusal, type ReviewRefusalCode, refusalsBeforeMerge } from './merge-refusals.js';
 export { readPlanFile } from './plan-file.js';
 export { type LiveRead, type PlanNowOptions, planNow, type ReadLiveOptions, readLive } from './plan-now.js';
 export { applyReport } from './report.js';
@@ -31,4 +33,5 @@ export {
   writeRolloutState,
 } from './rollout.js';
 export { resolveTargets } from './targets.js';
+export { type InstalledSeen, type UnknownName, unknownNames } from './unknown-names.js';
 export { VERSION } from './version.js';

@@ -30,6 +30,7 @@ const SEEN = [
   'GITHUB_TOKEN',
   'INPUT_DASHBOARD-APP-PASSWORD',
   'SVC_GITOPS_STATE_DIR',
+  'SVC_STRICT',
 ];
 
 /** `inputs` by their action.yml names; `job` is the job's environment. */
@@ -145,7 +146,15 @@ describe('the action', () => {
       GITHUB_TOKEN: null,
       'INPUT_DASHBOARD-APP-PASSWORD': null,
       SVC_GITOPS_STATE_DIR: null,
+      SVC_STRICT: null,
     });
+  });
+
+  it("strict: true reaches plan, comment and drift as SVC_STRICT; empty keeps the job's", async () => {
+    for (const command of ['plan', 'comment', 'drift'])
+      expect((await step({ command, strict: 'true' })).calls[0]?.env).toMatchObject({ SVC_STRICT: 'true' });
+    expect((await step({ command: 'plan' }, { SVC_STRICT: 'true' })).calls[0]?.env.SVC_STRICT).toBe('true');
+    expect((await step({ command: 'plan' })).calls[0]?.env.SVC_STRICT).toBe(null);
   });
 
   it('passes the GitHub token only to the commands that write to GitHub', async () => {

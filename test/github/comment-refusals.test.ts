@@ -8,7 +8,8 @@ import { sandboxPer } from '../helpers/sandbox.js';
 
 /**
  * The reviewer sees before the merge what the apply after it would refuse: the PR comment and the
- * step summary say it at the top, judged by apply's own checks. The check stays neutral (exit 0).
+ * step summary say it at the top, judged by apply's own checks. The check stays neutral (exit 0),
+ * except under strict for names the dashboard does not know: the pull request can fix those.
  */
 const FLEET = `sites:
   - id: 1
@@ -52,6 +53,64 @@ describe('refusals of the merge-time apply in the PR comment', () => {
     expect(run.stderr).toContain(
       'svc-gitops: warning: the apply after the merge would refuse this plan (SAFE_MODE_BLOCKED)',
     );
+  });
+
+  it('strict: a name the dashboard does not know leads the comment and the summary, and fails the check', async () => {
+    writeFileSync(
+      join(dir, 'svc-gitops.yaml'),
+      `${CONFIG}holds:\n  - {sites: [all], plugin: akismet/akismett.php}\n`,
+    );
+    const loose = await cli(['comment', '--dry-run'], { cwd: dir, env: env({ SVC_SAFE_MODE: 'false' }) });
+    expect(loose.code, loose.stderr).toBe(0);
+    expect(loose.stdout).not.toContain('UNKNOWN_NAMES');
+    rmSync(join(dir, 'summary.md'));
+    const run = await cli(['comment', '--dry-run'], {
+      cwd: dir,
+      env: env({ SVC_SAFE_MODE: 'false', SVC_STRICT: 'true', GITHUB_ACTIONS: 'true' }),
+    });
+    expect(run.code, run.stderr).toBe(1);
+    const top = run.stdout.split('\n').slice(0, 10).join('\n');
+    expect(top).toContain('> [!CAUTION]');
+    expect(top).toMatch(/`UNKNOWN_NAMES` strict: the desired state names 1 site\(s\) or slug\(s\)/);
+    expect(top).toContain('akismet/akismett.php');
+    expect(top).toContain('did you mean akismet/akismet.php?');
+    expect(top).toContain('Fix: correct the names in the YAML');
+    // The check carries it as an error annotation; the step summary leads with it too.
+    expect(run.stdout).toMatch(/^::error title=svc-gitops UNKNOWN_NAMES::the apply after the merge/m);
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8').split('\n').slice(0, 10).join('\n')).toContain(
+      'UNKNOWN_NAMES',
+    );
+    // --strict on the command line asks the same.
+    const flagged = await cli(['comment', '--dry-run', '--strict'], {
+      cwd: dir,
+      env: env({ SVC_SAFE_MODE: 'false' }),
+    });
+    expect(flagged.code).toBe(1);
+    // drift honours strict the same way: the typo is an error and the run fails.
+    const drift = await cli(['drift'], { cwd: dir, env: env({ SVC_STRICT: 'true' }) });
+    expect(drift.code).toBe(1);
+    expect(drift.stderr).toContain('error: ');
+    expect(drift.stderr).toContain('akismet/akismett.php');
+    expect((await cli(['drift'], { cwd: dir, env: env() })).code).toBe(2);
+  });
+
+  it('updates waiting for a closed window lead the comment with when it opens; the check stays neutral', async () => {
+    writeFileSync(
+      join(dir, 'svc-gitops.yaml'),
+      `version: 1\nupdates:\n  - {name: plugins, sites: [all], kinds: [plugins], max: minor, window: {schedule: '* 2 * * *', timezone: Europe/Berlin}}\n`,
+    );
+    const run = await cli(['comment', '--dry-run'], {
+      cwd: dir,
+      env: env({ GITHUB_ACTIONS: 'true' }),
+      now: () => new Date('2026-11-23T02:20:00Z'),
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const top = run.stdout.split('\n').slice(0, 10).join('\n');
+    expect(top).toMatch(
+      /`GATE_CLOSED` updates on 1 site\(s\) wait for a gate and are not applied after the merge/,
+    );
+    expect(top).toContain('it opens 2026-11-24 02:00 Europe/Berlin (2026-11-24T01:00:00.000Z)');
+    expect(run.stdout).toMatch(/^::warning title=svc-gitops GATE_CLOSED::/m);
   });
 
   it('with safe mode off, nothing is refused and the comment says nothing of it', async () => {

@@ -15,7 +15,7 @@ import {
   repositoryFromEnv,
   upsertStickyComment,
 } from '../../github/index.js';
-import { type MergeRefusal, readPlanFile, refusalsAtMerge } from '../../index.js';
+import { type ReviewRefusal, readPlanFile, refusalsBeforeMerge } from '../../index.js';
 import { verifyPlanId } from '../../plan/index.js';
 import {
   artifactHint,
@@ -36,6 +36,7 @@ import type { CliContext } from '../context.js';
 import { jsonLine, type TextOrJson, textOrJsonOption } from '../format-option.js';
 import { planNow } from '../pipeline.js';
 import { refuseConfigAsOutput, writeFileAtomic } from '../write-file.js';
+import { judgeNamesWithProgress } from './plan.js';
 
 interface CommentFlags {
   config?: string;
@@ -46,6 +47,7 @@ interface CommentFlags {
   artifactUrl?: string;
   dryRun?: boolean;
   quiet?: boolean;
+  strict?: boolean;
   format: TextOrJson;
 }
 
@@ -78,6 +80,10 @@ export function registerComment(program: Command, ctx: CliContext, setExit: (cod
     .option('--artifact-url <url>', 'link to that artifact (default: this workflow run)')
     .option('--dry-run', 'print the comment instead of posting it (still writes summary and outputs)')
     .addOption(textOrJsonOption('the comment posted or its body, the step outputs and any diagnostics'))
+    .option(
+      '--strict',
+      'names the dashboard does not know fail the check (exit 1), said first in the comment (also: strict setting, SVC_STRICT)',
+    )
     .option('-q, --quiet', 'no progress lines while reading the dashboard')
     .action(async (flags: CommentFlags) => setExit(await runComment(ctx, flags)));
 }
@@ -163,11 +169,15 @@ export async function runComment(ctx: CliContext, flags: CommentFlags): Promise<
         await client.close();
       }
     }
-    for (const refusal of 'plan' in obtained ? (obtained.refusals ?? []) : []) {
+    const refusals = 'plan' in obtained ? (obtained.refusals ?? []) : [];
+    for (const refusal of refusals) {
+      const level = failsCheck(refusal) ? 'error' : 'warning';
       ctx.stderr.write(
-        `svc-gitops: warning: the apply after the merge would refuse this plan (${refusal.code}): ${safeText(refusal.message)}\n`,
+        `svc-gitops: ${level}: the apply after the merge would refuse this plan (${refusal.code}): ${safeText(refusal.message)}\n`,
       );
     }
+    // In a workflow, each refusal is also an annotation on the check, where the reviewer looks.
+    if (ctx.env.GITHUB_ACTIONS === 'true' && flags.format !== 'json') printed += refusalAnnotations(refusals);
     const published = publishToRun(ctx.fs, run, { summary: body, outputs });
     if (published.summary?.truncated)
       ctx.stderr.write('svc-gitops: warning: the step summary was cut to its 1 MiB limit\n');
@@ -180,7 +190,7 @@ export async function runComment(ctx: CliContext, flags: CommentFlags): Promise<
       diagnostics: 'diagnostics' in obtained ? obtained.diagnostics : [],
       outputs,
     };
-    return 'diagnostics' in obtained ? EXIT.error : EXIT.ok;
+    return 'diagnostics' in obtained || refusals.some(failsCheck) ? EXIT.error : EXIT.ok;
   } finally {
     if (flags.format !== 'json') ctx.stdout.write(printed);
     else if (document) ctx.stdout.write(jsonLine(document));
@@ -210,11 +220,16 @@ async function obtainPlan(ctx: CliContext, flags: CommentFlags, configPath: stri
   }
   try {
     const planned = await planNow(ctx, { config: configPath, ...(flags.quiet ? { quiet: true } : {}) });
-    await planned.client.close();
-    const refusals = refusalsAtMerge(planned.plan, planned.settings).map((refusal) => ({
-      ...refusal,
-      fix: REFUSAL_FIXES[refusal.code],
-    }));
+    const strict = flags.strict === true || planned.settings.strict;
+    let unknown: Awaited<ReturnType<typeof judgeNamesWithProgress>>;
+    try {
+      unknown = await judgeNamesWithProgress(ctx, planned, strict, flags.quiet === true);
+    } finally {
+      await planned.client.close();
+    }
+    const refusals = refusalsBeforeMerge(planned.plan, { ...planned.settings, strict }, unknown).map(
+      (refusal) => ({ ...refusal, fix: REFUSAL_FIXES[refusal.code] }),
+    );
     return { plan: planned.plan, live: planned.live, refusals };
   } catch (error) {
     // A bug, or an interrupt, is reported as it is; a known failure also replaces the comment.
@@ -251,13 +266,36 @@ function planBody(input: PlanCommentInput & { live?: LiveState }): string {
 }
 
 /**
- * How to fix each refusal of the merge-time apply, in this front end's words. The check stays
- * neutral (exit 0): the plan is reviewable, and safe mode is a setting of the apply job that a
- * pull request cannot change; the comment, the step summary and a warning on stderr say it.
+ * How to fix each refusal of the merge-time apply, in this front end's words. The check fails
+ * (exit 1) only for what the pull request itself can fix and strict asks to refuse: names the
+ * dashboard does not know. It stays neutral (exit 0) for the rest: safe mode is a setting of the
+ * apply job, a halt and a closed gate are states of the fleet and the clock, none of which a
+ * pull request can change; the comment, the step summary and an annotation say them first.
  */
-const REFUSAL_FIXES: Record<MergeRefusal['code'], string> = {
+const REFUSAL_FIXES: Record<ReviewRefusal['code'], string> = {
   SAFE_MODE_BLOCKED:
     'after review, run the apply job with SVC_SAFE_MODE=false (or safeMode: false in its settings file), or hold the core and major updates in the YAML',
   ROLLOUT_HALTED:
     'fix the unhealthy sites: the next health check releases the held waves (or apply with --override-health)',
+  UNKNOWN_NAMES:
+    'correct the names in the YAML (each line says the closest name the dashboard knows), then push again',
+  GATE_CLOSED:
+    'nothing to do if that is intended: the scheduled rollout applies them once the gate opens (`svc-gitops plan --at TIME` shows when); else change the window, soak time or wave in the YAML',
 };
+
+/** Refusals that fail the check: those the pull request can fix. */
+function failsCheck(refusal: { code: string }): boolean {
+  return refusal.code === 'UNKNOWN_NAMES';
+}
+
+/** One annotation per refusal, on the check of the workflow run. */
+function refusalAnnotations(refusals: readonly CommentRefusal[]): string {
+  return renderDiagnosticsGithub(
+    refusals.map((refusal) => ({
+      severity: failsCheck(refusal) ? 'error' : 'warning',
+      rule: refusal.code,
+      message: `the apply after the merge would refuse this plan: ${refusal.message}`,
+      ...(refusal.fix ? { hint: refusal.fix } : {}),
+    })),
+  );
+}

@@ -12,6 +12,7 @@ import {
   repositoryFromEnv,
   upsertDriftIssue,
 } from '../../github/index.js';
+import { refusedNames, type UnknownName } from '../../index.js';
 import {
   DEFAULT_BODY_BUDGET,
   driftIssueBody,
@@ -19,10 +20,12 @@ import {
   driftTitle,
   type GroupBy,
   renderPlanMarkdown,
+  safeText,
 } from '../../render/index.js';
 import type { CliContext } from '../context.js';
 import { planNow } from '../pipeline.js';
 import { groupByOption, type PlanFormat, printPlan } from '../print-plan.js';
+import { judgeNamesWithProgress } from './plan.js';
 
 interface DriftFlags {
   config?: string;
@@ -31,6 +34,7 @@ interface DriftFlags {
   issue?: boolean;
   label: string;
   quiet?: boolean;
+  strict?: boolean;
 }
 
 /** Room the issue's own text around the rendered plan needs. */
@@ -54,6 +58,10 @@ export function registerDrift(program: Command, ctx: CliContext, setExit: (code:
     .addOption(groupByOption())
     .option('--issue', 'keep one GitHub issue per dashboard up to date (GITHUB_REPOSITORY, GITHUB_TOKEN)')
     .option('--label <name>', 'label of the drift issue', 'svc-gitops-drift')
+    .option(
+      '--strict',
+      'exit 1 when the desired state names a site or slug the dashboard does not know (also: strict setting, SVC_STRICT)',
+    )
     .option('-q, --quiet', 'no progress lines while reading the dashboard')
     .action(async (flags: DriftFlags) => setExit(await runDrift(ctx, flags)));
 }
@@ -69,7 +77,13 @@ export async function runDrift(ctx: CliContext, flags: DriftFlags): Promise<numb
     ...(flags.config === undefined ? {} : { config: flags.config }),
     ...(flags.quiet ? { quiet: true } : {}),
   });
-  await planned.client.close();
+  const strict = flags.strict === true || planned.settings.strict;
+  let unknown: UnknownName[];
+  try {
+    unknown = refusedNames(await judgeNamesWithProgress(ctx, planned, strict, flags.quiet === true));
+  } finally {
+    await planned.client.close();
+  }
   const { plan, live } = planned;
   // A halted rollout is drift until resolved: the issue stays open and says so first.
   const drift = plan.actions.length > 0 || plan.rollout_halt !== undefined;
@@ -125,6 +139,14 @@ export async function runDrift(ctx: CliContext, flags: DriftFlags): Promise<numb
     const verdictTo = flags.format === 'json' ? ctx.stderr : ctx.stdout;
     verdictTo.write(drift ? 'svc-gitops: drift found\n' : 'svc-gitops: no drift\n');
     if (issueLine) verdictTo.write(issueLine);
+  }
+  // Under strict a name the dashboard does not know is an error, as it is for `plan`.
+  if (strict && unknown.length > 0) {
+    for (const name of unknown) {
+      const hint = name.suggestion === undefined ? '' : ` (did you mean ${name.suggestion}?)`;
+      ctx.stderr.write(`svc-gitops: error: ${safeText(name.message)}${safeText(hint)}\n`);
+    }
+    return EXIT.error;
   }
   return plan.rollout_halt ? EXIT.halted : drift ? EXIT.changes : EXIT.ok;
 }

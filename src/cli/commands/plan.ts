@@ -1,6 +1,7 @@
 import { type Command, Option } from 'commander';
 import { resolveConfigPath } from '../../config/index.js';
 import { EXIT, SvcError } from '../../errors.js';
+import { judgeNames, type UnknownName } from '../../index.js';
 import { durationMs } from '../../plan/index.js';
 import { type GroupBy, planJsonChunks, safeText, shortId } from '../../render/index.js';
 import type { Plan } from '../../types.js';
@@ -8,7 +9,6 @@ import type { CliContext } from '../context.js';
 import { createCountProgressPrinter } from '../count-progress.js';
 import { type Planned, planNow } from '../pipeline.js';
 import { groupByOption, type PlanFormat, printPlan } from '../print-plan.js';
-import { type UnknownName, unknownNames } from '../strict.js';
 import { refuseConfigAsOutput, writeFileAtomic } from '../write-file.js';
 
 interface PlanFlags {
@@ -127,36 +127,20 @@ async function planAndJudge(
   });
   const strict = flags.strict === true || planned.settings.strict;
   try {
-    let unknown = unknownNames(planned.desired, planned.live, planned.plan, undefined, planned.targetSiteIds);
-    // Slugs in no listing may still be installed: under --strict, read the installed items first.
-    if (strict && unknown.some((name) => name.item || name.unchecked))
-      unknown = await unknownAfterInstalledRead(ctx, planned, unknown, flags.quiet === true);
+    const unknown = await judgeNamesWithProgress(ctx, planned, strict, flags.quiet === true);
     return { plan: planned.plan, settings: planned.settings, unknown, strict };
   } finally {
     await planned.client.close();
   }
 }
 
-/**
- * The unknown names once the installed items of the plan's sites have been searched for the
- * unknown slugs (one read per site and kind, stopping when all are found), with progress.
- */
-async function unknownAfterInstalledRead(
+/** The engine's judgement of the names, with the installed items' read shown as progress. */
+export async function judgeNamesWithProgress(
   ctx: CliContext,
   planned: Planned,
-  unknown: UnknownName[],
+  strict: boolean,
   quiet: boolean,
 ): Promise<UnknownName[]> {
-  const slugs = (kind: 'plugin' | 'theme') => [
-    ...new Set(
-      unknown.flatMap((name) =>
-        [...(name.item ? [name.item] : []), ...(name.unchecked ?? [])].flatMap((item) =>
-          item.kind === kind ? [item.slug] : [],
-        ),
-      ),
-    ),
-  ];
-  const search = { plugins: slugs('plugin'), themes: slugs('theme') };
   const progress = createCountProgressPrinter(
     ctx.stderr,
     () => ctx.now().getTime(),
@@ -164,18 +148,10 @@ async function unknownAfterInstalledRead(
     { quiet },
   );
   try {
-    const result = await planned.client.searchInstalled(
-      {
-        siteIds: planned.live.sites.map((site) => site.id),
-        ...search,
-        onProgress: (read, sites) => progress.onProgress(read, sites),
-      },
-      { signal: ctx.signal },
-    );
-    if (!result) return unknown;
-    return unknownNames(planned.desired, planned.live, planned.plan, {
-      ...result.installed,
-      sitesRead: result.sitesRead,
+    return await judgeNames(planned, {
+      strict,
+      signal: ctx.signal,
+      onProgress: (read, sites) => progress.onProgress(read, sites),
     });
   } finally {
     progress.finish();
