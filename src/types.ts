@@ -176,6 +176,11 @@ export interface Hold {
   /** Slug glob. */
   slug: string;
   maxVersion?: string;
+  /**
+   * Only these target versions are held (a quarantine: versions known to break sites); a newer
+   * release is judged as usual. Absent: every version (or those beyond `maxVersion`).
+   */
+  versions?: string[];
   reason?: string;
   source: SourceRef;
 }
@@ -271,10 +276,28 @@ export interface WaveRecord {
   unhealthy: UnhealthySite[];
 }
 
+/**
+ * A target version found to break sites: a wave's health check halted the rollout after it.
+ * Until the desired state holds the version itself (`adopted_at`), the record holds it on every
+ * site; from then on the desired state's hold decides, and removing that hold releases it.
+ */
+export interface QuarantineRecord {
+  /** When it was first recorded. */
+  at: string;
+  /** The wave whose health check halted the rollout after the update. */
+  wave?: string;
+  /** The sites left unhealthy after the update (to repair by hand), with the check that failed. */
+  sites: UnhealthySite[];
+  /** When a plan first saw the desired state hold this version (a reviewed hold took over). */
+  adopted_at?: string;
+}
+
 export interface RolloutState {
   /** `kind slug version` → when svc-gitops first saw that target version pending (ISO time). */
   first_seen: Record<string, string>;
   waves: Record<string, WaveRecord>;
+  /** `kind slug version` → the quarantine of that target version. Absent: none. */
+  quarantines?: Record<string, QuarantineRecord>;
 }
 
 /**
@@ -389,10 +412,31 @@ export interface Plan {
   /** The rollout is held: a wave has unhealthy sites. Absent while nothing is held. */
   rollout_halt?: RolloutHalt;
   /**
+   * Target versions held on every site because an update to them broke sites, by kind, slug
+   * and version. Absent when none is quarantined.
+   */
+  quarantines?: PlanQuarantine[];
+  /**
    * The gates the plan's updates passed, one entry per wave with any: apply judges them again
    * when it writes, wave by wave. Absent when no update had a gate.
    */
   gates?: PlanGate[];
+}
+
+/** A quarantined version as a plan shows it (rollout-state `quarantines`, or a reviewed hold). */
+export interface PlanQuarantine {
+  kind: ItemKind;
+  slug: string;
+  version: string;
+  /** When the quarantine was recorded. */
+  since: string;
+  wave?: string;
+  /** Sites the update left unhealthy: the interface cannot roll back, so they are repaired by hand. */
+  repair: UnhealthySite[];
+  /** Sites of this plan on which the version is pending and held. */
+  held_sites: number;
+  /** True once the desired state holds the version itself (then removing that hold releases it). */
+  in_desired_state: boolean;
 }
 
 export interface PlanGate {

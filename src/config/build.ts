@@ -50,6 +50,7 @@ export function buildDesiredState(merged: MergedState, files: DesiredFile[], loc
     holds: merged.holds.map((h) => {
       const hold: Hold = { selection: select(h.sites), kind: h.kind, slug: h.slug, source: locate(h.place) };
       if (h.pin !== undefined) hold.maxVersion = h.pin;
+      if (h.versions !== undefined) hold.versions = h.versions;
       if (h.reason !== undefined) hold.reason = h.reason;
       return hold;
     }),

@@ -86,6 +86,7 @@ export interface RawHold {
   kind: ItemKind;
   slug: string;
   pin?: string;
+  versions?: string[];
   reason?: string;
   place: Place;
 }

@@ -33,7 +33,7 @@ export const HANDLED_KEYS = {
   ignoreRule: ['sites', 'core', 'plugins', 'themes', 'site_flags'],
   siteFlags: ['core', 'plugins', 'themes'],
   updatePolicy: ['name', 'sites', 'kinds', 'include', 'exclude', 'max', 'window', 'min_release_age'],
-  hold: ['sites', 'core', 'plugin', 'theme', 'translation', 'pin', 'reason'],
+  hold: ['sites', 'core', 'plugin', 'theme', 'translation', 'pin', 'versions', 'reason'],
   wave: ['name', 'sites', 'max_failures', 'window', 'after', 'max_unhealthy'],
   window: ['schedule', 'timezone'],
   waveAfter: ['wave', 'healthy_for'],
@@ -203,6 +203,7 @@ function holdOf(hold: Obj, place: Place): RawHold {
     place,
   };
   if (typeof hold.pin === 'string') out.pin = hold.pin;
+  if (Array.isArray(hold.versions)) out.versions = hold.versions.map(String);
   if (typeof hold.reason === 'string') out.reason = hold.reason;
   return out;
 }

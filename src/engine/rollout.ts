@@ -3,15 +3,18 @@ import { dirname, resolve } from 'node:path';
 import type { DashboardClient } from '../dashboard/index.js';
 import { SvcError } from '../errors.js';
 import {
+  adoptQuarantines,
   DEFAULT_HEALTH,
   emptyRolloutState,
   healthChecksNeeded,
   observeVersions,
   parseRolloutState,
   previewRollout,
+  quarantinesOfApply,
   REMAINING_WAVE,
   recordDoneWaves,
   recordHealthChecks,
+  recordQuarantines,
   recordWaves,
   serialiseRolloutState,
   siteProblem,
@@ -195,13 +198,15 @@ export function finishRollout(
     text = undefined;
   }
   const done = wavesDone(planned.desired, planned.live, planned.plan, planned.targetSiteIds === undefined);
-  const state = recordDoneWaves(planned.rollout.state, done, ctx.now());
+  const now = ctx.now();
+  const state = adoptQuarantines(recordDoneWaves(planned.rollout.state, done, now), planned.desired, now);
   return writeRolloutState(ctx.fs, path, state, text) ? path : undefined;
 }
 
 /**
  * After an apply: each named wave that ran updates records when, and what its health check
- * found. Returns the path when the file changed.
+ * found; each version a halting health check blames is quarantined (rollout-quarantine.ts).
+ * Returns the path when the file changed.
  */
 export function recordApply(
   ctx: RolloutContext,
@@ -220,13 +225,15 @@ export function recordApply(
     )
       waves.add(action.wave);
   }
-  if (waves.size === 0) return undefined;
-  const path = rolloutStatePath(ctx.cwd, configPath);
   const now = ctx.now();
+  const quarantined = quarantinesOfApply(result, now);
+  if (waves.size === 0 && quarantined.length === 0) return undefined;
+  const path = rolloutStatePath(ctx.cwd, configPath);
   const { state, text } = readRolloutState(ctx.fs, path, now);
   const unhealthyOf = new Map((result.health ?? []).map((entry) => [entry.wave, entry.unhealthy]));
   const applied = [...waves].map((wave) => ({ wave, unhealthy: unhealthyOf.get(wave) ?? [] }));
-  return writeRolloutState(ctx.fs, path, recordWaves(state, applied, now), text) ? path : undefined;
+  const next = recordQuarantines(recordWaves(state, applied, now), quarantined);
+  return writeRolloutState(ctx.fs, path, next, text) ? path : undefined;
 }
 
 /**

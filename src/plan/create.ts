@@ -24,6 +24,7 @@ import { plannedPlanId } from './plan-id.js';
 import { compileRules } from './policies.js';
 import { describeItem } from './reasons.js';
 import { blockedWaves, compileUpdateGates, rolloutHalt } from './rollout-gates.js';
+import { compileQuarantineGate } from './rollout-quarantine.js';
 import { scopeNotes } from './scope-notes.js';
 import { compileSelection } from './select.js';
 import { summarise } from './summary.js';
@@ -113,6 +114,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   const rules = compileRules(desired.policies, desired.holds);
   const waves = assignWaves(desired.waves);
   const gates = compileUpdateGates(desired, options.rollout, options.now);
+  const quarantine = compileQuarantineGate(desired, options.rollout);
   const tokenVariable = options.tokenVariable ?? 'SVC_TOKEN';
   const context = { scope: desired.ignoreScope, capabilities: live.capabilities, tokenVariable };
   const book = createNoteBook();
@@ -161,7 +163,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     const wave = waves.waveOf(site);
     const siteIgnores = planSiteIgnores(facts, desiredIgnoresOf(site), context);
     const siteRules = rules.siteRules(site);
-    const siteUpdates = planSiteUpdates(facts, rules, siteRules, siteIgnores.after, wave, gates);
+    const siteUpdates = planSiteUpdates(facts, rules, siteRules, siteIgnores.after, wave, gates, quarantine);
     const touchedCount =
       siteIgnores.ignores.length + siteIgnores.unignores.length + siteUpdates.actions.length;
     if (site.status !== 'connected') {
@@ -229,5 +231,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   if (planned.length > 0) withoutId.gates = planned;
   const halt = rolloutHalt(desired.waves, options.rollout);
   if (halt) withoutId.rollout_halt = halt;
+  const quarantines = quarantine.list();
+  if (quarantines.length > 0) withoutId.quarantines = quarantines;
   return { ...withoutId, id: plannedPlanId(withoutId) };
 }

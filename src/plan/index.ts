@@ -23,6 +23,13 @@ export { planId, verifyPlanId } from './plan-id.js';
 export { previewRollout } from './preview.js';
 export { healthChecksNeeded, type WaveCheck, wavesDone } from './rollout-checks.js';
 export {
+  adoptQuarantines,
+  type FoundQuarantine,
+  quarantinesOfApply,
+  recordQuarantines,
+  splitKey,
+} from './rollout-quarantine.js';
+export {
   emptyRolloutState,
   mergeWaveRecords,
   observeVersions,

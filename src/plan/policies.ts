@@ -134,7 +134,11 @@ export function compileRules(policies: readonly UpdatePolicy[], holds: readonly 
       if (!allowing) return undefined;
       for (const { hold, index } of named.holds) {
         if (!site.holds[index]) continue;
-        const { maxVersion } = hold;
+        const { maxVersion, versions } = hold;
+        if (versions !== undefined) {
+          if (versions.includes(update.to)) return { hold, pinned: false };
+          continue;
+        }
         if (maxVersion === undefined) return { hold, pinned: false };
         if (!pinAllows(update.to, maxVersion)) return { hold, pinned: true };
       }

@@ -9,7 +9,13 @@
  * `now`) is refused with file:line, never skipped: a gate never opens on a guess.
  */
 import { compareCodeUnits, SvcError } from '../errors.js';
-import type { RolloutState, UnhealthySite, WaveRecord } from '../types.js';
+import type { QuarantineRecord, RolloutState, UnhealthySite, WaveRecord } from '../types.js';
+import {
+  mergeQuarantines,
+  QUARANTINE_KEYS,
+  readQuarantine,
+  writeQuarantine,
+} from './rollout-quarantine-file.js';
 
 export const ROLLOUT_STATE_FORMAT = 2;
 const HEADER = `{"format":${ROLLOUT_STATE_FORMAT}}`;
@@ -83,6 +89,20 @@ function addRecord(state: RolloutState, record: unknown, at: RolloutStateProblem
       state.first_seen[record.first_seen] = time;
     return;
   }
+  // Before `wave`: a quarantine record names its wave too.
+  if (typeof record.quarantine === 'string') {
+    unknownKeys(record, QUARANTINE_KEYS, at);
+    const read = readQuarantine(record, {
+      time: (value, what) => checkTime(value, `quarantine "${record.quarantine}" ${what}`, at, now),
+      site: (value) => checkSite(value, at),
+      bad: (what) => refuse({ ...at, reason: 'bad-value' }, what),
+    });
+    const quarantines = state.quarantines ?? {};
+    const known = quarantines[record.quarantine];
+    quarantines[record.quarantine] = known ? mergeQuarantines(known, read) : read;
+    state.quarantines = quarantines;
+    return;
+  }
   if (typeof record.wave === 'string') {
     unknownKeys(record, WAVE_KEYS, at);
     const wave: WaveRecord = { unhealthy: [] };
@@ -103,7 +123,7 @@ function addRecord(state: RolloutState, record: unknown, at: RolloutStateProblem
     state.waves[record.wave] = known ? mergeWaveRecords(known, wave) : wave;
     return;
   }
-  refuse({ ...at, reason: 'unknown-key' }, 'a record has `first_seen` or `wave`');
+  refuse({ ...at, reason: 'unknown-key' }, 'a record has `first_seen`, `quarantine` or `wave`');
 }
 
 /** Two records of one wave (a merge): each time the later, every unhealthy site of either. */
@@ -151,12 +171,14 @@ function checkSite(value: unknown, at: RolloutStateProblem): UnhealthySite {
   return value as unknown as UnhealthySite;
 }
 
-/** The file: header, then first sightings, then waves, each sorted by its key. */
+/** The file: header, then first sightings, quarantines and waves, each sorted by its key. */
 export function serialiseRolloutState(state: RolloutState): string {
   const lines = [HEADER];
   const keys = (record: object) => Object.keys(record).sort(compareCodeUnits);
   for (const key of keys(state.first_seen))
     lines.push(JSON.stringify({ first_seen: key, at: state.first_seen[key] }));
+  const quarantines: Record<string, QuarantineRecord> = state.quarantines ?? {};
+  for (const key of keys(quarantines)) lines.push(writeQuarantine(key, quarantines[key]!));
   for (const name of keys(state.waves)) {
     const record = state.waves[name]!;
     const line: Record<string, unknown> = { wave: name };

@@ -35,7 +35,7 @@ export function observeVersions(
     const key = versionKey(update);
     if (first_seen[key] === undefined) first_seen[key] = state.first_seen[key] ?? at;
   }
-  return { first_seen, waves: state.waves };
+  return { ...state, first_seen };
 }
 
 /**
@@ -64,7 +64,7 @@ export function recordHealthChecks(
     const at = now.toISOString();
     waves[name] = { ...record, unhealthy, unhealthy_at: at, unhealthy_since: record.unhealthy_since ?? at };
   }
-  return { first_seen: state.first_seen, waves };
+  return { ...state, waves };
 }
 
 /**
@@ -78,7 +78,7 @@ export function recordDoneWaves(state: RolloutState, done: readonly string[], no
   const waves = { ...state.waves };
   for (const name of unrecorded)
     waves[name] = { ...(waves[name] ?? { unhealthy: [] }), done_seen_at: now.toISOString() };
-  return { first_seen: state.first_seen, waves };
+  return { ...state, waves };
 }
 
 /** The state after an apply: each wave that ran updates records when, and what its health check found. */
@@ -98,7 +98,7 @@ export function recordWaves(
     }
     waves[wave] = record;
   }
-  return { first_seen: state.first_seen, waves };
+  return { ...state, waves };
 }
 
 /** A record whose sites a check found healthy: no sites, no unhealthy spell (its time stays). */

@@ -11,6 +11,7 @@ import type { LiveSiteFacts } from './live-index.js';
 import type { CompiledRules, HoldVerdict, PolicyVerdict, SiteRules } from './policies.js';
 import { describeItem, sourceLabel } from './reasons.js';
 import type { UpdateGates } from './rollout-gates.js';
+import type { QuarantineGate } from './rollout-quarantine.js';
 
 export interface SiteUpdateOutcome {
   /** In action order (kind, then slug). */
@@ -29,6 +30,7 @@ export interface SiteUpdateOutcome {
 function heldMessage(update: PendingUpdate, { hold, pinned }: HoldVerdict): string {
   const where = `(${sourceLabel(hold.source)})${hold.reason ? `: ${hold.reason}` : ''}`;
   const item = describeItem(update);
+  if (hold.versions !== undefined) return `${item} update to ${update.to} is held ${where}`;
   if (!pinned) return `${item} updates are held ${where}`;
   const target =
     update.to !== ''
@@ -78,6 +80,7 @@ export function planSiteUpdates(
   ignores: IgnoresAfter,
   wave: string | undefined,
   gates?: UpdateGates,
+  quarantine?: QuarantineGate,
 ): SiteUpdateOutcome {
   const { site } = facts;
   const actions: Action[] = [];
@@ -88,8 +91,16 @@ export function planSiteUpdates(
     const verdict = rules.judge(siteRules, update);
     if (!verdict) continue;
     if ('hold' in verdict) {
+      if (verdict.hold.versions !== undefined) quarantine?.held(update);
       const item = { kind: update.kind, slug: update.slug };
       notes.push({ kind: 'held', item, message: heldMessage(update, verdict) });
+      continue;
+    }
+    // A quarantined version is held before any gate: no wave or window lets it through.
+    const quarantined = quarantine?.heldReason(update);
+    if (quarantined !== undefined) {
+      quarantine!.held(update);
+      notes.push({ kind: 'held', item: { kind: update.kind, slug: update.slug }, message: quarantined });
       continue;
     }
     const wait = gates?.waitReason(update, verdict.policy, wave);

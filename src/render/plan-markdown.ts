@@ -21,6 +21,7 @@ import {
   siteList,
   summaryLine,
 } from './plan-words.js';
+import { quarantineMarkdownLines } from './quarantines.js';
 import { haltMarkdown } from './rollout-halt.js';
 import { type DistinctChange, distinctChanges, FIRST_SITES } from './rollup.js';
 
@@ -97,6 +98,7 @@ function head(plan: Plan, haltAbove: boolean): string[] {
     // A saved plan's times too: `show` renders any file whose id matches its content.
     `Plan \`${shortId(plan.id)}\` for ${markdownUrl(plan.dashboard.url)}, created ${esc(plan.created_at)}, expires ${esc(plan.expires_at)}.`,
   ];
+  if (plan.quarantines) lines.push('', ...quarantineMarkdownLines(plan.quarantines));
   if (!hasChanges(summary)) lines.push('', noChangesLine(plan));
   if (plan.needs_approval) {
     const reasons = plan.notes

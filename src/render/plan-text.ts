@@ -20,6 +20,7 @@ import {
   siteList,
   summaryLine,
 } from './plan-words.js';
+import { quarantineTextLines } from './quarantines.js';
 import { haltText } from './rollout-halt.js';
 import { type DistinctChange, distinctChanges, FIRST_SITES } from './rollup.js';
 import { safeText } from './safe-text.js';
@@ -219,6 +220,8 @@ export function* planTextChunks(plan: Plan, options: PlanTextOptions = {}): Gene
     : `No changes. ${summaryLine(summary)}.\n`;
   // A saved plan's own strings too: `show` renders any file whose id matches its content.
   yield `${s.dim(`plan ${safeText(shortId(plan.id))} for ${safeText(plan.dashboard.url)}, expires ${safeText(plan.expires_at)}`)}\n`;
+  // Quarantines lead the detail: a held version and the sites to repair are what to act on.
+  if (plan.quarantines) yield `\n${s.red(quarantineTextLines(plan.quarantines))}`;
   if (!hasChanges(summary)) yield `\n${noChangesLine(plan)}\n`;
   else {
     // Distinct changes lead, so a fleet's plan is reviewed in one screen; detail follows.

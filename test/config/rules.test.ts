@@ -261,6 +261,13 @@ describe('semantic rules', () => {
       );
       expect(d).toMatchObject({ severity: 'error', path: '/holds/0/pin' });
     });
+    it('reports a hold both pinned and of some versions', async () => {
+      const d = await only(
+        "holds:\n  - {sites: [all], plugin: a/a.php, pin: '6.4', versions: ['6.5.1']}\n",
+        'impossible-version-rule',
+      );
+      expect(d).toMatchObject({ severity: 'error', path: '/holds/0/versions' });
+    });
     it('warns about a policy that allows nothing', async () => {
       const d = await only('updates:\n  - {name: p, sites: [all], max: none}\n', 'impossible-version-rule');
       expect(d.severity).toBe('warning');

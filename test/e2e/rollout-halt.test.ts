@@ -45,6 +45,14 @@ describe('a halted rollout, against the sandbox', () => {
 
   it('every later plan, drift and apply exits 3 with the halt on its first line', async () => {
     writeFileSync(join(dir, 'svc-gitops.yaml'), config(0));
+    // Beyond the canary, a second plugin: what the rollout goes on with once healed (akismet
+    // 5.3.7 broke the canary and stays quarantined).
+    for (const site of [3, 4])
+      await fetch(`${sandbox.url}/__sandbox/pending`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ site, kind: 'plugin', slug: 'hello-dolly/hello.php', from: '1.6', to: '1.7' }),
+      });
     const halting = await run(['apply', '--auto-approve'], T0);
     expect(halting.code).toBe(1);
     expect(halting.stdout).toContain('Apply stopped (wave canary left unhealthy sites)');

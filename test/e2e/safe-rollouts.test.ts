@@ -54,6 +54,18 @@ describe('safe rollouts against the sandbox', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
+  // A second plugin pending beyond the canary: what a halted rollout goes on with once it may,
+  // while the version that broke the canary stays quarantined.
+  const helloBeyondCanary = async () => {
+    for (const site of [3, 4, 5, 6]) {
+      const reply = await fetch(`${sandbox.url}/__sandbox/pending`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ site, kind: 'plugin', slug: 'hello-dolly/hello.php', from: '1.6', to: '1.7' }),
+      });
+      expect(reply.ok).toBe(true);
+    }
+  };
 
   it('a window closed at `now` leaves its updates waiting; open, they are planned', async () => {
     config(`${POLICY}    window: {schedule: '* 22-23 * * *', timezone: Europe/Berlin}\n`);
@@ -140,15 +152,16 @@ describe('safe rollouts against the sandbox', () => {
     config(`${POLICY}rollout:\n  health: {max_unhealthy: 0}\n${WAVES.replace('rollout:\n', '')}`);
     const fault = await control('health-faults', [{ site: 2, item: 'plugin:akismet/akismet.php' }]);
     expect(fault.status).toBe(200);
+    await helloBeyondCanary();
     const broken = await run(['apply', '--auto-approve'], T0);
     expect(broken.code).toBe(1);
     expect(broken.stdout).toContain(
-      'Apply stopped (wave canary left unhealthy sites): 2 done, 0 failed, 4 skipped',
+      'Apply stopped (wave canary left unhealthy sites): 2 done, 0 failed, 8 skipped',
     );
     expect(broken.stdout).toContain(
       'site 2 https://site-2.demo.test/: offline (HTTP 500) after plugin akismet/akismet.php 5.3.6 → 5.3.7',
     );
-    expect(broken.stdout).toContain('skipped (UNHEALTHY): 4');
+    expect(broken.stdout).toContain('skipped (UNHEALTHY): 8');
     expect(broken.stdout).toContain('svc-gitops apply --resume');
     expect(state().waves.canary?.unhealthy).toMatchObject([{ site_id: 2, problem: 'offline (HTTP 500)' }]);
     const markdown = await run(['plan', '--format', 'markdown'], hours(1));
@@ -165,11 +178,12 @@ describe('safe rollouts against the sandbox', () => {
       'error [UNHEALTHY]: wave canary still has 1 unhealthy site(s): site 2 https://site-2.demo.test/ (offline (HTTP 500))',
     );
 
-    // Healed: a new check passes and the rollout continues.
+    // Healed: a new check passes and the rollout continues, without the quarantined version.
     await control('health-faults', []);
     const resumed = await run(['apply', '--resume', '--auto-approve'], hours(2));
     expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
     expect(resumed.stdout).toContain('Apply complete: 4 done');
+    expect(resumed.stdout).not.toMatch(/akismet\S* 5\.3\.6 → 5\.3\.7.*done/);
     expect(state().waves.canary?.unhealthy).toEqual([]);
   });
 
@@ -178,6 +192,7 @@ describe('safe rollouts against the sandbox', () => {
     await control('health-faults', [
       { site: 1, item: 'plugin:akismet/akismet.php', http_code: 503, online: true },
     ]);
+    await helloBeyondCanary();
     const broken = await run(['apply', '--auto-approve', '--format', 'json'], T0);
     expect(broken.code).toBe(1);
     // The report with its health section fits the published apply report schema.

@@ -3,8 +3,9 @@ import { diagnostic } from '../places.js';
 import type { Rule } from './context.js';
 
 /**
- * Version rules that can never take effect: a pin on translations (the dashboard reports no new
- * version for them, so nothing could be compared with the pin), and a policy with `max: none`
+ * Version rules that can never take effect: a pin or held versions on translations (the dashboard
+ * reports no new version for them, so nothing could be compared), a hold both pinned and of
+ * some versions (which would win is not obvious), and a policy with `max: none`
  * (it allows no update at all; a hold says that more clearly).
  */
 export const impossibleVersionRule: Rule = {
@@ -12,6 +13,20 @@ export const impossibleVersionRule: Rule = {
   check({ merged, locate }) {
     const out: Diagnostic[] = [];
     for (const hold of merged.holds) {
+      if (hold.versions !== undefined && (hold.pin !== undefined || hold.kind === 'translation')) {
+        const why =
+          hold.kind === 'translation'
+            ? 'translations have no versions to hold'
+            : 'a hold of some versions cannot also be pinned';
+        out.push(
+          diagnostic(locate, {
+            rule: 'impossible-version-rule',
+            message: `\`${hold.slug}\` holds versions ${hold.versions.join(', ')}, but ${why}`,
+            place: { file: hold.place.file, path: [...hold.place.path, 'versions'] },
+            hint: 'keep either `pin` or `versions`, or remove `versions` to hold the item entirely',
+          }),
+        );
+      }
       if (hold.kind !== 'translation' || hold.pin === undefined) continue;
       out.push(
         diagnostic(locate, {
