@@ -446,8 +446,12 @@ export interface PlanGate {
   windows?: Array<{ of: string; schedule: string[]; timezone: string }>;
   /** The latest end of the soak times the wave's updates passed. */
   soak_ends_at?: string;
-  /** The wave starts only once `wave` has been healthy for `healthy_for`: from `opens_at`. */
-  after?: { wave: string; healthy_for: string; opens_at: string };
+  /**
+   * The wave starts only once `wave` has been healthy for `healthy_for`: from `opens_at`.
+   * `site_ids`: the connected sites of `wave` when the plan was made; apply checks their health
+   * again before it writes this wave (absent when health was overridden).
+   */
+  after?: { wave: string; healthy_for: string; opens_at: string; site_ids?: number[] };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ import { batchPlan } from './batch.js';
 import type { ApplyEvent } from './events.js';
 import { type ExecuteResult, executePhases } from './execute.js';
 import { checkSafeMode } from './guard.js';
+import type { GateHealth } from './gate-health.js';
 import { createWaveHealthStep } from './health.js';
 import type { HeldBack } from './held-back.js';
 import type { ApplyJournal } from './journal.js';
@@ -54,6 +55,8 @@ export interface ApplyOptions {
    * on disk without that start (a saved plan's used mark, run.ts) happens here.
    */
   afterRunStart?: (() => void) | undefined;
+  /** The earlier wave's health for a recorded `after` gate, asked before each wave is written. */
+  gateHealth?: GateHealth | undefined;
 }
 
 export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<ApplyResult> {
@@ -111,7 +114,8 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     now,
     health: healthStep,
     // The plan's gates, judged again as each wave is about to be written.
-    gateClosed: (wave) => closedGate(plan.gates, wave, now())?.message,
+    gateClosed: async (wave) =>
+      closedGate(plan.gates, wave, now())?.message ?? (await options.gateHealth?.(wave)),
   });
   // Every outcome in plan order: what was sent, and what was held back (an update skipped as
   // done by an earlier run is checked by the re-read as well).

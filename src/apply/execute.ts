@@ -45,7 +45,9 @@ export interface ExecuteOptions {
   /** Health checks around each update wave (health.ts); absent: none. */
   health?: WaveHealthStep | undefined;
   /** Why a wave's recorded gates are shut now (asked before its first call); undefined: open. */
-  gateClosed?: ((wave: string | undefined) => string | undefined) | undefined;
+  gateClosed?:
+    | ((wave: string | undefined) => string | undefined | Promise<string | undefined>)
+    | undefined;
 }
 
 export interface ExecuteResult {
@@ -142,7 +144,14 @@ export async function executePhases(
 
   for (const phase of phases) {
     if (stopReason) break;
-    const shut = phase.kind === 'update' ? options.gateClosed?.(phase.wave) : undefined;
+    let shut: string | undefined;
+    try {
+      shut = phase.kind === 'update' ? await options.gateClosed?.(phase.wave) : undefined;
+    } catch (error) {
+      if (halted()) break; // interrupted while judging: reported as the interrupt it is
+      // A gate that cannot be judged (its health check failed) stays shut: fail closed.
+      shut = `wave ${phase.wave}: its gate could not be judged (${error instanceof Error ? error.message : String(error)})`;
+    }
     if (shut !== undefined) {
       stopReason = { code: 'GATE_CLOSED', message: shut };
       options.onEvent?.({ type: 'stopped', code: 'GATE_CLOSED', message: shut });

@@ -8,6 +8,7 @@ import { applyPlan } from './apply-plan.js';
 import { batchPlan, type CallPhase } from './batch.js';
 import type { Approved } from './decision.js';
 import type { ApplyEvent } from './events.js';
+import { type GateHealth, gateHealthCheck } from './gate-health.js';
 import { checkLiveUnchanged } from './guard.js';
 import { completedUpdates, type JournalRecord, openJournal, readJournal } from './journal.js';
 import { type ApplyLockPlace, applyLockPlace } from './lock-dir.js';
@@ -50,8 +51,9 @@ export interface RunApprovedOptions {
  */
 export async function runApproved(approved: Approved, options: RunApprovedOptions): Promise<ApplyResult> {
   const now = options.now ?? (() => new Date());
-  refuseClosedGate(approved, now());
   const { client, fs, paths } = options;
+  const gateHealth = gateHealthCheck(approved.plan.gates, client, approved.health?.rules, options.signal);
+  await refuseClosedGate(approved, now(), gateHealth);
   const lock = options.lock ?? (await applyLockPlace({}, homedir(), approved.plan.dashboard.url));
   return withApplyLock(fs, paths, lock, now(), options.onWarning ?? (() => {}), async () => {
     let capabilities = approved.capabilities;
@@ -97,6 +99,7 @@ export async function runApproved(approved: Approved, options: RunApprovedOption
         holdBack: combineHoldBacks(skipCompleted(completed), approved.holdBack),
         now,
         afterRunStart: markUsed,
+        gateHealth,
       });
     } finally {
       journal.close();
@@ -122,15 +125,24 @@ export function plannedCalls(
  * plan was made) refuses the whole run before the lock, the journal or any call: nothing is
  * written. Later waves are judged as they come (execute.ts), and stop the run there.
  */
-function refuseClosedGate(approved: Approved, now: Date): void {
+async function refuseClosedGate(approved: Approved, now: Date, gateHealth: GateHealth): Promise<void> {
   const first = approved.plan.actions.find(
     (action) => action.op === 'update' && !approved.holdBack?.(action),
   );
   if (!first) return;
   const shut = closedGate(approved.plan.gates, first.wave, now);
-  if (!shut) return;
-  throw new SvcError('GATE_CLOSED', `not applied: ${shut.message}; nothing was sent`, {
-    details: { ...shut },
-    hint: 'apply again once it opens; the plan records its gates and apply judges them as it writes',
+  if (shut) {
+    throw new SvcError('GATE_CLOSED', `not applied: ${shut.message}; nothing was sent`, {
+      details: { ...shut },
+      hint: 'apply again once it opens; the plan records its gates and apply judges them as it writes',
+    });
+  }
+  // The earlier wave's health, checked now (read-only calls): a wave that broke since the plan
+  // was made keeps the next one shut, with nothing written.
+  const unhealthy = await gateHealth(first.wave);
+  if (unhealthy === undefined) return;
+  throw new SvcError('GATE_CLOSED', `not applied: ${unhealthy}; nothing was sent`, {
+    details: { gate: 'after', ...(first.wave === undefined ? {} : { wave: first.wave }) },
+    hint: 'fix the unhealthy sites and plan again: the next plan holds the wave until they have been healthy for its healthy_for',
   });
 }

@@ -227,7 +227,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   };
   const limits = planWaveLimits(desired.waves, actions);
   if (limits) withoutId.wave_limits = limits;
-  const planned = planGates(desired, gates.passed(), options.rollout, options.now, actions);
+  const planned = planGates(desired, gates.passed(), options.rollout, options.now, actions, live.sites);
   if (planned.length > 0) withoutId.gates = planned;
   const halt = rolloutHalt(desired.waves, options.rollout);
   if (halt) withoutId.rollout_halt = halt;

@@ -6,9 +6,11 @@
  */
 
 import { compileWindow } from '../schedule/window.js';
-import type { Action, DesiredState, PlanGate, PlanRollout } from '../types.js';
+import type { Action, DesiredState, PlanGate, PlanRollout, Site } from '../types.js';
 import { waveClock } from './rollout-clock.js';
 import type { PassedGates } from './rollout-gates.js';
+import { compileSelection } from './select.js';
+import { assignWaves } from './waves.js';
 
 export function planGates(
   desired: DesiredState,
@@ -16,7 +18,9 @@ export function planGates(
   rollout: PlanRollout | undefined,
   now: Date,
   actions: readonly Action[],
+  sites: readonly Site[] = [],
 ): PlanGate[] {
+  const sitesOf = waveSites(desired, sites);
   const waves = new Map(desired.waves.map((wave) => [wave.name, wave]));
   const seen = new Set<string | undefined>();
   const gates: PlanGate[] = [];
@@ -39,11 +43,24 @@ export function planGates(
         wave: wave.after.wave,
         healthy_for: wave.after.healthyFor.text,
         opens_at: new Date(from + wave.after.healthyFor.ms).toISOString(),
+        // Overridden health is not checked again at apply; otherwise the earlier wave's sites are.
+        ...(rollout?.overrideHealth ? {} : { site_ids: sitesOf(wave.after.wave) }),
       };
     }
     if (Object.keys(gate).some((key) => key !== 'wave')) gates.push(gate);
   }
   return gates;
+}
+
+/** The connected, managed sites of a wave, ascending. */
+function waveSites(desired: DesiredState, sites: readonly Site[]): (wave: string) => number[] {
+  const waves = assignWaves(desired.waves);
+  const managed = compileSelection(desired.sites);
+  return (wave) =>
+    sites
+      .filter((site) => site.status === 'connected' && managed(site) && waves.waveOf(site) === wave)
+      .map((site) => site.id)
+      .sort((a, b) => a - b);
 }
 
 /** A recorded gate that is shut at `now`: why, in words every front end can show as they are. */

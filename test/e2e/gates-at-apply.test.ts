@@ -5,7 +5,7 @@ import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
 import type { Plan } from '../../src/types.js';
 import { cli } from '../helpers/cli.js';
 import { sandboxPer } from '../helpers/sandbox.js';
-import { pluginUpdateFleet, sandboxEnv, tempDir } from './helpers.js';
+import { hours, pluginUpdateFleet, sandboxEnv, THREE_WAVE_ROLLOUT, tempDir } from './helpers.js';
 
 /**
  * Gates hold when apply writes, not only when the plan is made: the saved plan records its
@@ -100,5 +100,36 @@ rollout:
     expect(text.stdout).toContain(
       'waiting: plugin akismet/akismet.php updates wait for the window of policy "plugins": `* 2 * * *` (Europe/Berlin); it opens 2026-11-24 02:00 Europe/Berlin (2026-11-24T01:00:00.000Z)',
     );
+  });
+
+  it("a saved plan of the next wave checks the earlier wave's health again: a canary broken since refuses it", async () => {
+    writeFileSync(join(dir, 'svc-gitops.yaml'), THREE_WAVE_ROLLOUT);
+    // The fixture has four sites: canary 1-2, early 3-4.
+    expect((await run(['apply', '--auto-approve'], hours(0))).code).toBe(0);
+    const saved = await run(['plan', '--out', 'plan.json'], hours(25));
+    expect(saved.code, saved.stderr).toBe(0);
+    const plan = JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as Plan;
+    expect(plan.gates).toEqual([
+      {
+        wave: 'early',
+        after: { wave: 'canary', healthy_for: '24h', opens_at: expect.any(String), site_ids: [1, 2] },
+      },
+    ]);
+    // The canary breaks after the plan was saved.
+    await fetch(`${sandbox.url}/__sandbox/health-faults`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([{ site: 2, item: 'plugin:akismet/akismet.php', version: '5.3.7' }]),
+    });
+    const late = await run(['apply', 'plan.json'], hours(25.5));
+    expect(late.code).toBe(1);
+    expect(late.stderr).toContain(
+      'error [GATE_CLOSED]: not applied: wave early starts only once wave canary is healthy: a health check at apply time found 1 unhealthy site(s) in it (site 2: offline (HTTP 500)); nothing was sent',
+    );
+    // Nothing reached early: its two updates are still pending, and the next plan holds them.
+    const left = await run(['plan', '--format', 'json'], hours(25.6));
+    expect(
+      (JSON.parse(left.stdout) as Plan).notes.filter((n) => n.kind === 'waiting').flatMap((n) => n.site_ids),
+    ).toEqual(expect.arrayContaining([3, 4]));
   });
 });
