@@ -5,7 +5,9 @@ import { type Settings, settingVariable } from '../settings/index.js';
 import type { CallRate, SessionBudget } from './limits.js';
 import type { SetupState } from './setup.js';
 import {
+  type AskUser,
   answerResult,
+  type CallContext,
   type CallToolResult,
   type ComposedOutcome,
   callToolResult,
@@ -31,6 +33,8 @@ export interface CallPathHost {
   state(): SetupState;
   /** Names of the GitOps tools, which answer NOT_CONFIGURED while the server is not connected. */
   gitopsNames: ReadonlySet<string>;
+  /** The client's user within the call `requestId`, when the client can ask (elicitation). */
+  askUser(requestId: string | number): AskUser | undefined;
 }
 
 /**
@@ -44,7 +48,7 @@ export function callHandler(host: CallPathHost) {
   const path = new CallPath(host);
   return async (
     request: { method: string; params?: unknown },
-    extra: { signal: AbortSignal },
+    extra: { signal: AbortSignal; requestId: string | number },
   ): Promise<CallToolResult> => {
     if (request.method !== 'tools/call') throw methodNotFound();
     const { name, args } = callParams(request.params);
@@ -57,7 +61,8 @@ export function callHandler(host: CallPathHost) {
       }
       return path.unknown(name);
     }
-    return path.guarded(tool, args, extra.signal);
+    const askUser = host.askUser(extra.requestId);
+    return path.guarded(tool, args, extra.signal, askUser ? { askUser } : {});
   };
 }
 
@@ -109,12 +114,17 @@ class CallPath {
     return undefined;
   }
 
-  async guarded(tool: ToolDef, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+  async guarded(
+    tool: ToolDef,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    context: CallContext,
+  ): Promise<CallToolResult> {
     const refused = this.refusal(tool, args);
     if (refused) return this.result(refused);
     let outcome: ToolOutcome;
     try {
-      outcome = await tool.run(args, signal);
+      outcome = await tool.run(args, signal, context);
     } catch (error) {
       if (error instanceof McpError) throw error;
       outcome = isSvcError(error)

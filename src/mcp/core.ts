@@ -181,6 +181,7 @@ export class ToolServerCore {
       stateDir: stateDirOf(options.env),
       variable: (setting) => settingVariable(setting, product),
       tokenVariable: settingVariable('token', product),
+      strictVariable: settingVariable('strict', product),
       replan: `call ${product}_plan again, show the new plan to the user, and apply with its new token`,
       onWarning: (message) => this.log(`warning: ${message}`),
     });
@@ -196,6 +197,7 @@ export class ToolServerCore {
       tokens: this.tokens,
       plans: this.plans,
       safeMode,
+      strict: this.settings.strict,
     });
   }
 

@@ -73,7 +73,7 @@ export function promptText(prefix: string, name: string, config: string | undefi
     return `Call ${prefix}_validate${cfg}; if it is valid, call ${prefix}_plan${cfg}. Summarise the plan for me: what would be ignored, unignored and updated, the high-risk actions first, and the notes. Use ${prefix}_explain for any item whose treatment is surprising. Do not apply anything.`;
   }
   if (name === 'plan_staged_rollout') {
-    return `Call ${prefix}_validate${cfg} and check that rollout.waves is configured (explain how to add waves if not). Then call ${prefix}_plan${cfg}, show me the plan wave by wave with its high-risk actions, and ask me for explicit approval. Only after I approve, call ${prefix}_apply with the plan's confirmation_token and user_confirmed: true, then call ${prefix}_plan again to show that nothing is left.`;
+    return `Call ${prefix}_validate${cfg} and check that rollout.waves is configured (explain how to add waves if not). Then call ${prefix}_plan${cfg}, show me the plan wave by wave with its high-risk actions, and ask me for explicit approval. Only after I approve, call ${prefix}_apply with the plan's plan_id (and, if the plan gave one, its confirmation_token and user_confirmed: true), then call ${prefix}_plan again to show that nothing is left.`;
   }
   return undefined;
 }

@@ -13,6 +13,7 @@ import {
 import { VERSION } from '../engine/index.js';
 import { callHandler } from './call-path.js';
 import { ToolServerCore } from './core.js';
+import { userAsker } from './elicitation.js';
 import { complete, helpTemplates, readHelp } from './help.js';
 import type { ToolServer, ToolServerOptions } from './options.js';
 import { promptList, promptText, readResource, resourceList } from './resources.js';
@@ -62,8 +63,29 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     findTool: (name, signal) => core.find(name, signal),
     state: () => core.state,
     gitopsNames: core.gitopsNames,
+    askUser: (requestId) => userAsker(server, requestId),
   });
 
+  serveReads(server, core, options, visibleTools);
+
+  return {
+    server,
+    settings: () => core.settings,
+    limits: core.limits,
+    async close() {
+      await server.close();
+      await core.close();
+    },
+  };
+}
+
+/** Resources, prompts and completions: reads of the server's own texts and the session's plans. */
+function serveReads(
+  server: Server,
+  core: ToolServerCore,
+  options: ToolServerOptions,
+  visibleTools: (signal?: AbortSignal) => Promise<ToolDef[]>,
+): void {
   const { product } = core;
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: resourceList(product) }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
@@ -93,16 +115,6 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       tools: async () => (await visibleTools(extra.signal)).map((tool) => tool.name),
     }),
   }));
-
-  return {
-    server,
-    settings: () => core.settings,
-    limits: core.limits,
-    async close() {
-      await server.close();
-      await core.close();
-    },
-  };
 }
 
 /** A tool as tools/list shows it: its title also among the annotations, an open world unless said. */

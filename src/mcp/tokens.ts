@@ -80,6 +80,14 @@ export class ConfirmationTokens {
     return { ok: true, carried: entry.carried };
   }
 
+  /**
+   * Drops every pending token of `tool`: a new plan makes the older plans' tokens worthless, so
+   * at most one apply token is outstanding and it is the one of the plan last shown.
+   */
+  revoke(tool: string): void {
+    for (const [token, entry] of this.pending) if (entry.tool === tool) this.pending.delete(token);
+  }
+
   /** What a valid token carries, without using it up (for a dry run of the confirmed call). */
   peek(token: string, tool: string): unknown {
     const entry = this.pending.get(token);

@@ -18,6 +18,7 @@ const WORKFLOW_CODES: ReadonlySet<string> = new Set([
   'CONFLICTING_PARAMETERS',
   'CONFIRMATION_UNSUPPORTED',
   'INVALID_PARAMETER',
+  'USER_DECLINED',
 ]);
 
 /** The vendor's numeric codes (JSON-RPC's range for servers), by condition. */

@@ -11,7 +11,8 @@ export type ToolErrorCode =
   | 'INVALID_PARAMETER'
   | 'NOT_CONFIGURED'
   | 'TOOL_NOT_FOUND'
-  | 'TOOL_NOT_ALLOWED';
+  | 'TOOL_NOT_ALLOWED'
+  | 'USER_DECLINED';
 
 /** What a tool hands back: a result the server composed, or a dashboard answer passed on. */
 export type ToolOutcome = ComposedOutcome | PassedOnAnswer;
@@ -90,5 +91,31 @@ export interface ToolDef {
   };
   /** Safe mode refuses the tool before it runs (SAFE_MODE_BLOCKED). */
   destructive: boolean;
-  run(args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome>;
+  run(args: Record<string, unknown>, signal: AbortSignal, context?: CallContext): Promise<ToolOutcome>;
+}
+
+/** What one call can reach besides its arguments: the client's user, when the client can ask. */
+export interface CallContext {
+  /** Absent when the client declared no form elicitation. */
+  askUser?: AskUser;
+}
+
+/** A question put to the user by the client (MCP form elicitation), and the user's answer. */
+export type AskUser = (question: UserQuestion, signal: AbortSignal) => Promise<UserAnswer>;
+
+export interface UserQuestion {
+  message: string;
+  /** A flat object of primitive fields, as form elicitation allows. */
+  requestedSchema: {
+    type: 'object';
+    properties: Record<string, { type: 'boolean'; title?: string; description?: string; default?: boolean }>;
+    required?: string[];
+  };
+}
+
+export interface UserAnswer {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, unknown>;
+  /** Why no answer came (the client failed or timed out): counted as a cancel. */
+  failure?: string;
 }

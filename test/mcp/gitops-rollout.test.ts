@@ -52,6 +52,7 @@ describe('svc_plan and svc_apply keep the rollout state', () => {
 
     clock.advance(60_000);
     const applied = await agent.call('svc_apply', {
+      plan_id: first.result.plan_id,
       confirmation_token: first.result.confirmation_token,
       user_confirmed: true,
     });
@@ -84,6 +85,7 @@ describe('svc_plan and svc_apply keep the rollout state', () => {
     agent = await connect({ env: fastClientEnv(sandbox), files: { 'svc-gitops.yaml': halting }, clock });
     const first = await agent.call('svc_plan', {});
     const applied = await agent.call('svc_apply', {
+      plan_id: first.result.plan_id,
       confirmation_token: first.result.confirmation_token,
       user_confirmed: true,
     });

@@ -9,6 +9,7 @@ import {
   SMALL_CONFIG,
   startSmallSandbox,
   testClock,
+  writes,
 } from './helpers.js';
 
 /**
@@ -53,14 +54,29 @@ describe.each(PROFILES)('GitOps tools against the %s sandbox', (profile) => {
     expect(plan.result.markdown).toMatch(/^## svc-gitops plan/);
     expect(plan.text).toContain('user_confirmed: true');
 
-    const applied = await agent.call('svc_apply', { confirmation_token: 'token-1', user_confirmed: true });
+    const applied = await agent.call('svc_apply', {
+      plan_id: plan.result.plan_id,
+      confirmation_token: 'token-1',
+      user_confirmed: true,
+    });
     expect(applied.isError, applied.text).toBe(false);
+    // The result echoes what was applied: the plan, who confirmed it, the counts and the sites.
     expect(applied.result).toMatchObject({
       plan_id: plan.result.plan_id,
       applied: true,
+      confirmed_by: 'token',
+      summary: plan.result.summary,
       counts: { done: 7, failed: 0, skipped: 0, blocked: 0 },
       unverified: 0,
+      sites: [
+        { site_id: 1, site_url: 'https://one.example.test/', done: 2 },
+        { site_id: 2, site_url: 'https://two.example.test/', done: 3 },
+        { site_id: 3, site_url: 'https://three.example.test/', done: 2 },
+      ],
     });
+    expect(applied.text).toMatch(
+      /^Plan [0-9a-f]{12} applied \(confirmed with its token\): 7 done, 0 failed, 0 skipped, 0 blocked on 3 site\(s\): https:\/\/one\.example\.test\//,
+    );
 
     const after = await agent.call('svc_plan', {});
     expect(after.result).toMatchObject({ has_changes: false, next_action: 'nothing_to_apply' });
@@ -101,33 +117,66 @@ describe.each(PROFILES)('GitOps tools against the %s sandbox', (profile) => {
     expect(calls.text).toMatch(/call/);
 
     clock.advance(5 * 60_000 + 1);
-    const expired = await agent.call('svc_apply', { confirmation_token: token, user_confirmed: true });
+    const named = { plan_id: plan.result.plan_id, confirmation_token: token, user_confirmed: true };
+    const expired = await agent.call('svc_apply', named);
     expect(expired).toMatchObject({ isError: true, result: { code: 'PREVIEW_EXPIRED' } });
-    const again = await agent.call('svc_apply', { confirmation_token: token, user_confirmed: true });
+    const again = await agent.call('svc_apply', named);
     expect(again).toMatchObject({ isError: true, result: { code: 'PREVIEW_REQUIRED' } });
     // Nothing was applied by any of these calls.
     const still = await agent.call('svc_plan', {});
     expect(still.result.summary).toEqual(plan.result.summary);
 
     const fresh = still.result.confirmation_token as string;
-    expect((await agent.call('svc_apply', { confirmation_token: fresh, user_confirmed: true })).isError).toBe(
-      false,
-    );
-    const reused = await agent.call('svc_apply', { confirmation_token: fresh, user_confirmed: true });
+    const planId = still.result.plan_id;
+    // user_confirmed names the plan it confirms; without plan_id nothing is applied.
+    const unnamed = await agent.call('svc_apply', { confirmation_token: fresh, user_confirmed: true });
+    expect(unnamed).toMatchObject({ isError: true, result: { code: 'INVALID_PARAMETER' } });
+    expect(unnamed.text).toMatch(/plan_id is required/);
+    const confirmed = { plan_id: planId, confirmation_token: fresh, user_confirmed: true };
+    expect((await agent.call('svc_apply', confirmed)).isError).toBe(false);
+    const reused = await agent.call('svc_apply', confirmed);
     expect(reused).toMatchObject({ isError: true, result: { code: 'PREVIEW_REQUIRED' } });
   });
 
-  it("a second plan leaves the first plan's token valid", async () => {
+  it('without elicitation: a new plan revokes the older token, and a token confirms only its own plan_id', async () => {
     const agent = await start();
-    const narrow = await agent.call('svc_plan', { target: ['two.example.test'] });
-    const whole = await agent.call('svc_plan', {});
-    expect(narrow.result.plan_id).not.toBe(whole.result.plan_id);
+    // Plan A (one site, 2 updates) is shown to the user; the agent then makes plan B (3 sites).
+    const planA = await agent.call('svc_plan', { target: ['two.example.test'] });
+    expect(planA.result).toMatchObject({ confirmation: 'token', summary: { update: 2, sites: 1 } });
+    const planB = await agent.call('svc_plan', {});
+    expect(planB.result).toMatchObject({ confirmation: 'token', summary: { update: 4, sites: 3 } });
+    const before = await writes(sandbox);
+
+    // A's token died with plan B: at most one apply token is outstanding.
+    const stale = await agent.call('svc_apply', {
+      plan_id: planA.result.plan_id,
+      confirmation_token: planA.result.confirmation_token,
+      user_confirmed: true,
+    });
+    expect(stale).toMatchObject({ isError: true, result: { code: 'PREVIEW_REQUIRED' } });
+    // B's token offered as the confirmation of plan A: refused, since the call names A.
+    const misused = await agent.call('svc_apply', {
+      plan_id: planA.result.plan_id,
+      confirmation_token: planB.result.confirmation_token,
+      user_confirmed: true,
+    });
+    expect(misused).toMatchObject({ isError: true, result: { code: 'PREVIEW_REQUIRED' } });
+    expect(misused.text).toContain(`does not confirm plan ${planA.result.plan_id}`);
+    expect(await writes(sandbox)).toEqual(before);
+
+    // The refused call kept B's token: naming B applies B, and the result says it was B.
     const applied = await agent.call('svc_apply', {
-      confirmation_token: narrow.result.confirmation_token,
+      plan_id: planB.result.plan_id,
+      confirmation_token: planB.result.confirmation_token,
       user_confirmed: true,
     });
     expect(applied.isError, applied.text).toBe(false);
-    expect(applied.result).toMatchObject({ plan_id: narrow.result.plan_id, applied: true });
+    expect(applied.result).toMatchObject({
+      plan_id: planB.result.plan_id,
+      applied: true,
+      summary: { update: 4, sites: 3 },
+    });
+    expect((applied.result.sites as unknown[]).length).toBe(3);
   });
 
   it('a stale plan is refused as the CLI refuses it: the touched sites changed, nothing applied', async () => {
@@ -140,6 +189,7 @@ describe.each(PROFILES)('GitOps tools against the %s sandbox', (profile) => {
       to: '5.3.8',
     });
     const applied = await agent.call('svc_apply', {
+      plan_id: plan.result.plan_id,
       confirmation_token: plan.result.confirmation_token,
       user_confirmed: true,
     });
@@ -163,6 +213,7 @@ describe.each(PROFILES)('GitOps tools against the %s sandbox', (profile) => {
       summary: { high_risk: 1 },
     });
     const refused = await guarded.call('svc_apply', {
+      plan_id: plan.result.plan_id,
       confirmation_token: plan.result.confirmation_token,
       user_confirmed: true,
     });
@@ -172,6 +223,7 @@ describe.each(PROFILES)('GitOps tools against the %s sandbox', (profile) => {
     const unguarded = await open.call('svc_plan', {});
     expect(unguarded.result.safe_mode_blocked).toBe(false);
     const applied = await open.call('svc_apply', {
+      plan_id: unguarded.result.plan_id,
       confirmation_token: unguarded.result.confirmation_token,
       user_confirmed: true,
     });

@@ -2,6 +2,11 @@ import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import {
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { createToolServer, type ToolServer } from '../../src/mcp/index.js';
 import {
   parseFleet,
@@ -10,6 +15,7 @@ import {
   type SandboxProfile,
   startSandbox,
 } from '../../src/sandbox/index.js';
+import { sandboxControl } from '../helpers/sandbox.js';
 import { tempDirForFile } from '../helpers/temp-dir.js';
 
 /**
@@ -99,6 +105,11 @@ export interface ConnectOptions {
   cwd?: string;
   /** The server's file system for everything but saving its settings (default: node:fs). */
   fs?: typeof fs;
+  /**
+   * The user behind the client: given, the client declares form elicitation and answers every
+   * question the server asks with this; absent, it declares no elicitation.
+   */
+  user?: (question: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>;
 }
 
 /**
@@ -125,7 +136,12 @@ export async function connect(options: ConnectOptions = {}): Promise<Connected> 
     ...(options.namespace ? { namespace: options.namespace } : {}),
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'test-agent', version: '1.0.0' });
+  const client = new Client(
+    { name: 'test-agent', version: '1.0.0' },
+    options.user ? { capabilities: { elicitation: { form: {} } } } : {},
+  );
+  const { user } = options;
+  if (user) client.setRequestHandler(ElicitRequestSchema, async (request) => user(request.params));
   await tool.server.connect(serverSide);
   await client.connect(clientSide);
   return {
@@ -187,4 +203,16 @@ export async function untilConnected(agent: Connected, tries = 10): Promise<void
     if (tools.some((tool) => tool.name.endsWith('_v1'))) return;
   }
   throw new Error(`the tool server did not connect in ${tries} tries`);
+}
+
+/**
+ * What a test compares to prove that nothing was written: the dashboard's whole state (sites,
+ * pending updates, ignores) and the number of updates it ran.
+ */
+export async function writes(
+  sandbox: Pick<RunningSandbox, 'url'>,
+): Promise<{ state: unknown; updatesRun: number }> {
+  const control = sandboxControl(sandbox);
+  const stats = (await control('GET', 'stats')) as { updates_run_total: number };
+  return { state: await control('GET', 'state'), updatesRun: stats.updates_run_total };
 }

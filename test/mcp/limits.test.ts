@@ -228,6 +228,7 @@ describe('--namespace: texts name what the server reads', () => {
       const plan = await agent.call('acme_plan');
       expect(plan.isError).toBe(false);
       const refused = await agent.call('acme_apply', {
+        plan_id: plan.result.plan_id,
         confirmation_token: plan.result.confirmation_token,
         user_confirmed: true,
       });
@@ -268,6 +269,7 @@ describe('--namespace: texts name what the server reads', () => {
     try {
       const plan = await agent.call('acme_plan');
       const failed = await agent.call('acme_apply', {
+        plan_id: plan.result.plan_id,
         confirmation_token: plan.result.confirmation_token,
         user_confirmed: true,
       });

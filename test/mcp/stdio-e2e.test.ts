@@ -74,6 +74,7 @@ describe.each(PROFILES)('svc-gitops mcp over stdio against the %s sandbox', (pro
       const plan = await call('svc_plan');
       expect(plan.result).toMatchObject({ has_changes: true, summary: { update: 4, ignore: 3 } });
       const applied = await call('svc_apply', {
+        plan_id: plan.result.plan_id,
         confirmation_token: plan.result.confirmation_token,
         user_confirmed: true,
       });

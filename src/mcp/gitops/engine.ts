@@ -1,15 +1,13 @@
 import type * as nodeFs from 'node:fs';
-import * as realFs from 'node:fs';
-import { tmpdir } from 'node:os';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import {
   type ApplyReport,
   applyReport,
   approveSaved,
   type DashboardClient,
   type DesiredState,
-  type Diagnostic,
   finishRollout,
+  judgeNames,
   type LiveState,
   loadDesired,
   type Plan,
@@ -19,25 +17,36 @@ import {
   type RolloutContext,
   recordApply,
   refusalError,
+  refusedNames,
   requireDesired,
   runApproved,
   type Settings,
   SvcError,
   statePaths,
+  type UnknownName,
   type VariableOf,
 } from '../../index.js';
 import { renderApplyCalls } from '../../render/index.js';
 import type { PlanRollout } from '../../types.js';
+import {
+  insideWorkingDirectory,
+  toolChoice,
+  type Validated,
+  validateText,
+  withProblems,
+} from './desired-source.js';
 
 /**
  * The GitOps half of the tool server on the engine library (src/index.ts), behind one small
  * interface: validate, plan now, apply a plan the way a saved plan is applied (approveSaved:
  * integrity, expiry, dashboard, safe mode; runApproved: lock, single use, touched sites
- * unchanged, journal), and the calls apply would send.
+ * unchanged, journal), the refusal apply would give now, and the calls apply would send.
  */
 export interface GitopsEngine {
   validate(source: DesiredSource): Promise<Validated>;
   plan(request: PlanRequest, signal: AbortSignal): Promise<Planned>;
+  /** Throws what apply would refuse the plan with now (strict names, expiry, safe mode, …). */
+  check(planned: Planned): void;
   apply(planned: Planned, signal: AbortSignal): Promise<ApplyReport>;
   describeCalls(planned: Planned): Promise<string>;
 }
@@ -45,12 +54,7 @@ export interface GitopsEngine {
 /** A desired-state path inside the working directory, or YAML text. */
 export type DesiredSource = { path?: string; yaml?: string };
 
-export interface Validated {
-  /** The path as given (or the name the YAML text was checked under). */
-  source: string;
-  desired?: DesiredState;
-  diagnostics: Diagnostic[];
-}
+export type { Validated } from './desired-source.js';
 
 export interface PlanRequest {
   config?: string;
@@ -64,6 +68,11 @@ export interface Planned {
   configPath: string;
   /** The rollout state and plan-time health checks the plan was made with, if any. */
   rollout?: PlanRollout;
+  /**
+   * Sites and slugs the desired state names that the dashboard does not know (notes of slugs
+   * not judged included); under strict, judged after reading the installed items, as the CLI.
+   */
+  unknown: UnknownName[];
 }
 
 export interface EngineOptions {
@@ -78,13 +87,12 @@ export interface EngineOptions {
   variable: VariableOf;
   /** The variable of the REST API key that plan notes name (SVC_TOKEN, or NAME_TOKEN). */
   tokenVariable: string;
+  /** The variable of the strict setting its refusal names (SVC_STRICT, or NAME_STRICT). */
+  strictVariable: string;
   /** How a refused plan's hint says to plan again, in this server's words (see CLI_REPLAN). */
   replan: string;
   onWarning: (message: string) => void;
 }
-
-/** Shown instead of the temporary file that holds YAML text while it is validated. */
-const TEXT_SOURCE = 'desired-state.yaml';
 
 export function createEngine(options: EngineOptions): GitopsEngine {
   const { client, settings, fs, cwd, now } = options;
@@ -105,18 +113,12 @@ export function createEngine(options: EngineOptions): GitopsEngine {
       };
     },
 
+    check(planned) {
+      approve(options, planned, settings.safeMode);
+    },
+
     async apply(planned, signal) {
-      const decision = approveSaved(planned.plan, {
-        dashboardUrl: client.url,
-        safeMode: settings.safeMode,
-        variable: options.variable,
-        replan: options.replan,
-        now: now(),
-        config: { path: planned.configPath, desired: planned.desired },
-      });
-      if (decision.kind === 'refused') throw refusalError(decision);
-      if (decision.kind !== 'approved')
-        throw new SvcError('INTERNAL', `a saved-plan approval ended ${decision.kind}`);
+      const decision = approve(options, planned, settings.safeMode);
       const warnings: string[] = [];
       const paths = statePaths(resolve(cwd, options.stateDir), client.url);
       const result = await runApproved(decision, {
@@ -138,19 +140,46 @@ export function createEngine(options: EngineOptions): GitopsEngine {
     },
 
     async describeCalls(planned) {
-      const decision = approveSaved(planned.plan, {
-        dashboardUrl: client.url,
-        safeMode: false,
-        variable: options.variable,
-        replan: options.replan,
-        now: now(),
-        config: { path: planned.configPath, desired: planned.desired },
-      });
-      if (decision.kind === 'refused') throw refusalError(decision);
-      if (decision.kind !== 'approved') return '';
+      const decision = approve(options, planned, false);
       return renderApplyCalls(plannedCalls(decision, await client.capabilities()), client.url);
     },
   };
+}
+
+/**
+ * The approval of a plan as a saved plan's (integrity, expiry, same dashboard, safe mode when
+ * asked) after the strict check: under strict a plan that names what the dashboard does not know
+ * is never applied, as the CLI never saves it. A refusal throws.
+ */
+function approve(options: EngineOptions, planned: Planned, safeMode: boolean) {
+  const { client, settings, now } = options;
+  const unknown = refusedNames(planned.unknown);
+  if (settings.strict && unknown.length > 0) throw strictRefusal(unknown, options.strictVariable);
+  const decision = approveSaved(planned.plan, {
+    dashboardUrl: client.url,
+    safeMode,
+    variable: options.variable,
+    replan: options.replan,
+    now: now(),
+    config: { path: planned.configPath, desired: planned.desired },
+  });
+  if (decision.kind === 'refused') throw refusalError(decision);
+  if (decision.kind !== 'approved')
+    throw new SvcError('INTERNAL', `a saved-plan approval ended ${decision.kind}`);
+  return decision;
+}
+
+/** Strict's refusal: the CLI's words for `plan --strict`, each name with its suggestion. */
+export function strictRefusal(unknown: UnknownName[], variable: string): SvcError {
+  const n = unknown.length;
+  const names = unknown
+    .slice(0, 5)
+    .map((name) => `${name.message}${name.suggestion ? ` (did you mean ${name.suggestion}?)` : ''}`);
+  return new SvcError(
+    'CONFIG_INVALID',
+    `strict: the desired state names ${n} site${n === 1 ? '' : 's'} or slug${n === 1 ? '' : 's'} the dashboard does not know: ${names.join('; ')}`,
+    { hint: `correct the names in the desired state and plan again (strict is on: ${variable})` },
+  );
 }
 
 /**
@@ -191,74 +220,18 @@ function planning(options: EngineOptions): Pick<GitopsEngine, 'plan'> {
           }),
       });
       finishRollout(context, loaded.configPath, planned);
+      const unknown = await judgeNames(
+        { desired, live: planned.live, plan: planned.plan, client, targetSiteIds: planned.targetSiteIds },
+        { strict: settings.strict, signal },
+      );
       return {
         plan: planned.plan,
         live: planned.live,
         desired,
         configPath: loaded.configPath,
         ...(planned.rollout ? { rollout: planned.rollout } : {}),
+        unknown,
       };
     },
   };
-}
-
-/**
- * A path the agent names must stay inside the working directory: the tool server reads the
- * desired state of the repository it was started in, never any file of the machine.
- */
-function insideWorkingDirectory(cwd: string, path: string, alternative = ''): string {
-  const full = resolve(cwd, path);
-  const rel = relative(cwd, full);
-  if (rel.startsWith('..') || isAbsolute(rel)) {
-    throw new SvcError('USAGE', `${path} is outside the working directory`, {
-      hint: `give a path inside the directory the tool server was started in${alternative ? `, ${alternative}` : ''}`,
-    });
-  }
-  return rel === '' ? '.' : rel;
-}
-
-/** Problems a tool answer shows at once (the validate tool lists every one). */
-const PROBLEMS_SHOWN = 3;
-
-/**
- * The CLI prints a desired state's problems before its "N error(s)" refusal; a tool's caller sees
- * only the refusal, so it carries the first problems with their places.
- */
-/** The config hints in a tool's words: its argument, and the server's directory it is relative to. */
-function toolChoice(cwd: string): { how: string; create: string } {
-  return {
-    how: 'the config argument (a path inside that directory)',
-    create: `the tool server works in ${cwd} (its operator sets it with --chdir DIR): create svc-gitops.yaml there`,
-  };
-}
-
-function withProblems<T>(loaded: { diagnostics: Diagnostic[] }, run: () => T): T {
-  try {
-    return run();
-  } catch (error) {
-    if (!(error instanceof SvcError) || error.code !== 'CONFIG_INVALID') throw error;
-    const problems = loaded.diagnostics
-      .filter((d) => d.severity === 'error')
-      .slice(0, PROBLEMS_SHOWN)
-      .map((d) => `${d.file ?? ''}${d.line ? `:${d.line}:${d.col ?? 1}` : ''}: ${d.message}`);
-    throw new SvcError('CONFIG_INVALID', `${error.message}: ${problems.join('; ')}`, {
-      hint: 'fix them; the validate tool lists every problem with its file:line:col and a hint',
-    });
-  }
-}
-
-/** YAML text is validated as a file of its own in a temporary directory, removed afterwards. */
-async function validateText(yaml: string): Promise<Validated> {
-  const dir = realFs.mkdtempSync(join(tmpdir(), 'svc-gitops-mcp-'));
-  try {
-    realFs.writeFileSync(join(dir, TEXT_SOURCE), yaml);
-    const loaded = await loadDesired({ cwd: dir, fs: realFs, config: TEXT_SOURCE });
-    return {
-      source: TEXT_SOURCE,
-      diagnostics: loaded.diagnostics,
-      ...(loaded.desired ? { desired: loaded.desired } : {}),
-    };
-  } finally {
-    realFs.rmSync(dir, { recursive: true, force: true });
-  }
 }

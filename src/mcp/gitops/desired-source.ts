@@ -1,0 +1,76 @@
+import * as realFs from 'node:fs';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { type DesiredState, type Diagnostic, loadDesired, SvcError } from '../../index.js';
+
+/** A desired state checked: the source as given, the state when valid, every problem found. */
+export interface Validated {
+  /** The path as given (or the name the YAML text was checked under). */
+  source: string;
+  desired?: DesiredState;
+  diagnostics: Diagnostic[];
+}
+
+/** Shown instead of the temporary file that holds YAML text while it is validated. */
+const TEXT_SOURCE = 'desired-state.yaml';
+
+/**
+ * A path the agent names must stay inside the working directory: the tool server reads the
+ * desired state of the repository it was started in, never any file of the machine.
+ */
+export function insideWorkingDirectory(cwd: string, path: string, alternative = ''): string {
+  const full = resolve(cwd, path);
+  const rel = relative(cwd, full);
+  if (rel.startsWith('..') || isAbsolute(rel)) {
+    throw new SvcError('USAGE', `${path} is outside the working directory`, {
+      hint: `give a path inside the directory the tool server was started in${alternative ? `, ${alternative}` : ''}`,
+    });
+  }
+  return rel === '' ? '.' : rel;
+}
+
+/** Problems a tool answer shows at once (the validate tool lists every one). */
+const PROBLEMS_SHOWN = 3;
+
+/** The config hints in a tool's words: its argument, and the server's directory it is relative to. */
+export function toolChoice(cwd: string): { how: string; create: string } {
+  return {
+    how: 'the config argument (a path inside that directory)',
+    create: `the tool server works in ${cwd} (its operator sets it with --chdir DIR): create svc-gitops.yaml there`,
+  };
+}
+
+/**
+ * The CLI prints a desired state's problems before its "N error(s)" refusal; a tool's caller sees
+ * only the refusal, so it carries the first problems with their places.
+ */
+export function withProblems<T>(loaded: { diagnostics: Diagnostic[] }, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (!(error instanceof SvcError) || error.code !== 'CONFIG_INVALID') throw error;
+    const problems = loaded.diagnostics
+      .filter((d) => d.severity === 'error')
+      .slice(0, PROBLEMS_SHOWN)
+      .map((d) => `${d.file ?? ''}${d.line ? `:${d.line}:${d.col ?? 1}` : ''}: ${d.message}`);
+    throw new SvcError('CONFIG_INVALID', `${error.message}: ${problems.join('; ')}`, {
+      hint: 'fix them; the validate tool lists every problem with its file:line:col and a hint',
+    });
+  }
+}
+
+/** YAML text is validated as a file of its own in a temporary directory, removed afterwards. */
+export async function validateText(yaml: string): Promise<Validated> {
+  const dir = realFs.mkdtempSync(join(tmpdir(), 'svc-gitops-mcp-'));
+  try {
+    realFs.writeFileSync(join(dir, TEXT_SOURCE), yaml);
+    const loaded = await loadDesired({ cwd: dir, fs: realFs, config: TEXT_SOURCE });
+    return {
+      source: TEXT_SOURCE,
+      diagnostics: loaded.diagnostics,
+      ...(loaded.desired ? { desired: loaded.desired } : {}),
+    };
+  } finally {
+    realFs.rmSync(dir, { recursive: true, force: true });
+  }
+}
