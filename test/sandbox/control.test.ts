@@ -139,10 +139,10 @@ describe('sandbox control routes', () => {
       const missing = await api.ability('list-sites-v1');
       expect([missing.status, missing.body.code]).toEqual([404, 'rest_no_route']);
       const sites = await api.rest('GET', 'sites');
-      expect(sites.body.data.map((s: { id: number; suspended: string }) => [s.id, s.suspended])).toEqual([
-        [1, '0'],
-        [2, '0'],
-        [3, '0'],
+      expect(sites.body.data.map((s: { id: string; suspended: string }) => [s.id, s.suspended])).toEqual([
+        ['1', '0'],
+        ['2', '0'],
+        ['3', '0'],
       ]);
     } finally {
       await restOnly.close();

@@ -94,7 +94,7 @@ export function restRoutes(ctx: SandboxContext): Route[] {
       pattern: new RegExp(`^updates/${SITE}/ignore/${kind}$`),
       handler: (c: SandboxContext, r: SandboxRequest, m: string[]) => ignoreItems(c, r, site(m), kind),
     })),
-    { name: 'GET /sites', methods: ['GET'], pattern: /^sites$/, handler: (c) => listSitesRest(c) },
+    { name: 'GET /sites', methods: ['GET'], pattern: /^sites$/, handler: (c, r) => listSitesRest(c, r) },
     {
       name: 'POST /sites/:site/edit',
       methods: WRITE,
