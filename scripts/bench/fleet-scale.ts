@@ -124,8 +124,12 @@ async function minimumRequests(s: Served, target?: number): Promise<string[]> {
   };
   const run = (ability: string) => `${ABILITIES}/svc/${ability}/run`;
   const paths = [`${ABILITIES}?per_page=${CATALOGUE_PER_PAGE}&page=1`];
-  for (let page = 1; page <= Math.ceil(s.count / SITES_PER_PAGE); page++)
-    paths.push(`${run('list-sites-v1')}?input[page]=${page}&input[per_page]=${SITES_PER_PAGE}`);
+  // With a REST key (the sandbox's env sets one) the site listing, with the site-wide ignore
+  // flags no other listing shows, is one unpaged REST request; without one, list-sites pages.
+  if (s.served.env.SVC_TOKEN) paths.push('/wp-json/svc/v2/sites?with_tags=false');
+  else
+    for (let page = 1; page <= Math.ceil(s.count / SITES_PER_PAGE); page++)
+      paths.push(`${run('list-sites-v1')}?input[page]=${page}&input[per_page]=${SITES_PER_PAGE}`);
   // Updates in site chunks (an unfiltered page costs a MainWP dashboard the whole fleet): the
   // fewest chunks the fleet's updates per site and the page and line limits allow.
   const counts = await updatesPerSite(async (page) => {
@@ -147,9 +151,6 @@ async function minimumRequests(s: Served, target?: number): Promise<string[]> {
   } else {
     paths.push(...ignoredPiecePaths(`${run('list-ignored-updates-v1')}?`, ids, LINE_LIMIT));
   }
-  // With a REST key (the sandbox's env sets one), the site records carry the site-wide ignore
-  // flags no listing shows: one unpaged request (dashboard-facts §5).
-  if (s.served.env.SVC_TOKEN) paths.push('/wp-json/svc/v2/sites');
   return paths;
 }
 

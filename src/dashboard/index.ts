@@ -13,7 +13,8 @@ import { type Connection, openConnection } from './connection.js';
 import { readLiveViaAbilities } from './live/abilities-live.js';
 import { searchInstalled } from './live/installed.js';
 import { readLiveViaRest } from './live/rest-live.js';
-import { readSiteFlags, withSiteFlags } from './live/site-flags.js';
+import { readRestSiteListing } from './live/rest-site-listing.js';
+import { withSiteFlags } from './live/site-flags.js';
 import { countingRead } from './live/stopped-read.js';
 import { discoverFromRestIndex } from './namespace.js';
 import { runUpdatesViaRest } from './rest/run-updates.js';
@@ -21,7 +22,6 @@ import { setSiteFlag } from './rest/site-flag.js';
 import { syncSites } from './rest/sync.js';
 import type { PacingTimers } from './transport/limits.js';
 import { noApiAtUrl } from './transport/status.js';
-import type { SiteFlags } from './wire/reads.js';
 
 export type * from './client.js';
 export { isRequestLineTooLong, MAX_REQUEST_LINE_BYTES } from './transport/request-line.js';
@@ -94,31 +94,33 @@ export function createDashboardClient(
   };
   const readLive = async (readOptions: ReadLiveOptions): Promise<LiveState> => {
     const s = await resolveSurface(readOptions.signal);
+    const { signal } = readOptions;
+    const workers = settings.concurrency;
+    // With a REST key the site listing is REST GET /sites, one request for the whole fleet that
+    // also carries the site-wide flags (rest-site-listing.ts); without one, list-sites-v1.
+    const listing = conn.restAuth.kind === 'none' ? undefined : readRestSiteListing(conn, signal, workers);
+    // Awaited by the read; a listing that fails first leaves it unawaited, not unhandled.
+    listing?.catch(() => undefined);
+    const flags = Promise.resolve(listing?.then((l) => l.flags));
+    flags.catch(() => undefined);
     if (s.kind === 'abilities') {
-      // The site-flag read needs only the site listing: it goes out beside the other listings.
-      let flags: Promise<Map<number, SiteFlags> | undefined> | undefined;
       const live = await readLiveViaAbilities(
         s.caller,
         conn.url,
         s.capabilities,
-        { workers: settings.concurrency, timeoutMs: settings.requestTimeout },
+        { workers, timeoutMs: settings.requestTimeout },
         readOptions,
-        (sites) => {
-          flags = readSiteFlags(conn, sites, readOptions.signal);
-          // Awaited below; a listing that fails first leaves it unawaited, not unhandled.
-          flags.catch(() => undefined);
-        },
+        listing,
       );
-      return withSiteFlags(conn, s.caller, live, {
-        signal: readOptions.signal,
-        workers: settings.concurrency,
-        flags,
-      });
+      return withSiteFlags(s.caller, live, { signal, workers, flags });
     }
-    return withSiteFlags(conn, undefined, await readLiveViaRest(conn, s.capabilities, readOptions), {
-      signal: readOptions.signal,
-      workers: settings.concurrency,
-    });
+    const live = await readLiveViaRest(
+      conn,
+      s.capabilities,
+      listing ?? readRestSiteListing(conn, signal, workers),
+      readOptions,
+    );
+    return withSiteFlags(undefined, live, { signal, workers, flags });
   };
 
   return {

@@ -105,7 +105,7 @@ describe('apply interrupted: no confirming re-read behind the rate limiter', () 
       'Run `svc-gitops apply --resume` to finish the remaining actions.',
     );
     // One read of the live state (the plan's), none after the calls.
-    expect((await world.stats()).abilities['svc/list-sites-v1']).toBe(1);
+    expect((await world.stats()).requests['GET /sites']).toBe(1);
 
     const resumed = await run(world, ['apply', '--resume']);
     expect(resumed.code, resumed.stderr).toBe(0);

@@ -86,6 +86,7 @@ export interface World {
   plan(now?: Date): Promise<{ plan: Plan; live: LiveState; desired: DesiredState }>;
   stats(): Promise<{
     requests_total: number;
+    requests: Record<string, number>;
     abilities: Record<string, number>;
     updates_run: Array<{ count: number }>;
   }>;

@@ -29,7 +29,7 @@ describe.each(['compat-6.1', 'spec'] as const)('faults against the %s sandbox', 
   it('retries transient 5xx, 429 and resets on reads and still returns the complete state', async () => {
     const rules: FaultRule[] = [
       { kind: 'status', status: 503, ability: 'list-updates-v1', times: 1 },
-      { kind: 'rate-limit', retryAfter: 0, ability: 'list-sites-v1', times: 1 },
+      { kind: 'rate-limit', retryAfter: 0, route: '/v2/sites', times: 1 },
       { kind: 'reset', ability: 'list-ignored-updates-v1', times: 1 },
     ];
     const { clean, client, live, error } = await cleanAndFaulty(profile, rules);
@@ -48,7 +48,7 @@ describe.each(['compat-6.1', 'spec'] as const)('faults against the %s sandbox', 
   });
 
   it('names a connection that keeps being reset', async () => {
-    const { error } = await cleanAndFaulty(profile, [{ kind: 'reset', ability: 'list-sites-v1' }]);
+    const { error } = await cleanAndFaulty(profile, [{ kind: 'reset', route: '/v2/sites' }]);
     expect((error as SvcError).code).toBe('CONNECTION_FAILED');
   });
 
@@ -82,14 +82,10 @@ describe.each(['compat-6.1', 'spec'] as const)('faults against the %s sandbox', 
     await h?.close();
     // Each of the 2 attempts (SVC_RETRY_MAX_RETRIES counts them all) gives up after 1.5 s, and
     // both timed out (a read that succeeded on the retry would not).
-    const late = await cleanAndFaulty(
-      profile,
-      [{ kind: 'latency', ability: 'list-sites-v1', delayMs: 5000 }],
-      {
-        SVC_REQUEST_TIMEOUT: '1500',
-        SVC_RETRY_MAX_RETRIES: '2',
-      },
-    );
+    const late = await cleanAndFaulty(profile, [{ kind: 'latency', route: '/v2/sites', delayMs: 5000 }], {
+      SVC_REQUEST_TIMEOUT: '1500',
+      SVC_RETRY_MAX_RETRIES: '2',
+    });
     expect(late.live).toBeUndefined();
     expect(late.error).toBeInstanceOf(SvcError);
     expect((late.error as SvcError).code).toBe('TIMEOUT');

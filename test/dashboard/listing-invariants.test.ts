@@ -27,11 +27,12 @@ async function planThrough(rewrite: (path: string, text: string) => string) {
 
 describe('listing invariants', () => {
   it('refuses updates of a site the sites listing does not hold', async () => {
+    // The site listing is REST GET /sites (the demo's env sets a REST key), with string IDs.
     const result = await planThrough((path, text) => {
-      if (!path.includes('list-sites-v1')) return text;
-      const body = JSON.parse(text) as { items: Array<{ id: number }>; total: number };
-      const items = body.items.filter((site) => site.id !== 4);
-      return JSON.stringify({ ...body, items, total: body.total - (body.items.length - items.length) });
+      if (!path.includes('/v2/sites')) return text;
+      const body = JSON.parse(text) as { data: Array<{ id: string }>; total: number };
+      const data = body.data.filter((site) => site.id !== '4');
+      return JSON.stringify({ ...body, data, total: body.total - (body.data.length - data.length) });
     });
     expect(result.code, result.stdout).toBe(1);
     expect(result.stdout).toBe('');
@@ -42,8 +43,8 @@ describe('listing invariants', () => {
 
   it('refuses a site ID that is not a positive integer', async () => {
     const result = await planThrough((path, text) =>
-      path.includes('list-sites-v1')
-        ? text.replace('"id":4,', '"id":-1,')
+      path.includes('/v2/sites')
+        ? text.replace('"id":"4",', '"id":"-1",')
         : text.replaceAll('"site_id":4,', '"site_id":-1,'),
     );
     expect(result.code, result.stdout).toBe(1);

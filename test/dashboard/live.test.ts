@@ -68,15 +68,25 @@ describe.each(['compat-6.1', 'spec'] as const)('readLive against the %s sandbox'
     await client.readLive();
     const stats = await h.stats();
     expect(stats.requests['GET /abilities']).toBe(1);
-    // Plus, per read, the REST site records (flags) and the themes of the one flagged site.
+    // The site listing with its flags is one REST GET /sites per read (a REST key is set), plus
+    // the themes of the one flagged site.
     expect(stats.abilities).toEqual({
-      'svc/list-sites-v1': 2,
       'svc/list-updates-v1': 2,
       'svc/list-ignored-updates-v1': 2,
       'svc/get-site-themes-v1': 2,
     });
     expect(stats.requests['GET /sites']).toBe(2);
-    expect(client.stats().requests).toBe(11);
+    expect(client.stats().requests).toBe(9);
+  });
+
+  it('reads the site listing from list-sites-v1 without a REST key, the flags unseen', async () => {
+    h = await openHarness({ profile }, { SVC_TOKEN: '' });
+    const live = await h.client().readLive();
+    const stats = await h.stats();
+    expect(live.sites).toHaveLength(4);
+    expect(stats.abilities['svc/list-sites-v1']).toBe(1);
+    expect(stats.requests['GET /sites']).toBeUndefined();
+    expect(live.capabilities.siteFlags).toBe('unseen');
   });
 
   it('reads list-updates in site chunks of about one full page each', async () => {
@@ -95,7 +105,9 @@ describe.each(['compat-6.1', 'spec'] as const)('readLive against the %s sandbox'
     await conn.transport.close();
     expect(total).toBeGreaterThan(400);
     expect(live.sites).toHaveLength(250);
-    expect(stats.abilities['svc/list-sites-v1']).toBe(3);
+    // The whole site listing in one REST request, whose IDs feed the chunks at once.
+    expect(stats.abilities['svc/list-sites-v1']).toBeUndefined();
+    expect(stats.requests['GET /sites']).toBe(1);
     // Chunks sized from the measured updates per site: a few more requests than whole pages.
     expect(stats.abilities['svc/list-updates-v1']).toBeGreaterThanOrEqual(Math.ceil(total / 200));
     expect(stats.abilities['svc/list-updates-v1']).toBeLessThanOrEqual(Math.ceil((total / 200) * 1.5));
@@ -113,8 +125,8 @@ describe.each(['compat-6.1', 'spec'] as const)('readLive against the %s sandbox'
   });
 });
 
-describe('readLive of the unpaged REST site records (site-wide flags)', () => {
-  it('allows GET /sites a size that grows with the listed sites, beyond maxResponseSize', async () => {
+describe('readLive of the REST site listing (sites and site-wide flags)', () => {
+  it('reads GET /sites in pages of 100 when its one answer is beyond maxResponseSize', async () => {
     // 200 sites, nothing pending or ignored: every abilities page stays small, while the one
     // REST answer with every site record (~250 bytes each) is larger than the limit set.
     const fleet = generateFleet({ sites: 200, pendingPerSite: 0, ignoredPerSite: 0, seed: 11 });
@@ -127,12 +139,13 @@ describe('readLive of the unpaged REST site records (site-wide flags)', () => {
     const live = await h.client({ maxResponseSize: limit }).readLive();
     expect(live.sites).toHaveLength(200);
     expect(live.capabilities.siteFlags).toBe('read-write');
+    // The test's own fetch, the refused whole answer, then pages 1 and 2.
+    expect((await h.stats()).requests['GET /sites']).toBe(4);
   });
 
-  it('still refuses a records answer beyond what the listed sites can hold', async () => {
+  it('still refuses a records answer beyond what the limit allows, whole or paged', async () => {
     const fleet = generateFleet({ sites: 3, pendingPerSite: 0, ignoredPerSite: 0, seed: 11 });
     h = await openHarness({ fleet });
-    // 3 sites allow 3 × SITE_RECORD_BYTES: an answer of 40 kB is refused, not read.
     await h.control('PUT', 'faults', [{ kind: 'oversized', route: '/v2/sites', bytes: 40_000 }]);
     await expect(h.client({ maxResponseSize: 30_000 }).readLive()).rejects.toMatchObject({
       code: 'RESPONSE_TOO_LARGE',
@@ -177,6 +190,33 @@ describe('readLive against a dashboard that drops listed items', () => {
     await expect(read).rejects.toMatchObject({
       code: 'INCOMPLETE_READ',
       message: expect.stringMatching(/list-ignored-updates-v1.*holds \d+ items but reports a total of \d+/),
+    });
+  });
+
+  it('refuses a REST site listing whose pages fall short of its total: never fewer sites', async () => {
+    const fleet = generateFleet({ sites: 250, pendingPerSite: 0, ignoredPerSite: 0, seed: 11 });
+    h = await openHarness({ fleet });
+    const upstream = h.sandbox.url.replace(/\/$/, '');
+    // The unpaged answer cut to 20 sites with the fleet's total (MainWP's paged default), so the
+    // client reads pages of 100; the last page loses 10 of its 50 sites.
+    proxy = await startServer(async (req, res, body) => {
+      const method = req.method ?? 'GET';
+      const url = req.url ?? '/';
+      const answer = await fetch(upstream + url, {
+        method,
+        headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' },
+        ...(method === 'GET' || method === 'HEAD' ? {} : { body }),
+      });
+      const reply = (await answer.json()) as { data?: unknown[] };
+      if (url.includes('/v2/sites') && Array.isArray(reply.data)) {
+        const keep = !url.includes('page=') ? 20 : url.includes('page=3') ? 40 : 100;
+        reply.data = reply.data.slice(0, keep);
+      }
+      json(res, answer.status, reply);
+    });
+    await expect(h.client({ dashboardUrl: proxy.url }).readLive()).rejects.toMatchObject({
+      code: 'INCOMPLETE_READ',
+      message: expect.stringMatching(/REST GET \/sites: page 3 of 3 has 40 items \(expected 50\)/),
     });
   });
 });

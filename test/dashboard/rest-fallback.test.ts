@@ -109,8 +109,8 @@ describe('REST v2 fallback', () => {
       code: 'UNSUPPORTED',
     });
     // Catalogue probe, a credential-free look at REST v2 (is it there at all?), then sites,
-    // updates, global ignores, one ignored listing per site, and the site records for the flags.
-    expect(client.stats().requests).toBe(8);
+    // updates, global ignores and one ignored listing per site (the site records give the flags).
+    expect(client.stats().requests).toBe(7);
     const [, restProbe] = server.requests;
     expect(restProbe?.url).toBe('/wp-json/svc/v2/sites');
     expect(restProbe?.headers.authorization).toBeUndefined();

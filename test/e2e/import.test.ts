@@ -213,7 +213,6 @@ describe.each(PROFILES)('import against the %s sandbox', (profile) => {
       expect(refused.stderr).not.toContain('Wrote');
       // Refused by the second check, after the whole read (the first would have cost no read).
       expect((await sandboxStats(sandbox)).abilities).toEqual({
-        'svc/list-sites-v1': 1,
         'svc/list-updates-v1': 1,
         'svc/list-ignored-updates-v1': 1,
         // The demo fleet's one site-wide flag (themes, site 18): the updates it hides.

@@ -14,7 +14,8 @@ import { StringPool } from '../wire/string-pool.js';
 import { assembleLive } from './assemble.js';
 import { type Listing, type PageParser, type Reader, readListing } from './listing.js';
 import { classifyIgnores, needsWholeListing, refuseRepeatedIgnores } from './origins.js';
-import { createReadProgress } from './read-progress.js';
+import { createReadProgress, type ReadProgressTracker } from './read-progress.js';
+import type { RestSiteListing } from './rest-site-listing.js';
 import { SiteFeed } from './site-feed.js';
 import { readUpdateChunks } from './update-chunks.js';
 
@@ -37,8 +38,8 @@ export async function readLiveViaAbilities(
   /** Page readers per listing (the transport's concurrency) and the request timeout. */
   limits: { workers: number; timeoutMs: number },
   options: ReadLiveOptions = {},
-  /** Called with the site listing as soon as it is in, while the other listings are read. */
-  onSiteListing?: (sites: readonly Site[]) => void,
+  /** The site listing read from REST `GET /sites` (with a REST key); else list-sites-v1 is read. */
+  restListing?: Promise<RestSiteListing>,
 ): Promise<LiveState> {
   const { signal } = options;
   const progress = createReadProgress(options.onProgress, ['sites', 'updates', 'ignores']);
@@ -49,23 +50,23 @@ export async function readLiveViaAbilities(
   // The whole fleet's updates (all sites, or selectSites picking all) are read in chunks of the
   // sites as their listing pages arrive.
   const fleetFeed = options.siteIds ? undefined : new SiteFeed();
-  const sitesRead = readListing(read, 'list-sites-v1', {}, 'sites', (body, where) => {
-    const page = parseSitesPage(body, where);
-    for (const [id, siteFlags] of page.flags) flags.set(id, siteFlags);
-    fleetFeed?.expect(page.total);
-    fleetFeed?.push(page.sites.map((site) => site.id));
-    progress.addSites(page.sites.length);
-    return { items: page.sites, total: page.total, errors: [] };
-  });
+  const takeSites = (sites: Site[], pageFlags: Map<number, SiteFlags>, total: number) => {
+    for (const [id, siteFlags] of pageFlags) flags.set(id, siteFlags);
+    fleetFeed?.expect(total);
+    fleetFeed?.push(sites.map((site) => site.id));
+    progress.addSites(sites.length);
+  };
+  const sitesRead = restListing
+    ? readRestSites(restListing, progress, takeSites)
+    : readListing(read, 'list-sites-v1', {}, 'sites', (body, where) => {
+        const page = parseSitesPage(body, where);
+        takeSites(page.sites, page.flags, page.total);
+        return { items: page.sites, total: page.total, errors: [] };
+      });
   if (fleetFeed)
     void sitesRead.then(
       () => fleetFeed.end(),
       (error: unknown) => fleetFeed.fail(error),
-    );
-  if (onSiteListing)
-    void sitesRead.then(
-      ({ items }) => onSiteListing(items),
-      () => undefined,
     );
   // The sites whose updates and ignores are wanted: known now, after the site listing, or all.
   const targets: Promise<number[] | undefined> = options.siteIds
@@ -94,6 +95,19 @@ export async function readLiveViaAbilities(
     capabilities,
     siteIds: options.siteIds,
   });
+}
+
+/** The REST site listing as the sites stage of the read: one request, counted as one. */
+async function readRestSites(
+  listing: Promise<RestSiteListing>,
+  progress: ReadProgressTracker,
+  take: (sites: Site[], flags: Map<number, SiteFlags>, total: number) => void,
+): Promise<{ items: Site[] }> {
+  progress.expect('sites', 1);
+  const { sites, flags } = await listing;
+  take(sites, flags, sites.length);
+  progress.done('sites');
+  return { items: sites };
 }
 
 function pickTargets(sites: Site[], select: ReadLiveOptions['selectSites']): number[] | undefined {

@@ -52,6 +52,11 @@ export class ChunkSizer {
     return Math.max(1, Math.min(this.bestForPages(), this.timeCap()));
   }
 
+  /** The size the page count alone would choose (what the chunks take on an unloaded dashboard). */
+  sizeForPages(): number {
+    return Math.max(1, this.bestForPages());
+  }
+
   private timeCap(): number {
     if (this.timeoutMs <= 0 || this.msPerSite <= 0) return MAX_CHUNK_SITES;
     return Math.floor(this.timeoutMs / 4 / this.msPerSite);

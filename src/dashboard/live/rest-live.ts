@@ -2,31 +2,34 @@ import type { DashboardCapabilities, LiveIgnore, LiveState } from '../../types.j
 import type { ReadLiveOptions } from '../client.js';
 import type { Connection } from '../connection.js';
 import { restCall } from '../rest/call.js';
-import { parseRestIgnored, parseRestSites, parseRestUpdates, restData } from '../wire/rest-reads.js';
+import { parseRestIgnored, parseRestUpdates, restData } from '../wire/rest-reads.js';
 import { assembleLive } from './assemble.js';
+import type { RestSiteListing } from './rest-site-listing.js';
 
 /**
  * The live state through REST v2 (the fallback for dashboards without the abilities API, where
  * REST listings are complete): `GET /sites`, `GET /updates` (all sites at once), the global
  * ignored listing once, and each site's ignored listing, so an ignore is `global` exactly when
  * the global listing has it. The spec's per-site listing holds site ∪ global; MainWP 6.1.2's holds
- * the site's own only, so the global entries a site's listing lacks are added to it. What this surface cannot show: per-site core ignores
+ * the site's own only, so the global entries a site's listing lacks are added to it. The site
+ * listing is readRestSiteListing's. What this surface cannot show: per-site core ignores
  * and the site-wide "ignore this kind" flags (neither listing includes them).
  */
 export async function readLiveViaRest(
   conn: Connection,
   capabilities: DashboardCapabilities,
+  /** The site listing (readRestSiteListing), started by the caller beside the site flags. */
+  listing: Promise<RestSiteListing>,
   options: ReadLiveOptions = {},
 ): Promise<LiveState> {
   const { signal } = options;
   const get = async (route: string) =>
     restData(await restCall(conn, { method: 'GET', route, retry: true, signal }), `REST GET ${route}`);
-  const [sitesData, updatesData, globalData] = await Promise.all([
-    get('/sites'),
+  const [{ sites }, updatesData, globalData] = await Promise.all([
+    listing,
     get('/updates'),
     get('/updates/ignored'),
   ]);
-  const sites = parseRestSites(sitesData, 'REST GET /sites');
   const picked = options.siteIds ?? options.selectSites?.(sites);
   const wanted = picked ? new Set(picked) : undefined;
   const readSites = sites.filter((s) => wanted === undefined || wanted.has(s.id));

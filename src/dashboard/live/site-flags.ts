@@ -1,36 +1,29 @@
-import type { LiveIgnore, LiveState, PendingUpdate, Site } from '../../types.js';
+import type { LiveIgnore, LiveState, PendingUpdate } from '../../types.js';
 import type { AbilityCaller } from '../abilities/call.js';
 import { mapConcurrent } from '../concurrent.js';
-import type { Connection } from '../connection.js';
-import { restCall } from '../rest/call.js';
 import { decodeSlug, type Json, Reader } from '../wire/json.js';
-import { type SiteFlags, siteFlagsOf } from '../wire/reads.js';
-import { restData } from '../wire/rest-reads.js';
-
-/** Bytes allowed per listed site in `GET /sites` (the sandbox's records are ~250). */
-export const SITE_RECORD_BYTES = 4096;
+import type { SiteFlags } from '../wire/reads.js';
 
 /**
  * The dashboard's site-wide "ignore every update of this kind" flags (dashboard-facts §5): no
  * listing shows them and they hide whole kinds, so they are read from the REST site records
- * (`GET /sites`, which needs a REST API key) and added as `site-flag` ignores with slug `*`. The
+ * (`GET /sites`, which needs a REST API key; rest-site-listing.ts) and added as `site-flag` ignores with slug `*`. The
  * plugin and theme updates they hide are read with `get-site-plugins-v1` / `-themes-v1`
  * (`update_version` ignores no ignore) where the abilities API offers them. Without a key the
  * flags stay unseen, and the capabilities say so.
  */
 export async function withSiteFlags(
-  conn: Connection,
   caller: AbilityCaller | undefined,
   live: LiveState,
   options: {
     signal?: AbortSignal | undefined;
     workers: number;
-    /** The flags read already (readSiteFlags), started while the other listings were read. */
-    flags?: Promise<Map<number, SiteFlags> | undefined> | undefined;
+    /** The flagged sites of the REST site listing; undefined without a REST key. */
+    flags: Promise<Map<number, SiteFlags> | undefined>;
   },
 ): Promise<LiveState> {
   const { signal } = options;
-  const read = await (options.flags ?? readSiteFlags(conn, live.sites, signal));
+  const read = await options.flags;
   if (!read) return { ...live, capabilities: { ...live.capabilities, siteFlags: 'unseen' } };
   // The read may have listed more sites than this live state reports (a read of some sites).
   const reported = new Set(live.sites.map((site) => site.id));
@@ -61,36 +54,6 @@ export async function withSiteFlags(
   });
   const hidden: PendingUpdate[] = perSite.flat();
   return { ...live, ignores, hidden, capabilities: { ...live.capabilities, siteFlags: 'read-write' } };
-}
-
-/**
- * The flags of the listed sites that have one set, from the REST site records; undefined without
- * a REST key. Needs only the site listing, so a read starts it as soon as that is in.
- */
-export async function readSiteFlags(
-  conn: Connection,
-  sites: readonly Site[],
-  signal: AbortSignal | undefined,
-): Promise<Map<number, SiteFlags> | undefined> {
-  if (conn.restAuth.kind === 'none') return undefined;
-  const where = 'REST GET /sites';
-  // One unpaged answer for the whole fleet (the interface shows no paging for it): its limit
-  // grows with the sites listed, as the listing it mirrors does, so a large fleet plans with the
-  // default maxResponseSize while a reply far beyond any fleet's records is still refused.
-  const fleetSizedLimit = sites.length * SITE_RECORD_BYTES;
-  const data = restData(
-    await restCall(conn, { method: 'GET', route: '/sites', retry: true, signal, fleetSizedLimit }),
-    where,
-  );
-  const listed = new Set(sites.map((site) => site.id));
-  const flagged = new Map<number, SiteFlags>();
-  (Array.isArray(data) ? data : []).forEach((record, index) => {
-    const id = Reader.of(record, where, `data[${index}]`).optionalInt('id');
-    const flags = siteFlagsOf(record, where, `data[${index}]`);
-    if (id !== undefined && flags && listed.has(id) && (flags.core || flags.plugin || flags.theme))
-      flagged.set(id, flags);
-  });
-  return flagged;
 }
 
 function pendingOf(

@@ -29,11 +29,14 @@ export async function readUpdateChunks(
   const perPage = declared ?? FALLBACK_PER_PAGE[ABILITY];
   const sizer = new ChunkSizer(perPage, Math.max(1, Math.floor(perPage / GUESS_PER_SITE)), read.timeoutMs);
   const fits = (ids: number[]) => read.caller.splitForQuery(ABILITY, {}, SITE_KEY, ids)[0]?.length ?? 0;
-  // Progress: the pages of the chunks begun, plus a chunk a page for the sites still to take.
+  // Progress: the pages of the chunks begun, plus a chunk a page for the sites still to take,
+  // said once the first chunk measured the updates per site (the guess is far off, and a whole
+  // site listing read in one request leaves nothing else to wait for). The estimate counts the
+  // size for pages only: the time cap follows the load, which a first cold request overstates.
   let begun = 0;
   const publish = () => {
-    const left = feed.remaining();
-    if (left !== undefined) read.progress.expect('updates', begun + Math.ceil(left / sizer.size()));
+    const left = sizer.measured ? feed.remaining() : undefined;
+    if (left !== undefined) read.progress.expect('updates', begun + Math.ceil(left / sizer.sizeForPages()));
   };
   const chunkRead: Reader = {
     ...read,
