@@ -54,6 +54,10 @@ export {
 } from './apply/index.js';
 export type { DashboardClient } from './dashboard/index.js';
 export {
+  type Applied,
+  type ApplyRunOptions,
+  type Approval,
+  type ApproveRequest,
   applyReport,
   configAtHand,
   type DesiredLoad,
@@ -66,8 +70,10 @@ export {
   loadDesired,
   type OpenDashboardOptions,
   openDashboard,
+  openSession,
   type PlanNowOptions,
   type PlannedRollout,
+  type PlanRequest,
   type PrepareRolloutOptions,
   planNow,
   prepareRollout,
@@ -84,10 +90,15 @@ export {
   requireDesired,
   resolveTargets,
   rolloutStatePath,
+  type Session,
+  type SessionEvents,
+  type SessionOptions,
+  type SessionPlan,
   stillUnhealthy,
   type UnknownName,
   unknownNames,
   usesRolloutState,
+  withRolloutLock,
   writeRolloutState,
 } from './engine/index.js';
 export {

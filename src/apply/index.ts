@@ -38,6 +38,7 @@ export {
 } from './guard.js';
 export type { HeldBack } from './held-back.js';
 export { type ApplyJournal, type JournalRecord, openJournal, readJournal } from './journal.js';
+export { acquireLock, type HeldLock } from './lock.js';
 export { type ApplyLockPlace, applyLockPlace } from './lock-dir.js';
 export { type MergeRefusal, refusalsAtMerge } from './merge-refusals.js';
 export { plannedCalls, type RunApprovedOptions, runApproved } from './run.js';

@@ -2,8 +2,8 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { resolveConfigPath } from '../config/index.js';
 import { EXIT } from '../errors.js';
 import { appendOutputs } from '../github/index.js';
+import { rolloutStatePath } from '../index.js';
 import type { CliContext } from './context.js';
-import { rolloutStatePath } from './rollout.js';
 import { runCli } from './run.js';
 
 /**

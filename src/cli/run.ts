@@ -4,6 +4,7 @@ import { terminalText } from '../render/index.js';
 import { DEFAULT_CREDENTIALS } from '../sandbox/index.js';
 import { SecretMask } from '../secrets/index.js';
 import type { CliContext, OutputStream } from './context.js';
+import { cliHint } from './hints.js';
 import { jsonRequested, reportErrorJson } from './json-errors.js';
 import { maskedFs } from './masked-fs.js';
 import { createProgram } from './program.js';
@@ -62,7 +63,8 @@ export function reportError(error: unknown, ctx: CliContext): number {
     }
     // Messages may quote what the dashboard sent: no escape sequence of its reaches the terminal.
     ctx.stderr.write(`svc-gitops: error [${error.code}]: ${terminalText(error.message)}\n`);
-    if (error.hint) ctx.stderr.write(`  hint: ${terminalText(error.hint)}\n`);
+    const hint = cliHint(error);
+    if (hint) ctx.stderr.write(`  hint: ${terminalText(hint)}\n`);
     return EXIT.error;
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -25,13 +25,14 @@ export {
   type PrepareRolloutOptions,
   prepareRollout,
   type RolloutContext,
-  readRolloutState,
   recordApply,
-  rolloutStatePath,
   stillUnhealthy,
   usesRolloutState,
-  writeRolloutState,
 } from './rollout.js';
+export { readRolloutState, rolloutStatePath, withRolloutLock, writeRolloutState } from './rollout-file.js';
+export { type Applied, type ApplyRunOptions, openSession, type Session } from './session.js';
+export type { Approval, ApproveRequest } from './session-approve.js';
+export type { PlanRequest, SessionEvents, SessionOptions, SessionPlan } from './session-types.js';
 export { resolveTargets } from './targets.js';
 export { type InstalledSeen, type UnknownName, unknownNames } from './unknown-names.js';
 export { VERSION } from './version.js';

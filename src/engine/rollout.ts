@@ -1,11 +1,8 @@
 import type * as nodeFs from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import type { DashboardClient } from '../dashboard/index.js';
-import { SvcError } from '../errors.js';
 import {
   adoptQuarantines,
   DEFAULT_HEALTH,
-  emptyRolloutState,
   healthChecksNeeded,
   observeVersions,
   parseRolloutState,
@@ -29,16 +26,7 @@ import type {
   RolloutState,
   UnhealthySite,
 } from '../types.js';
-
-/**
- * The rollout state file beside the desired state: `svc-gitops.yaml` → `svc-gitops.rollout.json`,
- * a directory `svc-gitops/` → `svc-gitops.rollout.json` next to it. Named after the config, so
- * several configs in one directory (one per dashboard) keep their own.
- */
-export function rolloutStatePath(cwd: string, configPath: string): string {
-  const absolute = resolve(cwd, configPath).replace(/[/\\]+$/, '');
-  return `${absolute.replace(/\.ya?ml$/i, '')}.rollout.json`;
-}
+import { readRolloutState, rolloutStatePath, withRolloutLock, writeRolloutState } from './rollout-file.js';
 
 /** Soak times, wave gates and health records need the file; windows alone do not. */
 export function usesRolloutState(desired: DesiredState): boolean {
@@ -55,50 +43,12 @@ export interface RolloutContext {
   cwd: string;
   now: () => Date;
   signal?: AbortSignal | undefined;
+  /** A lock taken over from a process that is gone. */
+  onWarning?: ((message: string) => void) | undefined;
 }
 
-/** A missing file is the empty state; an unreadable or invalid one throws (gates fail closed). */
-export function readRolloutState(
-  fs: typeof nodeFs,
-  path: string,
-  now: Date,
-): { state: RolloutState; text: string | undefined } {
-  let text: string;
-  try {
-    text = fs.readFileSync(path, 'utf8') as string;
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === 'ENOENT') return { state: emptyRolloutState(), text: undefined };
-    throw new SvcError('IO_ERROR', `cannot read ${path} (${String(code ?? error)})`, { cause: error });
-  }
-  return { state: parseRolloutState(text, path, now), text };
-}
-
-/**
- * Writes the state whole or not at all (a temporary sibling renamed over the file); returns
- * false when the text is unchanged and nothing was written. The refusal carries no hint: each
- * front end words its own.
- */
-export function writeRolloutState(
-  fs: typeof nodeFs,
-  path: string,
-  state: RolloutState,
-  previous: string | undefined,
-): boolean {
-  const text = serialiseRolloutState(state);
-  if (text === previous) return false;
-  const temporary = `${path}.${process.pid}.tmp`;
-  try {
-    fs.mkdirSync(dirname(path), { recursive: true });
-    fs.writeFileSync(temporary, text, { mode: 0o644 });
-    fs.renameSync(temporary, path);
-  } catch (error) {
-    fs.rmSync(temporary, { force: true });
-    const code = (error as { code?: unknown }).code;
-    throw new SvcError('IO_ERROR', `cannot write ${path}: ${String(code ?? error)}`, { cause: error });
-  }
-  return true;
-}
+/** The text each prepared rollout was read from: finishRollout writes over it without reading twice. */
+const readFrom = new WeakMap<PlanRollout, { path: string; text: string | undefined }>();
 
 /** The progress of one wave's plan-time health check, and what it found. */
 export interface HealthCheckEvents {
@@ -136,7 +86,8 @@ export async function prepareRollout(
   const { desired, live } = options;
   if (!usesRolloutState(desired)) return undefined;
   const now = ctx.now();
-  const { state: recorded } = readRolloutState(ctx.fs, rolloutStatePath(ctx.cwd, options.configPath), now);
+  const path = rolloutStatePath(ctx.cwd, options.configPath);
+  const { state: recorded, text } = readRolloutState(ctx.fs, path, now);
   const seen = observeVersions(recorded, live, now, options.completeRead);
   // A preview first records what the plan made now would, then asks for its moment's checks.
   const observed = options.at
@@ -167,7 +118,9 @@ export async function prepareRollout(
     options.checked?.(wave, siteIds.length, health[wave], refused);
   }
   const state = recordHealthChecks(observed, health, now);
-  return { state, health, ...(options.overrideHealth ? { overrideHealth: true } : {}) };
+  const rollout: PlanRollout = { state, health, ...(options.overrideHealth ? { overrideHealth: true } : {}) };
+  readFrom.set(rollout, { path, text });
+  return rollout;
 }
 
 /** What finishRollout needs of a plan just made. */
@@ -181,39 +134,59 @@ export interface PlannedRollout {
 
 /**
  * After planning: the waves the plan shows done for the first time start their `healthy_for`
- * now, and the state (with the read's sightings and checks) is written. Returns the path when
- * the file changed.
+ * now, and the state (with the read's sightings and checks) is written, under the rollout lock.
+ * The file is not parsed again unless another run wrote it since it was read: then both runs'
+ * records are kept, each record on the safe side (as a union merge of the file does). Returns
+ * the path when the file changed.
  */
-export function finishRollout(
+export async function finishRollout(
   ctx: RolloutContext,
   configPath: string,
   planned: PlannedRollout,
-): string | undefined {
+): Promise<string | undefined> {
   if (!planned.rollout) return undefined;
   const path = rolloutStatePath(ctx.cwd, configPath);
-  let text: string | undefined;
-  try {
-    text = ctx.fs.readFileSync(path, 'utf8') as string;
-  } catch {
-    text = undefined;
-  }
+  const read = readFrom.get(planned.rollout);
   const done = wavesDone(planned.desired, planned.live, planned.plan, planned.targetSiteIds === undefined);
   const now = ctx.now();
-  const state = adoptQuarantines(recordDoneWaves(planned.rollout.state, done, now), planned.desired, now);
-  return writeRolloutState(ctx.fs, path, state, text) ? path : undefined;
+  const mine = adoptQuarantines(recordDoneWaves(planned.rollout.state, done, now), planned.desired, now);
+  return withRolloutLock(ctx.fs, path, now, ctx.onWarning ?? (() => {}), () => {
+    const current = currentText(ctx.fs, path);
+    const state =
+      read !== undefined && read.path === path && read.text === current
+        ? mine
+        : merged(current, mine, path, now);
+    return writeRolloutState(ctx.fs, path, state, current) ? path : undefined;
+  });
+}
+
+/** The file's text, undefined when it does not exist (other failures surface in the parse or write). */
+function currentText(fs: typeof nodeFs, path: string): string | undefined {
+  try {
+    return fs.readFileSync(path, 'utf8') as string;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Another run's records and these, each record on the safe side: the union a Git merge makes. */
+function merged(current: string | undefined, mine: RolloutState, path: string, now: Date): RolloutState {
+  if (current === undefined) return mine;
+  return parseRolloutState(`${current}\n${serialiseRolloutState(mine)}`, path, now);
 }
 
 /**
  * After an apply: each named wave that ran updates records when, and what its health check
- * found; each version a halting health check blames is quarantined (rollout-quarantine.ts).
- * Returns the path when the file changed.
+ * found, and each version a halting health check blames is quarantined (rollout-quarantine.ts),
+ * under the rollout lock. Returns the path when the file changed.
  */
-export function recordApply(
+export async function recordApply(
   ctx: RolloutContext,
   desired: DesiredState,
   configPath: string,
   result: ApplyResult,
-): string | undefined {
+): Promise<string | undefined> {
   if (!usesRolloutState(desired)) return undefined;
   const waves = new Set<string>();
   for (const { action, status } of result.outcomes) {
@@ -229,11 +202,13 @@ export function recordApply(
   const quarantined = quarantinesOfApply(result, now);
   if (waves.size === 0 && quarantined.length === 0) return undefined;
   const path = rolloutStatePath(ctx.cwd, configPath);
-  const { state, text } = readRolloutState(ctx.fs, path, now);
   const unhealthyOf = new Map((result.health ?? []).map((entry) => [entry.wave, entry.unhealthy]));
   const applied = [...waves].map((wave) => ({ wave, unhealthy: unhealthyOf.get(wave) ?? [] }));
-  const next = recordQuarantines(recordWaves(state, applied, now), quarantined);
-  return writeRolloutState(ctx.fs, path, next, text) ? path : undefined;
+  return withRolloutLock(ctx.fs, path, now, ctx.onWarning ?? (() => {}), () => {
+    const { state, text } = readRolloutState(ctx.fs, path, now);
+    const next = recordQuarantines(recordWaves(state, applied, now), quarantined);
+    return writeRolloutState(ctx.fs, path, next, text) ? path : undefined;
+  });
 }
 
 /**

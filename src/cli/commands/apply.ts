@@ -3,42 +3,27 @@ import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { resolveConfigPath } from '../../config/index.js';
 import {
-  type ApplyLockPlace,
+  type Applied,
   applyLockPlace,
-  applyReport,
   checkApprovalParameters,
   DEFAULT_STATE_DIR,
   EXIT,
-  plannedCalls,
   REPORT_FORMATS,
   type ReportFormat,
-  runApproved,
-  type StatePaths,
   SvcError,
   stateDirOf,
-  statePaths,
 } from '../../index.js';
 import {
-  type ApplyReport,
   countNotStarted,
   renderApplyCalls,
   renderApplyCallsJson,
   renderApplyReport,
 } from '../../render/index.js';
 import type { CliContext } from '../context.js';
-import { warner } from '../pipeline.js';
+import { type CliSession, cliSession } from '../pipeline.js';
 import { createProgress } from '../progress.js';
-import { recordApply } from '../rollout.js';
 import { checkWritableOutput, refuseConfigAsOutput, writeFileAtomic } from '../write-file.js';
-import {
-  type ApplyFlags,
-  type ApprovedRun,
-  approveNow,
-  approveResumed,
-  approveReviewedPlan,
-  approveSavedPlan,
-  type NothingToApply,
-} from './apply-approval.js';
+import { type ApplyFlags, type ApprovedRun, approvalRequest, approve } from './apply-approval.js';
 
 /**
  * `svc-gitops apply`: runs only what an approval covers. Four approval paths (apply-approval.ts):
@@ -89,39 +74,30 @@ export async function runApply(
   checkFlags(planfile, flags);
   if (flags.out) checkOutput(ctx, flags.out, flags.config);
   const stateDir = resolve(ctx.cwd, flags.stateDir ?? stateDirOf(ctx.env));
-  const approved: ApprovedRun | NothingToApply | number = planfile
-    ? await approveSavedPlan(ctx, planfile, flags)
-    : flags.reviewed
-      ? await approveReviewedPlan(ctx, flags.reviewed, flags)
-      : flags.resume
-        ? await approveResumed(ctx, flags, stateDir)
-        : await approveNow(ctx, flags);
-  if (typeof approved === 'number') return approved;
-  if ('kind' in approved) {
-    // A CI step that reads the report finds one: no action, no call, nothing to verify.
-    const unwritten =
-      flags.out === undefined
-        ? undefined
-        : writeReport(ctx, flags.out, renderApplyReport(nothingApplied(ctx, approved, flags), format(flags)));
-    if (unwritten) throw unwritten;
-    return approved.halt ? EXIT.halted : EXIT.ok;
-  }
+  const session = cliSession(ctx, { quiet: flags.quiet });
   try {
+    const approved = await approve(ctx, session, approvalRequest(ctx, planfile, flags, stateDir));
+    if (typeof approved === 'number') return approved;
+    if (approved.kind === 'nothing-to-apply') {
+      const unwritten =
+        flags.out === undefined
+          ? undefined
+          : writeReport(ctx, flags.out, renderApplyReport(approved.report, format(flags)));
+      if (unwritten) throw unwritten;
+      return approved.report.halt ? EXIT.halted : EXIT.ok;
+    }
     if (flags.dryRun) {
-      const capabilities = approved.approved.capabilities ?? (await approved.client.capabilities());
-      const phases = plannedCalls(approved.approved, capabilities);
+      const phases = await session.calls(approved);
       ctx.stdout.write(
         flags.format === 'json'
-          ? renderApplyCallsJson(phases, approved.client.url)
-          : renderApplyCalls(phases, approved.client.url),
+          ? renderApplyCallsJson(phases, approved.dashboardUrl)
+          : renderApplyCalls(phases, approved.dashboardUrl),
       );
       return EXIT.ok;
     }
-    const paths = statePaths(stateDir, approved.client.url);
-    const lock = await applyLockPlace(ctx.env, homedir(), approved.client.url);
-    return await runApprovedRun(ctx, approved, paths, lock, flags);
+    return await runApprovedRun(ctx, session, approved, stateDir, flags);
   } finally {
-    await approved.client.close();
+    await session.close();
   }
 }
 
@@ -153,40 +129,29 @@ function checkOutput(ctx: CliContext, out: string, config: string | undefined): 
 
 async function runApprovedRun(
   ctx: CliContext,
+  session: CliSession,
   run: ApprovedRun,
-  paths: StatePaths,
-  lock: ApplyLockPlace,
+  stateDir: string,
   flags: ApplyFlags,
 ): Promise<number> {
-  const runWarnings: string[] = [];
-  const warn = warner(ctx);
+  const { rateLimit } = session.settings();
   const progress = createProgress(ctx.stderr, {
     clock: ctx.timers?.now ?? (() => ctx.now().getTime()),
     ...(ctx.timers ? { every: ctx.timers.every } : {}),
     ...(flags.quiet ? { quiet: true } : {}),
-    ...(run.settings.rateLimit === undefined ? {} : { rateLimit: run.settings.rateLimit }),
+    ...(rateLimit === undefined ? {} : { rateLimit }),
   });
-  let result: Awaited<ReturnType<typeof runApproved>>;
+  let applied: Applied;
   try {
-    result = await runApproved(run.approved, {
-      client: run.client,
-      settings: run.settings,
-      fs: ctx.fs,
-      paths,
-      lock,
-      signal: ctx.signal,
-      now: ctx.now,
+    applied = await session.apply(run, {
+      stateDir,
+      lock: (url) => applyLockPlace(ctx.env, homedir(), url),
       onEvent: (event) => progress.onEvent(event),
-      onWarning: (message) => {
-        warn(message);
-        runWarnings.push(message);
-      },
     });
   } finally {
     progress.finish();
   }
-  if (run.desired) recordApply(ctx, run.desired, run.configPath, result);
-  const report = applyReport(run.approved, result, run.client.url, runWarnings);
+  const { result, report, journal } = applied;
   const rendered = renderApplyReport(report, format(flags));
   // The file is complete before stdout sees a byte: what a command saves never depends on
   // whether its output is read to the end (`| head`).
@@ -195,7 +160,7 @@ async function runApprovedRun(
   if (unwritten) throw unwritten;
   if (result.interrupted) {
     ctx.stderr.write(
-      `svc-gitops: interrupted: the journal is in ${paths.journal}; run \`${resumeCommand(flags)}\` to finish\n`,
+      `svc-gitops: interrupted: the journal is in ${journal}; run \`${resumeCommand(flags)}\` to finish\n`,
     );
     return EXIT.interrupted;
   }
@@ -203,7 +168,7 @@ async function runApprovedRun(
     // A failed apply (exit 1), not an interrupted one: the person did not stop it.
     const notStarted = countNotStarted(result.outcomes);
     ctx.stderr.write(
-      `svc-gitops: the dashboard could not be reached: ${notStarted} action(s) not started; the journal is in ${paths.journal}; once the dashboard answers again, run \`${resumeCommand(flags)}\` to finish\n`,
+      `svc-gitops: the dashboard could not be reached: ${notStarted} action(s) not started; the journal is in ${journal}; once the dashboard answers again, run \`${resumeCommand(flags)}\` to finish\n`,
     );
     return EXIT.error;
   }
@@ -217,25 +182,6 @@ async function runApprovedRun(
 }
 
 const format = (flags: ApplyFlags) => flags.format as ReportFormat;
-
-/** The report of a run that had nothing to do: approved as the flags would have approved it. */
-function nothingApplied(ctx: CliContext, nothing: NothingToApply, flags: ApplyFlags): ApplyReport {
-  const now = ctx.now().toISOString();
-  return {
-    result: {
-      plan_id: nothing.planId,
-      started_at: now,
-      finished_at: now,
-      outcomes: [],
-      interrupted: false,
-      calls: 0,
-    },
-    dashboard: nothing.dashboardUrl,
-    approval: flags.autoApprove ? 'auto-approve' : 'no-confirmation',
-    ...(nothing.halt ? { halt: nothing.halt } : {}),
-    warnings: [],
-  };
-}
 
 /** Writes the report whole or not at all; a failure is returned, to throw once stdout has it. */
 function writeReport(ctx: CliContext, out: string, text: string): SvcError | undefined {

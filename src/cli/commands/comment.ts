@@ -15,7 +15,7 @@ import {
   repositoryFromEnv,
   upsertStickyComment,
 } from '../../github/index.js';
-import { type ReviewRefusal, readPlanFile, refusalsBeforeMerge } from '../../index.js';
+import { type ReviewRefusal, readPlanFile, type SessionPlan } from '../../index.js';
 import { verifyPlanId } from '../../plan/index.js';
 import {
   artifactHint,
@@ -34,9 +34,8 @@ import {
 import type { LiveState, Plan } from '../../types.js';
 import type { CliContext } from '../context.js';
 import { jsonLine, type TextOrJson, textOrJsonOption } from '../format-option.js';
-import { planNow } from '../pipeline.js';
+import { cliSession } from '../pipeline.js';
 import { refuseConfigAsOutput, writeFileAtomic } from '../write-file.js';
-import { judgeNamesWithProgress } from './plan.js';
 
 interface CommentFlags {
   config?: string;
@@ -219,17 +218,14 @@ async function obtainPlan(ctx: CliContext, flags: CommentFlags, configPath: stri
     return { plan };
   }
   try {
-    const planned = await planNow(ctx, { config: configPath, ...(flags.quiet ? { quiet: true } : {}) });
-    const strict = flags.strict === true || planned.settings.strict;
-    let unknown: Awaited<ReturnType<typeof judgeNamesWithProgress>>;
+    const session = cliSession(ctx, { quiet: flags.quiet });
+    let planned: SessionPlan;
     try {
-      unknown = await judgeNamesWithProgress(ctx, planned, strict, flags.quiet === true);
+      planned = await session.plan({ config: configPath, strict: flags.strict });
     } finally {
-      await planned.client.close();
+      await session.close();
     }
-    const refusals = refusalsBeforeMerge(planned.plan, { ...planned.settings, strict }, unknown).map(
-      (refusal) => ({ ...refusal, fix: REFUSAL_FIXES[refusal.code] }),
-    );
+    const refusals = planned.refusals.map((refusal) => ({ ...refusal, fix: REFUSAL_FIXES[refusal.code] }));
     return { plan: planned.plan, live: planned.live, refusals };
   } catch (error) {
     // A bug, or an interrupt, is reported as it is; a known failure also replaces the comment.

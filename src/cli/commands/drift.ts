@@ -12,7 +12,7 @@ import {
   repositoryFromEnv,
   upsertDriftIssue,
 } from '../../github/index.js';
-import { refusedNames, type UnknownName } from '../../index.js';
+import { refusedNames } from '../../index.js';
 import {
   DEFAULT_BODY_BUDGET,
   driftIssueBody,
@@ -23,9 +23,8 @@ import {
   safeText,
 } from '../../render/index.js';
 import type { CliContext } from '../context.js';
-import { planNow } from '../pipeline.js';
+import { cliSession } from '../pipeline.js';
 import { groupByOption, type PlanFormat, printPlan } from '../print-plan.js';
-import { judgeNamesWithProgress } from './plan.js';
 
 interface DriftFlags {
   config?: string;
@@ -73,20 +72,17 @@ export async function runDrift(ctx: CliContext, flags: DriftFlags): Promise<numb
     ? repositoryFromEnv(ctx.env, 'leave out --issue to print the report only')
     : undefined;
   if (repository) githubToken(ctx.env);
-  const planned = await planNow(ctx, {
-    ...(flags.config === undefined ? {} : { config: flags.config }),
-    ...(flags.quiet ? { quiet: true } : {}),
-  });
-  const strict = flags.strict === true || planned.settings.strict;
-  let unknown: UnknownName[];
+  const session = cliSession(ctx, { quiet: flags.quiet });
+  let planned: Awaited<ReturnType<typeof session.drift>>;
   try {
-    unknown = refusedNames(await judgeNamesWithProgress(ctx, planned, strict, flags.quiet === true));
+    planned = await session.drift({ config: flags.config, strict: flags.strict });
   } finally {
-    await planned.client.close();
+    await session.close();
   }
-  const { plan, live } = planned;
+  const { strict } = planned;
+  const unknown = refusedNames(planned.unknown);
   // A halted rollout is drift until resolved: the issue stays open and says so first.
-  const drift = plan.actions.length > 0 || plan.rollout_halt !== undefined;
+  const { plan, live, drift } = planned;
   // The issue, the summary and the outputs are written before stdout: what a command saves never
   // depends on whether its output is read to the end (`drift --issue | head`).
   let issueLine: string | undefined;

@@ -1,13 +1,11 @@
 import { type Command, Option } from 'commander';
 import { resolveConfigPath } from '../../config/index.js';
 import { EXIT, SvcError } from '../../errors.js';
-import { judgeNames, type UnknownName } from '../../index.js';
+import type { ReviewRefusal, SessionPlan } from '../../index.js';
 import { durationMs } from '../../plan/index.js';
 import { type GroupBy, planJsonChunks, safeText, shortId } from '../../render/index.js';
-import type { Plan } from '../../types.js';
 import type { CliContext } from '../context.js';
-import { createCountProgressPrinter } from '../count-progress.js';
-import { type Planned, planNow } from '../pipeline.js';
+import { cliSession } from '../pipeline.js';
 import { groupByOption, type PlanFormat, printPlan } from '../print-plan.js';
 import { refuseConfigAsOutput, writeFileAtomic } from '../write-file.js';
 
@@ -71,7 +69,7 @@ export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
   }
   if (flags.out)
     refuseConfigAsOutput(ctx.fs, ctx.cwd, flags.out, resolveConfigPath(ctx.fs, ctx.cwd, flags.config));
-  const { plan: result, settings, unknown: judged, strict } = await planAndJudge(ctx, flags, at);
+  const { plan: result, unknown: judged, strict, refusals } = await planned(ctx, flags, at);
   const unknown = judged.filter((name) => !name.unchecked);
   // A plan built on a misspelt name is not saved for apply.
   const refused = strict && unknown.length > 0;
@@ -82,7 +80,7 @@ export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
       ? writeFileAtomic(ctx.fs, ctx.cwd, flags.out, planJsonChunks(result, { groupBy: flags.groupBy }))
       : undefined;
   await printPlan(ctx, result, flags.format, flags.groupBy);
-  warnOfSafeMode(ctx, result, settings.safeMode);
+  warnOfRefusals(ctx, refusals);
   for (const name of judged) {
     if (name.unchecked) {
       ctx.stderr.write(`svc-gitops: note: ${safeText(name.message)}\n`);
@@ -110,65 +108,48 @@ export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
 }
 
 /**
- * The plan and the names the dashboard does not know. Only the plan leaves this function: the
- * live state (as large as the plan at fleet size) is no longer reachable while it is written.
+ * The session's plan, without the live state: only the plan and its judgement leave this
+ * function, so the live state (as large as the plan at fleet size) is no longer reachable while
+ * the plan is written.
  */
-async function planAndJudge(
+async function planned(
   ctx: CliContext,
   flags: PlanFlags,
   at: Date | undefined,
-): Promise<{ plan: Plan; settings: Planned['settings']; unknown: UnknownName[]; strict: boolean }> {
-  const planned = await planNow(ctx, {
-    ...(flags.config === undefined ? {} : { config: flags.config }),
-    ...(flags.target === undefined ? {} : { targets: flags.target }),
-    ...(flags.refresh ? { refresh: true } : {}),
-    ...(flags.quiet ? { quiet: true } : {}),
-    ...(at ? { at } : {}),
-  });
-  const strict = flags.strict === true || planned.settings.strict;
+): Promise<Pick<SessionPlan, 'plan' | 'unknown' | 'strict' | 'refusals'>> {
+  const session = cliSession(ctx, { quiet: flags.quiet });
   try {
-    const unknown = await judgeNamesWithProgress(ctx, planned, strict, flags.quiet === true);
-    return { plan: planned.plan, settings: planned.settings, unknown, strict };
-  } finally {
-    await planned.client.close();
-  }
-}
-
-/** The engine's judgement of the names, with the installed items' read shown as progress. */
-export async function judgeNamesWithProgress(
-  ctx: CliContext,
-  planned: Planned,
-  strict: boolean,
-  quiet: boolean,
-): Promise<UnknownName[]> {
-  const progress = createCountProgressPrinter(
-    ctx.stderr,
-    () => ctx.now().getTime(),
-    'reading installed plugins and themes: sites',
-    { quiet },
-  );
-  try {
-    return await judgeNames(planned, {
+    const {
+      plan: made,
+      unknown,
       strict,
-      signal: ctx.signal,
-      onProgress: (read, sites) => progress.onProgress(read, sites),
+      refusals,
+    } = await session.plan({
+      config: flags.config,
+      targets: flags.target,
+      refresh: flags.refresh,
+      at,
+      strict: flags.strict,
     });
+    return { plan: made, unknown, strict, refusals };
   } finally {
-    progress.finish();
+    await session.close();
   }
 }
 
 /**
- * Safe mode refuses a plan with high-risk actions only when it is applied: say so when the plan
- * is made, naming the setting, so a reviewer does not learn it after the merge.
+ * The refusals the apply of this plan would meet, said when the plan is made so a reviewer does
+ * not learn them after the merge. Unknown names are listed one by one below; a halted rollout
+ * leads the plan's own output, and waiting gates are in its notes.
  */
-function warnOfSafeMode(ctx: CliContext, plan: Plan, safeMode: boolean): void {
-  if (!safeMode) return;
-  const high = plan.actions.filter((action) => action.risk === 'high').length;
-  if (high === 0) return;
-  ctx.stderr.write(
-    `svc-gitops: warning: safe mode is on: apply will refuse this plan (SAFE_MODE_BLOCKED), it holds ${high} high-risk action${high === 1 ? '' : 's'} (core or major updates); after review, apply it with SVC_SAFE_MODE=false (or safeMode: false in the settings file)\n`,
-  );
+function warnOfRefusals(ctx: CliContext, refusals: readonly ReviewRefusal[]): void {
+  for (const refusal of refusals) {
+    if (refusal.code !== 'SAFE_MODE_BLOCKED') continue;
+    const high = Number(refusal.details?.high_risk ?? 0);
+    ctx.stderr.write(
+      `svc-gitops: warning: safe mode is on: apply will refuse this plan (SAFE_MODE_BLOCKED), it holds ${high} high-risk action${high === 1 ? '' : 's'} (core or major updates); after review, apply it with SVC_SAFE_MODE=false (or safeMode: false in the settings file)\n`,
+    );
+  }
 }
 
 /** `--at`: an ISO time, or `+` and a duration (`+90m`, `+24h`, `+3d`, `+2w`) from now; never before now. */

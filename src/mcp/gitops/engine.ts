@@ -135,7 +135,7 @@ export function createEngine(options: EngineOptions): GitopsEngine {
         },
       });
       // The rollout state records the waves this run updated, as the CLI's apply does.
-      recordApply({ fs, cwd, now, signal }, planned.desired, planned.configPath, result);
+      await recordApply({ fs, cwd, now, signal }, planned.desired, planned.configPath, result);
       return applyReport(decision, result, client.url, warnings);
     },
 
@@ -219,7 +219,7 @@ function planning(options: EngineOptions): Pick<GitopsEngine, 'plan'> {
             },
           }),
       });
-      finishRollout(context, loaded.configPath, planned);
+      await finishRollout(context, loaded.configPath, planned);
       const unknown = await judgeNames(
         { desired, live: planned.live, plan: planned.plan, client, targetSiteIds: planned.targetSiteIds },
         { strict: settings.strict, signal },

@@ -1,0 +1,100 @@
+import * as fs from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadSettings, openSession, withRolloutLock } from '../../src/index.js';
+import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
+import { fastClientEnv, sandboxPer } from '../helpers/sandbox.js';
+import { tempDirForFile } from '../helpers/temp-dir.js';
+
+/**
+ * The engine's session is the one front door: a plan made through it carries the refusals the
+ * merge-time apply would meet (codes with data, no front end's words), and every front end shows
+ * that one list; strict comes from the request or the settings.
+ */
+const FLEET = `sites:
+  - id: 1
+    url: https://site-1.demo.test/
+    core: 6.8.1 -> 6.8.3
+    plugins:
+      akismet/akismet.php: 5.3.6 -> 5.3.7
+`;
+const TYPO = `version: 1
+updates:
+  - {name: core, sites: [all], kinds: [core], max: minor}
+ignores:
+  rules:
+    - {sites: [all], plugins: [akismet.php]}
+`;
+const sandbox = sandboxPer('suite', () => startSandbox({ fleet: parseFleet(FLEET) }));
+const dir = tempDirForFile('svc-gitops-session-');
+fs.writeFileSync(join(dir, 'svc-gitops.yaml'), TYPO);
+fs.writeFileSync(join(dir, 'none.yaml'), 'version: 1\n');
+const env = (extra: Record<string, string> = {}) => ({
+  ...fastClientEnv(sandbox),
+  SVC_ALLOW_HTTP: 'true',
+  HOME: dir,
+  ...extra,
+});
+const session = (extra: Record<string, string> = {}) =>
+  openSession({
+    settings: () => loadSettings({ env: env(extra), cwd: dir, fs, homeDir: dir }).settings,
+    fs,
+    cwd: dir,
+    now: () => new Date(),
+  });
+
+describe('the session', () => {
+  it('plans with the refusals the merge-time apply would meet, as codes with data', async () => {
+    const lenient = session();
+    const planned = await lenient.plan();
+    await lenient.close();
+    expect(planned.refusals.map((refusal) => refusal.code)).toEqual(['SAFE_MODE_BLOCKED']);
+    expect(planned.refusals[0]?.details).toEqual({ high_risk: 1 });
+    expect(planned.unknown.map((name) => name.suggestion)).toEqual(['akismet/akismet.php']);
+    // No front end's words: no flag, no variable.
+    for (const refusal of planned.refusals) expect(refusal.message).not.toMatch(/--|SVC_/);
+
+    const strict = session({ SVC_STRICT: 'true', SVC_SAFE_MODE: 'false' });
+    const judged = await strict.plan();
+    await strict.close();
+    expect(judged.strict).toBe(true);
+    expect(judged.refusals.map((refusal) => refusal.code)).toEqual(['UNKNOWN_NAMES']);
+    expect(JSON.stringify(judged.refusals[0]?.details)).toContain('akismet.php');
+  });
+
+  it('decides that a plan with no action has nothing to apply, and reports it', async () => {
+    const quiet = session();
+    const decision = await quiet.approve({ path: 'now', plan: { config: 'none.yaml' }, autoApprove: true });
+    await quiet.close();
+    expect(decision.kind).toBe('nothing-to-apply');
+    if (decision.kind !== 'nothing-to-apply') return;
+    expect(decision.report.approval).toBe('auto-approve');
+    expect(decision.report.result.outcomes).toEqual([]);
+  });
+
+  it('a read-modify-write of the rollout state waits for the lock another run holds', async () => {
+    const path = join(dir, 'waits.rollout.json');
+    // This process is alive on this host: its lock is no stale one to take over.
+    const holder = { pid: process.pid, host: hostname(), started_at: new Date().toISOString() };
+    fs.writeFileSync(`${path}.lock`, `${JSON.stringify(holder)}\n`);
+    const order: string[] = [];
+    const released = new Promise<void>((done) =>
+      setTimeout(() => {
+        order.push('released');
+        fs.rmSync(`${path}.lock`);
+        done();
+      }, 250),
+    );
+    const ran = withRolloutLock(
+      fs,
+      path,
+      new Date(),
+      () => {},
+      () => order.push('work'),
+    );
+    await Promise.all([released, ran]);
+    expect(order).toEqual(['released', 'work']);
+    expect(fs.existsSync(`${path}.lock`)).toBe(false);
+  });
+});
