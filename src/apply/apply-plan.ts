@@ -14,8 +14,8 @@ import {
 import { batchPlan } from './batch.js';
 import type { ApplyEvent } from './events.js';
 import { type ExecuteResult, executePhases } from './execute.js';
-import { checkSafeMode } from './guard.js';
 import type { GateHealth } from './gate-health.js';
+import { checkSafeMode } from './guard.js';
 import { createWaveHealthStep } from './health.js';
 import type { HeldBack } from './held-back.js';
 import type { ApplyJournal } from './journal.js';

@@ -45,9 +45,7 @@ export interface ExecuteOptions {
   /** Health checks around each update wave (health.ts); absent: none. */
   health?: WaveHealthStep | undefined;
   /** Why a wave's recorded gates are shut now (asked before its first call); undefined: open. */
-  gateClosed?:
-    | ((wave: string | undefined) => string | undefined | Promise<string | undefined>)
-    | undefined;
+  gateClosed?: ((wave: string | undefined) => string | undefined | Promise<string | undefined>) | undefined;
 }
 
 export interface ExecuteResult {
