@@ -141,6 +141,29 @@ describe('svc-gitops sandbox', () => {
     expect(percent.stderr).toContain('--generate flagged must be from 0 to 100, got 101');
     const both = await cli(['sandbox', '--generate', 'sites=10', '--fleet', 'x.yaml']);
     expect(both.stderr).toContain('--generate and --fleet cannot be combined');
+    const cost = await cli(['sandbox', '--site-cost', 'slow']);
+    expect([cost.code, cost.stderr.includes('--site-cost "slow" must be milliseconds')]).toEqual([1, true]);
+  });
+
+  it('--site-cost sets the site-cost model: an unfiltered updates page answers that much later', async () => {
+    // The spec profile has no cost by default: the flag alone makes the page slow.
+    const run = launch(['--generate', 'sites=300,pending=2', '--profile', 'spec', '--site-cost', '2']);
+    await until(() => run.out.stdout.includes('SVC_ALLOW_HTTP'));
+    const url = /SVC_URL=(\S+)/.exec(run.out.stdout)?.[1] ?? '';
+    const started = performance.now();
+    const page = await fetch(
+      `${url}/wp-json/wp-abilities/v1/abilities/svc/list-updates-v1/run?input[page]=1&input[per_page]=200`,
+      {
+        headers: {
+          authorization: `Basic ${Buffer.from('admin:sand BOX1 demo PASS word 2026').toString('base64')}`,
+        },
+      },
+    );
+    expect(page.status).toBe(200);
+    // A lower bound only: 300 sites × 2 ms are slept before the answer.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(590);
+    run.stop();
+    expect(await run.done).toBe(0);
   });
 
   it('--help lists every option with examples and every quirk name', async () => {
@@ -160,6 +183,7 @@ describe('svc-gitops sandbox', () => {
       '--clock',
       '--queue-threshold',
       '--batch-limit',
+      '--site-cost',
     ])
       expect(help.stdout).toContain(option);
     expect(help.stdout).toContain('--generate sites=10000,pending=6,ignored=3');

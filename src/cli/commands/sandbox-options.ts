@@ -1,5 +1,11 @@
 import { SvcError } from '../../errors.js';
-import { type GenerateFleetOptions, isQuirkName, QUIRK_NAMES, type QuirkName } from '../../sandbox/index.js';
+import {
+  type GenerateFleetOptions,
+  isQuirkName,
+  QUIRK_NAMES,
+  type QuirkName,
+  type SiteCost,
+} from '../../sandbox/index.js';
 
 /** `--quirk NAME=on|off`, repeatable: overrides of single switches on top of the profile. */
 export function parseQuirkFlags(values: readonly string[]): Partial<Record<QuirkName, boolean>> {
@@ -62,4 +68,15 @@ export function parseGenerate(value: string): GenerateFleetOptions {
       hint: 'for example --generate sites=10000,pending=6,ignored=3',
     });
   return options;
+}
+
+/** `--site-cost MS`: the site-cost model's milliseconds per site (a decimal ≥ 0; 0 turns it off). */
+export function parseSiteCost(value: string): SiteCost {
+  const ms = /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!Number.isFinite(ms) || ms > 60_000)
+    throw new SvcError(
+      'USAGE',
+      `--site-cost "${value}" must be milliseconds from 0 to 60000, for example 0.8`,
+    );
+  return { msPerSite: ms };
 }

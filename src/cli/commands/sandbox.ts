@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { SvcError } from '../../errors.js';
 import {
+  DEFAULT_MS_PER_SITE,
   type Fleet,
   FleetError,
   generateFleet,
@@ -15,7 +16,7 @@ import type { CliContext } from '../context.js';
 import { jsonLine, type TextOrJson, textOrJsonOption } from '../format-option.js';
 import { packageFile } from '../package-files.js';
 import { fleetFormatHelp } from './sandbox-help.js';
-import { parseGenerate, parseQuirkFlags, parseSurfaces } from './sandbox-options.js';
+import { parseGenerate, parseQuirkFlags, parseSiteCost, parseSurfaces } from './sandbox-options.js';
 
 /** The demo fleet ships with the package: located from this file, never from the cwd. */
 export const DEMO_FLEET_PATH = packageFile('examples/sandbox/demo-fleet.yaml');
@@ -36,6 +37,7 @@ interface SandboxFlags {
   surfaces: string;
   generate?: string;
   maxRequestLine: string;
+  siteCost?: string;
 }
 
 /** The quirks beside the options; the examples are with every command's (help.ts). */
@@ -87,6 +89,10 @@ export function registerSandbox(program: Command, ctx: CliContext, setExit: (cod
       'longest request line and header line accepted, CRLF included, as nginx (8192); 0 = no limit',
       '8192',
     )
+    .option(
+      '--site-cost <ms>',
+      `milliseconds a list-updates-v1 request costs per site it processes, 0 = off (default: ${DEFAULT_MS_PER_SITE} in compat-6.1 and next, 0 in spec; env SVC_SANDBOX_SITE_COST_MS)`,
+    )
     .addOption(textOrJsonOption('the URL and the SVC_* settings in one document'))
     .addHelpText('after', QUIRKS)
     .addHelpText('after', fleetFormatHelp)
@@ -124,6 +130,7 @@ async function runSandbox(ctx: CliContext, flags: SandboxFlags): Promise<void> {
       queueThreshold,
       batchLimit,
       requestLimits: { requestLine: requestLimit, headerBlock: requestLimit },
+      ...(flags.siteCost === undefined ? {} : { siteCost: parseSiteCost(flags.siteCost) }),
       tls: flags.tls === true,
       namespace: flags.namespace ?? 'svc',
       ...(flags.state ? { statePath: resolve(ctx.cwd, flags.state) } : {}),
