@@ -1,7 +1,17 @@
-import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import * as fs from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createToolServer, serveHttp } from '../../src/mcp/index.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { fastClientEnv } from '../helpers/sandbox.js';
+import { tempDirForFile } from '../helpers/temp-dir.js';
 import { type Connected, connect, SMALL_CONFIG, startSmallSandbox, writes } from './helpers.js';
 
 /**
@@ -122,5 +132,54 @@ describe('svc_apply asks the user through the client', () => {
     expect(calls.result).toMatchObject({ dry_run: true, plan_id: plan.result.plan_id });
     expect(asked).toHaveLength(3);
     expect(await writes(sandbox)).toEqual(before);
+  });
+
+  it('over Streamable HTTP the user is asked too, and the accept applies', async () => {
+    const cwd = tempDirForFile('svc-gitops-mcp-elicit-');
+    fs.writeFileSync(join(cwd, 'svc-gitops.yaml'), SMALL_CONFIG);
+    const token = 'a-long-operator-token-0123456789';
+    const http = await serveHttp({
+      port: 0,
+      token,
+      log: () => {},
+      newServer: () =>
+        createToolServer({
+          env: { ...fastClientEnv(sandbox), HOME: cwd },
+          cwd,
+          fs,
+          homeDir: cwd,
+          log: () => {},
+        }),
+    });
+    const client = new Client(
+      { name: 'http-agent', version: '1.0.0' },
+      { capabilities: { elicitation: {} } },
+    );
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { apply: true } };
+    });
+    try {
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(http.url), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
+      const plan = await client.callTool({ name: 'svc_plan', arguments: {} });
+      const planId = (plan.structuredContent as { plan_id: string }).plan_id;
+      const applied = await client.callTool({ name: 'svc_apply', arguments: { plan_id: planId } });
+      expect(applied.isError ?? false).toBe(false);
+      expect(applied.structuredContent).toMatchObject({
+        plan_id: planId,
+        applied: true,
+        confirmed_by: 'user',
+      });
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toContain(planId.slice(0, 12));
+    } finally {
+      await client.close();
+      await http.close();
+    }
   });
 });
