@@ -44,15 +44,7 @@ export const MIN_TOKEN_LENGTH = 16;
  * Host header (DNS rebinding); anything else is refused before the MCP layer sees it.
  */
 export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
-  if (options.token.length < MIN_TOKEN_LENGTH) {
-    throw new SvcError(
-      'SETTINGS_INVALID',
-      `the HTTP bearer token must be at least ${MIN_TOKEN_LENGTH} characters`,
-      {
-        hint: `set httpToken (${settingVariable('httpToken', options.product)}) to a long random value, e.g. \`openssl rand -hex 32\``,
-      },
-    );
-  }
+  requireLongToken(options);
   const expected = Buffer.from(`Bearer ${options.token}`);
   const sessions = new Map<string, Session>();
   let allowedHosts: string[] = [];
@@ -123,6 +115,18 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/** A token short enough to guess is refused before anything listens. */
+function requireLongToken(options: HttpOptions): void {
+  if (options.token.length >= MIN_TOKEN_LENGTH) return;
+  throw new SvcError(
+    'SETTINGS_INVALID',
+    `the HTTP bearer token must be at least ${MIN_TOKEN_LENGTH} characters`,
+    {
+      hint: `set httpToken (${settingVariable('httpToken', options.product)}) to a long random value, e.g. \`openssl rand -hex 32\``,
+    },
+  );
 }
 
 function refuse(res: ServerResponse, status: number, message: string): void {
