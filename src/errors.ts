@@ -38,6 +38,8 @@ export const ERROR_CODES = [
   'UNHEALTHY',
   /** A gate the plan passed (a window, a soak time, a wave's `after`) is shut when apply writes. */
   'GATE_CLOSED',
+  // the vulnerability feed: malformed, truncated, or not downloaded
+  'FEED_INVALID',
   // github
   'GITHUB_API',
   // a bug in svc-gitops itself

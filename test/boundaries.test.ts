@@ -79,7 +79,7 @@ describe('module boundaries (docs/architecture.md)', () => {
   it('engine: the index files of the modules it composes, types and errors', () => {
     allowedOnly(
       'engine',
-      /^((config|settings|dashboard|plan|apply|render)\/index\.js|types\.js|errors\.js)$/,
+      /^((config|settings|dashboard|plan|apply|render|security)\/index\.js|types\.js|errors\.js)$/,
     );
   });
 
@@ -99,6 +99,10 @@ describe('module boundaries (docs/architecture.md)', () => {
     const targets = [...text.matchAll(SPECIFIERS)].map((match) => (match[1] ?? match[2] ?? match[3])!);
     expect(targets.length).toBeGreaterThan(5);
     for (const target of targets) expect(target).toMatch(/^\.\/((\w+\/)index|types|errors)\.js$/);
+  });
+
+  it('security: types, errors, the public URL and undici', () => {
+    allowedOnly('security', /^(types\.js|errors\.js|public-url\.js|undici)$/);
   });
 
   it('github: types, errors, undici, the secret mask and render through its index', () => {

@@ -47,6 +47,8 @@ export interface Settings {
   responseFormat: 'compact' | 'pretty';
   /** false: one attempt per request whatever maxRetries says. */
   retryEnabled: boolean;
+  /** The vulnerability feed's API key (Wordfence Intelligence v3), for `security.feed`. */
+  feedApiKey?: string;
 }
 
 export type SettingKey = keyof Settings;
@@ -81,6 +83,7 @@ export const SETTING_ENV: Readonly<Record<SettingKey, string>> = {
   schemaVerbosity: 'SVC_SCHEMA_VERBOSITY',
   responseFormat: 'SVC_RESPONSE_FORMAT',
   retryEnabled: 'SVC_RETRY_ENABLED',
+  feedApiKey: 'SVC_FEED_API_KEY',
 };
 
 /** The product name in variables (SVC_URL) and file names (~/.config/svc-mcp/) unless told otherwise. */
@@ -100,4 +103,4 @@ export function productVariable(suffix: string, product = DEFAULT_PRODUCT): stri
 }
 
 /** Settings that hold a credential: never printed, logged or put into an error. */
-export const SECRET_KEYS: readonly SettingKey[] = ['applicationPassword', 'token', 'httpToken'];
+export const SECRET_KEYS: readonly SettingKey[] = ['applicationPassword', 'token', 'httpToken', 'feedApiKey'];

@@ -246,6 +246,7 @@ describe('loadSettings', () => {
         SVC_RATE_LIMIT: '60',
         SVC_MAX_SESSION_DATA: '1000',
         SVC_HTTP_TOKEN: 'h'.repeat(16),
+        SVC_FEED_API_KEY: 'f',
         SVC_NAMESPACE: 'svc',
       },
     );
