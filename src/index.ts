@@ -68,6 +68,7 @@ export {
   type LiveRead,
   type LoadDesiredOptions,
   loadDesired,
+  loadSecurityFeed,
   type OpenDashboardOptions,
   openDashboard,
   openSession,

@@ -222,6 +222,55 @@ export interface ApprovalRules {
   majorNeedsApproval: boolean;
 }
 
+/**
+ * A vulnerability feed's record about one item, as the planner needs it (the feed module reads
+ * Wordfence Intelligence v3 or svc-gitops' own format into these). Versions compare like the
+ * platform's; an open range end is `*`.
+ */
+export interface VersionRange {
+  from: string;
+  fromInclusive: boolean;
+  to: string;
+  toInclusive: boolean;
+}
+
+export interface Advisory {
+  /** The feed's record id. */
+  id: string;
+  kind: 'core' | 'plugin' | 'theme';
+  /** The feed's slug: a plugin's folder (`akismet`), a theme's folder, `wordpress` for core. */
+  slug: string;
+  title: string;
+  cve?: string;
+  /** CVSS base score, 0-10. */
+  cvss?: number;
+  /** Where a person reads about it (https only). */
+  link: string;
+  affected: VersionRange[];
+  /** Versions that fix it; empty: no fix yet. */
+  patched: string[];
+}
+
+/** What gates security updates skip, and who must approve them. */
+export interface SecurityRules {
+  bypass: { soak: boolean; window: boolean };
+  approval: ApprovalRules;
+}
+
+/** Where the vulnerability feed comes from. */
+export type FeedSource =
+  | { type: 'wordfence'; feed: 'production' | 'scanner'; url: string }
+  | { type: 'file'; path: string; format: 'wordfence' | 'svc' };
+
+export interface SecurityConfig extends SecurityRules {
+  source: FeedSource;
+  /** A cached feed younger than this is used without downloading again. */
+  refreshAfter: Duration;
+  /** A feed older than this gives a warning. */
+  maxAge: Duration;
+  sourceRef: SourceRef;
+}
+
 export interface DesiredFile {
   path: string;
   sha256: string;
@@ -241,6 +290,8 @@ export interface DesiredState {
   /** Health checks after each wave's updates; absent: no checks. */
   health?: HealthRules;
   approval: ApprovalRules;
+  /** The vulnerability feed and how security updates are treated; absent: no feed. */
+  security?: SecurityConfig;
   files: DesiredFile[];
   /** sha256 over the sorted (path, sha256) pairs of `files`. */
   digest: string;
@@ -355,7 +406,8 @@ export type PlanNoteKind =
   | 'unknown-site'
   | 'hidden-update'
   | 'flags-unseen'
-  | 'waiting';
+  | 'waiting'
+  | 'vulnerable';
 
 /**
  * One fact a plan reports without acting on it. A note says the same thing of every site in
@@ -421,6 +473,41 @@ export interface Plan {
    * when it writes, wave by wave. Absent when no update had a gate.
    */
   gates?: PlanGate[];
+  /** Present when the desired state names a vulnerability feed. */
+  security?: PlanSecurity;
+}
+
+/** An advisory as a plan shows it. */
+export interface PlanAdvisory {
+  title: string;
+  cve?: string;
+  cvss?: number;
+  link: string;
+}
+
+/** Sites that move one item from one version to another, and why it matters. */
+export interface SecurityMove {
+  kind: ItemKind;
+  slug: string;
+  name: string;
+  from: string;
+  to: string;
+  /** Advisory ids (keys of `PlanSecurity.advisories`), ascending. */
+  advisories: string[];
+  site_ids: number[];
+}
+
+/**
+ * The security view of a plan: its security updates (each also an `update` action, and first in
+ * every view), and the sites left on a vulnerable version: `no-fix` when no release fixes it,
+ * `not-planned` when the fix is pending but not planned (held, ignored, waiting for a wave, or no
+ * policy allows it).
+ */
+export interface PlanSecurity {
+  feed: { source: string; fetched_at: string };
+  advisories: Record<string, PlanAdvisory>;
+  updates: SecurityMove[];
+  vulnerable: Array<SecurityMove & { fix: 'no-fix' | 'not-planned' }>;
 }
 
 /** A quarantined version as a plan shows it (rollout-state `quarantines`, or a reviewed hold). */

@@ -8,6 +8,7 @@ import {
   type Session,
   type SessionEvents,
   type Settings,
+  stateDirOf,
 } from '../index.js';
 import { terminalText } from '../render/index.js';
 import { type CliContext, useColour } from './context.js';
@@ -34,7 +35,7 @@ export function cliSettings(ctx: CliContext, overrides?: Partial<Settings>): Set
     homeDir: ctx.env.HOME ?? homedir(),
     ...(overrides === undefined ? {} : { overrides }),
   });
-  ctx.addSecrets?.([loaded.settings.applicationPassword, loaded.settings.token]);
+  ctx.addSecrets?.([loaded.settings.applicationPassword, loaded.settings.token, loaded.settings.feedApiKey]);
   for (const warning of loaded.warnings) ctx.stderr.write(`svc-gitops: warning: ${warning}\n`);
   return loaded.settings;
 }
@@ -84,6 +85,7 @@ export function cliSession(ctx: CliContext, options: { quiet?: boolean | undefin
     settings: loaded,
     fs: ctx.fs,
     cwd: ctx.cwd,
+    stateDir: stateDirOf(ctx.env),
     now: ctx.now,
     signal: ctx.signal,
     ...(ctx.timers ? { timers: ctx.timers } : {}),

@@ -4,6 +4,7 @@ import type { DesiredFile, DesiredState, Hold, UpdatePolicy, UpdateWindow, Wave 
 import { expandSelection } from './expand.js';
 import type { MergedState, RawWindow } from './model.js';
 import type { Locate } from './places.js';
+import { buildSecurity } from './security.js';
 
 /**
  * The final, normalised DesiredState: groups expanded, defaults applied (all sites, unmanaged
@@ -66,6 +67,7 @@ export function buildDesiredState(merged: MergedState, files: DesiredFile[], loc
     }),
     ...(merged.health ? { health: { ...merged.health.value } } : {}),
     approval,
+    ...securityPart(merged, locate),
     files,
     digest: digestOf(files),
   };
@@ -83,4 +85,9 @@ function windowOf(raw: RawWindow): UpdateWindow {
 
 function uniqueValues(list: Array<{ value: string }>): string[] {
   return [...new Set(list.map((v) => v.value))];
+}
+
+function securityPart(merged: MergedState, locate: Locate): Pick<DesiredState, 'security'> {
+  const security = buildSecurity(merged, locate);
+  return security ? { security } : {};
 }

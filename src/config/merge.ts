@@ -66,6 +66,12 @@ export function mergeFiles(
         contradiction('`rollout.health`', merged.health.place, file.health.place);
       }
     }
+    if (file.security) {
+      if (!merged.security) merged.security = file.security;
+      else if (JSON.stringify(merged.security.value) !== JSON.stringify(file.security.value)) {
+        contradiction('`security`', merged.security.place, file.security.place);
+      }
+    }
     const a = file.approval;
     merged.approval.maxSites = single(
       merged.approval.maxSites,

@@ -101,6 +101,17 @@ export interface RawWave {
   maxUnhealthy?: number;
 }
 
+/** `security:` as written; the feed's file path is already resolved against its YAML file's directory. */
+export interface RawSecurity {
+  source:
+    | { type: 'wordfence'; feed: 'production' | 'scanner'; url?: string }
+    | { type: 'file'; path: string; format: 'wordfence' | 'svc' };
+  refreshAfter: string;
+  maxAge: string;
+  bypass: { soak: boolean; window: boolean };
+  approval: { maxSites?: number; core: boolean; major: boolean };
+}
+
 /** One file's content, normalised but with groups still unexpanded (they may live in other files). */
 export interface FileState {
   file: string;
@@ -113,6 +124,7 @@ export interface FileState {
   holds: RawHold[];
   waves?: Valued<RawWave[]>;
   health?: Valued<RawHealth>;
+  security?: Valued<RawSecurity>;
   approval: {
     maxSites?: Valued<number>;
     core?: Valued<boolean>;
@@ -130,6 +142,7 @@ export interface MergedState {
   holds: RawHold[];
   waves: RawWave[];
   health?: Valued<RawHealth> | undefined;
+  security?: Valued<RawSecurity> | undefined;
   approval: {
     maxSites?: Valued<number> | undefined;
     core?: Valued<boolean> | undefined;

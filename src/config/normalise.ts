@@ -19,13 +19,17 @@ import type {
   Segment,
   Valued,
 } from './model.js';
+import { securityOf } from './security.js';
 
 /**
  * The keys the normaliser reads, per schema object. A test checks these against the schema's
  * `properties`, so a key added to the schema cannot be silently ignored here.
  */
 export const HANDLED_KEYS = {
-  document: ['version', 'groups', 'sites', 'ignores', 'updates', 'holds', 'rollout', 'approval'],
+  document: ['version', 'groups', 'sites', 'ignores', 'updates', 'holds', 'rollout', 'approval', 'security'],
+  security: ['feed', 'refresh_after', 'max_age', 'bypass', 'approval'],
+  securityApproval: ['max_sites', 'core', 'major'],
+  feed: ['wordfence', 'url', 'file', 'format'],
   ignores: ['unmanaged', 'rules'],
   rollout: ['waves', 'health'],
   approval: ['max_sites', 'core', 'major'],
@@ -96,6 +100,9 @@ export function normaliseFile(file: string, data: Obj): FileState {
       value: waves.map((w, i) => waveOf(w, at('rollout', 'waves', i))),
       place: at('rollout', 'waves'),
     };
+  }
+  if (data.security !== undefined) {
+    state.security = valued(securityOf(file, data.security as Obj), at('security'));
   }
   const approval = (data.approval ?? {}) as Obj;
   if (approval.max_sites !== undefined)

@@ -30,6 +30,7 @@ export {
   usesRolloutState,
 } from './rollout.js';
 export { readRolloutState, rolloutStatePath, withRolloutLock, writeRolloutState } from './rollout-file.js';
+export { loadSecurityFeed, type SecurityFeedOptions } from './security.js';
 export { type Applied, type ApplyRunOptions, openSession, type Session } from './session.js';
 export type { Approval, ApproveRequest } from './session-approve.js';
 export type { PlanRequest, SessionEvents, SessionOptions, SessionPlan } from './session-types.js';

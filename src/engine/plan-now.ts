@@ -1,7 +1,7 @@
 import type { Planned } from '../apply/index.js';
 import type { DashboardClient, ReadProgress } from '../dashboard/index.js';
 import { isSvcError, SvcError } from '../errors.js';
-import { compileSelection, createPlan } from '../plan/index.js';
+import { compileSelection, createPlan, type PlanOptions } from '../plan/index.js';
 import { safeText } from '../render/index.js';
 import type { DesiredState, LiveState, PlanRollout, Site } from '../types.js';
 import { resolveTargets } from './targets.js';
@@ -98,6 +98,8 @@ export interface PlanNowOptions extends ReadLiveOptions {
   rollout?: ((read: LiveRead) => Promise<PlanRollout | undefined>) | undefined;
   /** See PlanOptions.tokenVariable. */
   tokenVariable?: string | undefined;
+  /** The vulnerability feed's advisories (`loadSecurityFeed`), when the desired state names one. */
+  security?: PlanOptions['security'] | undefined;
 }
 
 /** A plan made now, and the sites `targets` named. */
@@ -118,6 +120,7 @@ export async function planNow(client: DashboardClient, options: PlanNowOptions):
     ...(targetSiteIds === undefined ? {} : { targetSiteIds }),
     ...(rollout === undefined ? {} : { rollout }),
     ...(options.tokenVariable === undefined ? {} : { tokenVariable: options.tokenVariable }),
+    ...(options.security === undefined ? {} : { security: options.security }),
   });
   return {
     desired: options.desired,

@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+import { DEFAULT_STATE_DIR } from '../apply/index.js';
 import type { DashboardClient } from '../dashboard/index.js';
 import type { Settings } from '../settings/index.js';
 import { loadDesired, requireDesired } from './desired.js';
@@ -5,6 +7,7 @@ import { judgeNames } from './judge-names.js';
 import { refusalsBeforeMerge } from './merge-refusals.js';
 import { planNow } from './plan-now.js';
 import { finishRollout, prepareRollout, type RolloutContext } from './rollout.js';
+import { loadSecurityFeed } from './security.js';
 import type { PlanRequest, SessionEvents, SessionOptions, SessionPlan } from './session-types.js';
 import type { UnknownName } from './unknown-names.js';
 
@@ -30,10 +33,19 @@ export async function planUseCase(deps: PlanDeps, request: PlanRequest): Promise
   const desired = requireDesired(load);
   const { configPath } = load;
   const settings = deps.settings();
+  // Before the dashboard is read: a feed that is refused costs no dashboard calls.
+  const security = await loadSecurityFeed(desired, {
+    stateDir: resolve(cwd, options.stateDir ?? DEFAULT_STATE_DIR),
+    apiKey: settings.feedApiKey,
+    now: options.now(),
+    signal,
+    onWarning: events.warning,
+  });
   const client = deps.client();
   const context = rolloutContext(options, events);
   const planned = await planNow(client, {
     desired,
+    security,
     targets: request.targets,
     refresh: request.refresh,
     signal,

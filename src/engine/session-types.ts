@@ -48,6 +48,8 @@ export interface SessionOptions {
   timers?: DashboardClientOptions['timers'] | undefined;
   /** The variable of the REST API key that plan notes name (SVC_TOKEN by default). */
   tokenVariable?: string | undefined;
+  /** The state directory (relative to `cwd`): the vulnerability feed is cached in its `feeds/`. Default `.svc-gitops`. */
+  stateDir?: string | undefined;
 }
 
 export interface PlanRequest {

@@ -15,7 +15,15 @@ export interface ApprovalVerdict {
 
 const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
 
-export function judgeApproval(actions: readonly Action[], rules: ApprovalRules): ApprovalVerdict {
+/**
+ * `key` names the rules in the notes: `approval` for routine updates, `security.approval` for
+ * security updates, which are judged by their own limits.
+ */
+export function judgeApproval(
+  actions: readonly Action[],
+  rules: ApprovalRules,
+  key = 'approval',
+): ApprovalVerdict {
   const levelOf = memoPairs(versionLevel);
   const sitesUpdated = new Set<number>();
   let core = 0;
@@ -40,14 +48,14 @@ export function judgeApproval(actions: readonly Action[], rules: ApprovalRules):
   const sites = sitesUpdated.size;
   const max = rules.maxSitesWithoutApproval;
   if (max !== undefined && sites > max) {
-    const message = `updates ${plural(sites, 'site')}, more than approval.max_sites (${max})`;
+    const message = `updates ${plural(sites, 'site')}, more than ${key}.max_sites (${max})`;
     notes.push({ kind: 'needs-approval', message });
   }
   if (rules.coreNeedsApproval && core > 0) {
-    notes.push({ kind: 'needs-approval', message: `${plural(core, 'core update')} (approval.core)` });
+    notes.push({ kind: 'needs-approval', message: `${plural(core, 'core update')} (${key}.core)` });
   }
   if (rules.majorNeedsApproval && major > 0) {
-    notes.push({ kind: 'needs-approval', message: `${plural(major, 'major update')} (approval.major)` });
+    notes.push({ kind: 'needs-approval', message: `${plural(major, 'major update')} (${key}.major)` });
   }
   return { needsApproval: notes.length > 0, notes };
 }

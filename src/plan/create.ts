@@ -10,7 +10,18 @@
 
 import { SvcError } from '../errors.js';
 import { publicUrl } from '../public-url.js';
-import type { Action, DesiredState, LiveIgnore, LiveState, Plan, PlanRollout, Site, Wave } from '../types.js';
+import type {
+  Action,
+  Advisory,
+  DesiredState,
+  LiveIgnore,
+  LiveState,
+  Plan,
+  PlanRollout,
+  PlanSecurity,
+  Site,
+  Wave,
+} from '../types.js';
 import { refuseAmbiguousDomains } from './ambiguous-domains.js';
 import { judgeApproval } from './approval.js';
 import { compileDesiredIgnores } from './desired-ignores.js';
@@ -26,9 +37,11 @@ import { describeItem } from './reasons.js';
 import { blockedWaves, compileUpdateGates, rolloutHalt } from './rollout-gates.js';
 import { compileQuarantineGate } from './rollout-quarantine.js';
 import { scopeNotes } from './scope-notes.js';
+import { createSecurityIndex } from './security.js';
+import { createSecurityBook, type SecurityBook } from './security-section.js';
 import { compileSelection } from './select.js';
 import { summarise } from './summary.js';
-import { planSiteUpdates } from './updates.js';
+import { planSiteUpdates, type SecurityFinding, type SiteSecurityContext } from './updates.js';
 import { assignWaves, planWaveLimits, REMAINING_WAVE } from './waves.js';
 
 export interface PlanOptions {
@@ -47,6 +60,12 @@ export interface PlanOptions {
    * under --namespace (the plan is pure: it is told the name, it does not look it up).
    */
   tokenVariable?: string;
+  /**
+   * The advisories of the vulnerability feed the desired state names (`security`), read by the
+   * caller: with them, security updates skip the gates `security.bypass` names and the plan has
+   * a `security` section. Ignored when the desired state names no feed.
+   */
+  security?: { advisories: readonly Advisory[]; feed: PlanSecurity['feed'] };
 }
 
 function checkOptions(options: PlanOptions): void {
@@ -118,6 +137,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   const tokenVariable = options.tokenVariable ?? 'SVC_TOKEN';
   const context = { scope: desired.ignoreScope, capabilities: live.capabilities, tokenVariable };
   const book = createNoteBook();
+  const security = securityContext(desired, options);
   scopeNotes(desired, live, unreadable, inScope, targets, book);
 
   // Sites ascending, each site's actions already in the stated order (kind, then slug), dealt
@@ -137,8 +157,16 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   // other site's outcome outlives its turn (a fleet's plan holds no second copy of itself).
   const mayWait = blockedWaves(desired.waves, options.rollout, options.now, everyWaveActive(desired.waves));
   const deferred: DeferredSite[] = [];
+  // Security updates by action, until their wave's verdict says whether they run in this plan.
+  const securityOf = new Map<Action, SecurityFinding>();
   // A readable site's fingerprint (the caller checked): its status is the listing's.
   const dealUpdates = (facts: LiveSiteFacts, site: SiteActions, wave: string | undefined) => {
+    if (security) {
+      for (const action of site.updates) {
+        const finding = securityOf.get(action);
+        if (finding) security.book.add(finding.update, finding.advisories, 'update', facts.site.id);
+      }
+    }
     fingerprints[facts.site.id] = fingerprintOfFacts(facts, facts.site.status, [
       site.ignores,
       site.unignores,
@@ -163,7 +191,16 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     const wave = waves.waveOf(site);
     const siteIgnores = planSiteIgnores(facts, desiredIgnoresOf(site), context);
     const siteRules = rules.siteRules(site);
-    const siteUpdates = planSiteUpdates(facts, rules, siteRules, siteIgnores.after, wave, gates, quarantine);
+    const siteUpdates = planSiteUpdates(
+      facts,
+      rules,
+      siteRules,
+      siteIgnores.after,
+      wave,
+      gates,
+      quarantine,
+      security,
+    );
     const touchedCount =
       siteIgnores.ignores.length + siteIgnores.unignores.length + siteUpdates.actions.length;
     if (site.status !== 'connected') {
@@ -176,6 +213,10 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     for (const note of siteIgnores.notes) book.add(note, site.id);
     hidden.note(site.id, siteRules.policies, siteIgnores.unignores, book);
     for (const note of siteUpdates.notes) book.add(note, site.id);
+    for (const finding of siteUpdates.security) {
+      if (finding.action) securityOf.set(finding.action, finding);
+      else security?.book.add(finding.update, finding.advisories, finding.fix, site.id);
+    }
     for (const ignore of siteIgnores.unmanaged) unmanaged.push(ignore);
     if (wave !== undefined) {
       const active = siteUpdates.actions.length + siteUpdates.waiting;
@@ -202,6 +243,8 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     for (const action of actions.updates) {
       const message = `${describeItem(action)} updates wait: wave "${wave}" ${waits}`;
       book.add({ kind: 'waiting', item: { kind: action.kind, slug: action.slug }, message }, facts.site.id);
+      const finding = securityOf.get(action);
+      if (finding && security) notPlannedInWave(finding, facts.site.id, security.book, book);
     }
     if (actions.ignores.length + actions.unignores.length > 0)
       dealUpdates(facts, { ...actions, updates: [] }, wave);
@@ -210,7 +253,9 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   undesiredIgnoreNotes(unmanaged, context, book);
   const actions = ignores.concat(unignores, ...updatesByWave.filter(Boolean));
 
-  const approval = judgeApproval(actions, desired.approval);
+  const approval = security
+    ? judgeSplit(actions, securityOf, desired)
+    : judgeApproval(actions, desired.approval);
   for (const note of approval.notes) book.add(note);
 
   const withoutId: Omit<Plan, 'id'> = {
@@ -233,5 +278,43 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   if (halt) withoutId.rollout_halt = halt;
   const quarantines = quarantine.list();
   if (quarantines.length > 0) withoutId.quarantines = quarantines;
+  if (security) withoutId.security = security.book.section();
   return { ...withoutId, id: plannedPlanId(withoutId) };
+}
+
+interface PlanSecurityContext extends SiteSecurityContext {
+  book: SecurityBook;
+}
+
+function securityContext(desired: DesiredState, options: PlanOptions): PlanSecurityContext | undefined {
+  if (!desired.security || !options.security) return undefined;
+  return {
+    index: createSecurityIndex(options.security.advisories),
+    rules: desired.security,
+    book: createSecurityBook(options.security.feed),
+  };
+}
+
+/** A security update its wave holds back: the site stays vulnerable for now. */
+function notPlannedInWave(finding: SecurityFinding, siteId: number, security: SecurityBook, book: NoteBook) {
+  security.add(finding.update, finding.advisories, 'not-planned', siteId);
+  const { update } = finding;
+  const message = `${describeItem(update)} ${update.from} is vulnerable; the fix ${update.to} is not planned: its wave waits`;
+  book.add({ kind: 'vulnerable', item: { kind: update.kind, slug: update.slug }, message }, siteId);
+}
+
+/** Security updates are judged by `security.approval`, every other update by `approval`. */
+function judgeSplit(
+  actions: readonly Action[],
+  securityOf: ReadonlyMap<Action, SecurityFinding>,
+  desired: DesiredState,
+) {
+  const routine = actions.filter((action) => !securityOf.has(action));
+  const fixes = actions.filter((action) => securityOf.has(action));
+  const first = judgeApproval(routine, desired.approval);
+  const second = judgeApproval(fixes, desired.security!.approval, 'security.approval');
+  return {
+    needsApproval: first.needsApproval || second.needsApproval,
+    notes: [...first.notes, ...second.notes],
+  };
 }

@@ -33,7 +33,8 @@ export function planGates(
     for (const policy of entry?.policies ?? [])
       if (policy.window) windows.push({ of: `policy "${policy.name}"`, ...policy.window });
     const wave = action.wave === undefined ? undefined : waves.get(action.wave);
-    if (wave?.window) windows.push({ of: `wave "${wave.name}"`, ...wave.window });
+    if (wave?.window && entry?.windowed !== false)
+      windows.push({ of: `wave "${wave.name}"`, ...wave.window });
     if (windows.length > 0) gate.windows = windows;
     if (entry?.soakEndedAt !== undefined) gate.soak_ends_at = new Date(entry.soakEndedAt).toISOString();
     if (wave?.after) {

@@ -14,8 +14,16 @@ import { waveClock } from './rollout-clock.js';
 import { REMAINING_WAVE } from './waves.js';
 
 export interface UpdateGates {
-  /** Why `update`, allowed by `policy`, waits; undefined when it may run now. */
-  waitReason(update: PendingUpdate, policy: UpdatePolicy, wave: string | undefined): string | undefined;
+  /**
+   * Why `update`, allowed by `policy`, waits; undefined when it may run now. A security update
+   * skips the gates `bypass` names (windows, soak times); wave order still holds it.
+   */
+  waitReason(
+    update: PendingUpdate,
+    policy: UpdatePolicy,
+    wave: string | undefined,
+    bypass?: { soak: boolean; window: boolean },
+  ): string | undefined;
   /**
    * What the updates that may run now passed, per wave (`undefined`: no waves): the policies
    * whose windows they needed, and when the last of their soak times ended. The plan records
@@ -25,7 +33,13 @@ export interface UpdateGates {
 }
 
 export interface PassedGates {
+  /** The policies whose windows the wave's updates needed (none for updates that skipped them). */
   policies: Set<UpdatePolicy>;
+  /**
+   * False when every update of the wave skipped the windows (security updates): then the wave's
+   * own window is no gate of this plan either.
+   */
+  windowed: boolean;
   /** Epoch ms; absent when no update of the wave had a soak time. */
   soakEndedAt?: number;
 }
@@ -68,24 +82,33 @@ export function compileUpdateGates(
   };
   const firstSeen = rollout?.state.first_seen ?? {};
   const passed = new Map<string | undefined, PassedGates>();
-  const pass = (policy: UpdatePolicy, wave: string | undefined, soakEnd: number | undefined) => {
-    const entry = passed.get(wave) ?? { policies: new Set<UpdatePolicy>() };
-    entry.policies.add(policy);
+  const pass = (
+    policy: UpdatePolicy,
+    wave: string | undefined,
+    soakEnd: number | undefined,
+    windowed: boolean,
+  ) => {
+    const entry = passed.get(wave) ?? { policies: new Set<UpdatePolicy>(), windowed: false };
+    if (windowed) {
+      entry.policies.add(policy);
+      entry.windowed = true;
+    }
     if (soakEnd !== undefined) entry.soakEndedAt = Math.max(entry.soakEndedAt ?? soakEnd, soakEnd);
     passed.set(wave, entry);
   };
   return {
-    waitReason(update, policy, wave) {
+    waitReason(update, policy, wave, bypass) {
+      const windowed = bypass?.window !== true;
       // Windows hold every version of an item alike: one note per item, not per target version.
-      const policyWindow = policyWindows.get(policy);
+      const policyWindow = windowed ? policyWindows.get(policy) : undefined;
       if (policyWindow && !isOpen(policyWindow)) {
         return `${describeItem(update)} updates wait for the window of policy "${policy.name}": ${policyWindow.describe()}; ${opens(policyWindow)}`;
       }
-      const waveWindow = wave === undefined ? undefined : waveWindows.get(wave);
+      const waveWindow = wave === undefined || !windowed ? undefined : waveWindows.get(wave);
       if (waveWindow && !isOpen(waveWindow)) {
         return `${describeItem(update)} updates wait for the window of wave "${wave}": ${waveWindow.describe()}; ${opens(waveWindow)}`;
       }
-      const soak = policy.minReleaseAge;
+      const soak = bypass?.soak === true ? undefined : policy.minReleaseAge;
       let soakEnd: number | undefined;
       if (soak) {
         // Not recorded yet means first seen now: the caller records it with this plan's time.
@@ -101,7 +124,7 @@ export function compileUpdateGates(
           return `${describeItem(update)} updates soak: policy "${policy.name}" takes a version only once it has been pending ${soak.text} (min_release_age, ${sourceLabel(policy.source)}); versions ${first} soak until ${new Date(soakEnd).toISOString()}`;
         }
       }
-      pass(policy, wave, soakEnd);
+      pass(policy, wave, soakEnd, windowed);
       return undefined;
     },
     passed: () => passed,

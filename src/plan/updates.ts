@@ -5,13 +5,32 @@
  * `update` action. (Offline sites are withheld as a whole by createPlan.)
  * Translations share slugs across languages: one action per (kind, slug), the lowest move first.
  */
-import type { Action, PendingUpdate, PlanNote, Site } from '../types.js';
+import type { Action, Advisory, PendingUpdate, PlanNote, SecurityRules, Site } from '../types.js';
 import { type IgnoresAfter, staysIgnored } from './ignores.js';
 import type { LiveSiteFacts } from './live-index.js';
 import type { CompiledRules, HoldVerdict, PolicyVerdict, SiteRules } from './policies.js';
 import { describeItem, sourceLabel } from './reasons.js';
 import type { UpdateGates } from './rollout-gates.js';
 import type { QuarantineGate } from './rollout-quarantine.js';
+import { advisoryLabel, type SecurityIndex } from './security.js';
+
+/** The advisories of a plan and how security updates are treated (desired `security`). */
+export interface SiteSecurityContext {
+  index: SecurityIndex;
+  rules: SecurityRules;
+}
+
+/**
+ * A pending update on a vulnerable version: planned as a security update (`update`, with its
+ * action), or left vulnerable: no pending version fixes it (`no-fix`), or the fix is pending
+ * but not planned (`not-planned`: ignored, held, waiting, or no policy allows it).
+ */
+export interface SecurityFinding {
+  update: PendingUpdate;
+  advisories: readonly Advisory[];
+  fix: 'update' | 'no-fix' | 'not-planned';
+  action?: Action;
+}
 
 export interface SiteUpdateOutcome {
   /** In action order (kind, then slug). */
@@ -20,6 +39,22 @@ export interface SiteUpdateOutcome {
   notes: Array<Omit<PlanNote, 'site_ids'>>;
   /** Allowed updates that wait (window, soak): each also has a `waiting` note. */
   waiting: number;
+  /** Only with a security context. */
+  security: SecurityFinding[];
+}
+
+function vulnerableNote(finding: SecurityFinding): Omit<PlanNote, 'site_ids'> {
+  const { update, advisories, fix } = finding;
+  const labels = advisories.map(advisoryLabel).join(', ');
+  const why =
+    fix === 'no-fix'
+      ? `vulnerable, no fix${update.to === '' ? '' : ` in ${update.to}`}`
+      : `vulnerable; the fix ${update.to} is not planned`;
+  return {
+    kind: 'vulnerable',
+    item: { kind: update.kind, slug: update.slug },
+    message: `${describeItem(update)} ${update.from} is ${why}: ${labels}`,
+  };
 }
 
 /**
@@ -58,11 +93,16 @@ function sameItem(a: PendingUpdate, b: PendingUpdate): boolean {
   return a.slug === b.slug && a.kind === b.kind;
 }
 
-function updateAction(site: Site, update: PendingUpdate, verdict: PolicyVerdict, wave: string | undefined) {
+function updateAction(
+  site: Site,
+  update: PendingUpdate,
+  verdict: PolicyVerdict,
+  wave: string | undefined,
+  reason: string,
+) {
   const { kind, slug, from, to } = update;
   const name = update.name !== '' ? update.name : slug;
   const risk = kind === 'core' || verdict.level === 'major' ? 'high' : 'medium';
-  const { reason } = verdict;
   // Two fixed shapes, keys in code-unit order: canonical JSON (the id) writes them as built.
   const site_id = site.id;
   const site_url = site.url;
@@ -81,19 +121,35 @@ export function planSiteUpdates(
   wave: string | undefined,
   gates?: UpdateGates,
   quarantine?: QuarantineGate,
+  security?: SiteSecurityContext,
 ): SiteUpdateOutcome {
   const { site } = facts;
   const actions: Action[] = [];
   const notes: SiteUpdateOutcome['notes'] = [];
+  const findings: SecurityFinding[] = [];
   let waiting = 0;
   for (const update of lowestMoves(facts.pending)) {
-    if (staysIgnored(ignores, update)) continue;
+    const judged = security?.index.judge(update);
+    if (judged && judged.unfixed.length > 0)
+      findings.push({ update, advisories: judged.unfixed, fix: 'no-fix' });
+    const fixed = judged && judged.fixed.length > 0 ? judged.fixed : undefined;
+    const notPlanned = () => {
+      if (fixed) findings.push({ update, advisories: fixed, fix: 'not-planned' });
+    };
+    if (staysIgnored(ignores, update)) {
+      notPlanned();
+      continue;
+    }
     const verdict = rules.judge(siteRules, update);
-    if (!verdict) continue;
+    if (!verdict) {
+      notPlanned();
+      continue;
+    }
     if ('hold' in verdict) {
       if (verdict.hold.versions !== undefined) quarantine?.held(update);
       const item = { kind: update.kind, slug: update.slug };
       notes.push({ kind: 'held', item, message: heldMessage(update, verdict) });
+      notPlanned();
       continue;
     }
     // A quarantined version is held before any gate: no wave or window lets it through.
@@ -101,15 +157,24 @@ export function planSiteUpdates(
     if (quarantined !== undefined) {
       quarantine!.held(update);
       notes.push({ kind: 'held', item: { kind: update.kind, slug: update.slug }, message: quarantined });
+      notPlanned();
       continue;
     }
-    const wait = gates?.waitReason(update, verdict.policy, wave);
+    const bypass = fixed ? security?.rules.bypass : undefined;
+    const wait = gates?.waitReason(update, verdict.policy, wave, bypass);
     if (wait !== undefined) {
       notes.push({ kind: 'waiting', item: { kind: update.kind, slug: update.slug }, message: wait });
       waiting += 1;
+      notPlanned();
       continue;
     }
-    actions.push(updateAction(site, update, verdict, wave));
+    const reason = fixed
+      ? `security fix of ${fixed.map(advisoryLabel).join(', ')}; ${verdict.reason}`
+      : verdict.reason;
+    const action = updateAction(site, update, verdict, wave, reason);
+    actions.push(action);
+    if (fixed) findings.push({ update, advisories: fixed, fix: 'update', action });
   }
-  return { actions, notes, waiting };
+  for (const finding of findings) if (finding.fix !== 'update') notes.push(vulnerableNote(finding));
+  return { actions, notes, waiting, security: findings };
 }

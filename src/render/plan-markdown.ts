@@ -12,6 +12,7 @@ import type { Action, LiveIgnore, LiveState, Plan, PlanNote } from '../types.js'
 import { ignoreListPatch } from './ignore-diff.js';
 import { assembleWithinCap, type Section } from './markdown-budget.js';
 import { escapeMarkdown as esc, fenceFor, markdownUrl } from './markdown-escape.js';
+import { securityMarkdownLines } from './plan-security.js';
 import {
   changeLabel,
   hasChanges,
@@ -98,6 +99,8 @@ function head(plan: Plan, haltAbove: boolean): string[] {
     // A saved plan's times too: `show` renders any file whose id matches its content.
     `Plan \`${shortId(plan.id)}\` for ${markdownUrl(plan.dashboard.url)}, created ${esc(plan.created_at)}, expires ${esc(plan.expires_at)}.`,
   ];
+  const security = securityMarkdownLines(plan);
+  if (security.length > 0) lines.push('', ...security);
   if (plan.quarantines) lines.push('', ...quarantineMarkdownLines(plan.quarantines));
   if (!hasChanges(summary)) lines.push('', noChangesLine(plan));
   if (plan.needs_approval) {

@@ -10,6 +10,7 @@
  */
 import type { Action, Plan, PlanNote } from '../types.js';
 import { type Styles, styles } from './ansi.js';
+import { securityTextLines } from './plan-security.js';
 import {
   changeLabel,
   hasChanges,
@@ -220,7 +221,11 @@ export function* planTextChunks(plan: Plan, options: PlanTextOptions = {}): Gene
     : `No changes. ${summaryLine(summary)}.\n`;
   // A saved plan's own strings too: `show` renders any file whose id matches its content.
   yield `${s.dim(`plan ${safeText(shortId(plan.id))} for ${safeText(plan.dashboard.url)}, expires ${safeText(plan.expires_at)}`)}\n`;
-  // Quarantines lead the detail: a held version and the sites to repair are what to act on.
+  // Security updates and vulnerable versions lead: what fixes a CVE is reviewed first.
+  const security = securityTextLines(plan);
+  if (security.length > 0)
+    yield `\n${security.map((line) => (line.startsWith(' ') ? line : s.bold(line))).join('\n')}\n`;
+  // Quarantines lead the rest of the detail: a held version and the sites to repair.
   if (plan.quarantines) yield `\n${s.red(quarantineTextLines(plan.quarantines))}`;
   if (!hasChanges(summary)) yield `\n${noChangesLine(plan)}\n`;
   else {

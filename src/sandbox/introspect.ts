@@ -14,6 +14,7 @@ import {
 import { advanceJobs } from './job-runner.js';
 import { jobStatusBody } from './jobs.js';
 import { changePending, outsideUpdate } from './pending.js';
+import { getVulnerabilityFeed, putVulnerabilityFeed } from './vuln-feed.js';
 
 /**
  * Test and benchmark control under `/__sandbox/` (outside the dashboard namespaces, no auth,
@@ -64,6 +65,10 @@ export function handleIntrospection(ctx: SandboxContext, req: SandboxRequest, re
         req.method === 'POST' ? 'add' : 'remove',
         isRecord(req.body) ? req.body : Object.fromEntries(req.query),
       );
+    case 'PUT vulnerability-feed':
+      return putVulnerabilityFeed(ctx, req.body);
+    case 'GET vulnerability-feed':
+      return getVulnerabilityFeed(ctx, req);
     case 'POST outside-update':
       return outsideUpdate(ctx, isRecord(req.body) ? req.body : Object.fromEntries(req.query));
     default:

@@ -25,6 +25,9 @@ const OBJECTS: Record<keyof typeof HANDLED_KEYS, Node | undefined> = {
   window: defs.window,
   waveAfter: defs.wave?.properties?.after,
   health: defs.health,
+  security: schema.properties?.security,
+  securityApproval: schema.properties?.security?.properties?.approval,
+  feed: defs.feed,
 };
 
 describe('the schema and the TypeScript agree', () => {

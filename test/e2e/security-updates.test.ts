@@ -1,0 +1,205 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { driftIssueBody, renderPlanMarkdown } from '../../src/render/index.js';
+import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
+import type { Plan } from '../../src/types.js';
+import { cli } from '../helpers/cli.js';
+import { sandboxPer } from '../helpers/sandbox.js';
+import { planSchemaErrors, sandboxEnv, T0, tempDir } from './helpers.js';
+
+/**
+ * Security updates end to end: the real CLI against the sandbox, which serves a Wordfence-shaped
+ * feed (written here) behind an API key. akismet 5.3.6 is vulnerable and fixed in 5.3.7 (sites
+ * 1-4); contact-form-7 5.0 is vulnerable with no fix released (sites 5-6, which can move to
+ * 5.1, still affected); classic-editor's update is routine. The policy soaks versions for 7
+ * days inside a window closed at T0 (11:00 in Berlin); two waves with health checks.
+ */
+const FLEET = `sites:
+${[1, 2, 3, 4, 5, 6]
+  .map((id) => {
+    const plugin =
+      id <= 4 ? 'akismet/akismet.php: 5.3.6 -> 5.3.7' : 'contact-form-7/wp-contact-form-7.php: 5.0 -> 5.1';
+    return `  - id: ${id}\n    url: https://site-${id}.demo.test/\n    plugins:\n      ${plugin}\n      classic-editor/classic-editor.php: 1.6 -> 1.6.1`;
+  })
+  .join('\n')}
+`;
+
+const API_KEY = 'wf-key-Zq83NNxK2mVb7Tq';
+
+const RECORDS = {
+  'a1b2c3d4-0000-4000-8000-000000000001': {
+    id: 'a1b2c3d4-0000-4000-8000-000000000001',
+    title: 'Akismet <= 5.3.6 - Stored Cross-Site Scripting',
+    software: [
+      {
+        type: 'plugin',
+        name: 'Akismet',
+        slug: 'akismet',
+        affected_versions: {
+          '* - 5.3.6': { from_version: '*', from_inclusive: true, to_version: '5.3.6', to_inclusive: true },
+        },
+        patched: true,
+        patched_versions: ['5.3.7'],
+      },
+    ],
+    cve: 'CVE-2026-11111',
+    cvss: { vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', score: 9.8, rating: 'Critical' },
+    references: ['https://www.wordfence.com/threat-intel/vulnerabilities/id/a1b2c3d4'],
+  },
+  'a1b2c3d4-0000-4000-8000-000000000002': {
+    id: 'a1b2c3d4-0000-4000-8000-000000000002',
+    title: 'Contact Form 7 <= 5.1 - Unauthenticated File Upload',
+    software: [
+      {
+        type: 'plugin',
+        slug: 'contact-form-7',
+        affected_versions: {
+          '* - 5.1': { from_version: '*', from_inclusive: true, to_version: '5.1', to_inclusive: true },
+        },
+        patched: false,
+        patched_versions: [],
+      },
+    ],
+    cve: 'CVE-2026-22222',
+    cvss: { score: 7.5, rating: 'High' },
+    references: [],
+  },
+};
+
+const config = (feedUrl: string) => `version: 1
+updates:
+  - name: plugins
+    sites: [all]
+    kinds: [plugins]
+    max: minor
+    min_release_age: 7d
+    window: {schedule: '* 22-23 * * *', timezone: Europe/Berlin}
+rollout:
+  health: {}
+  waves:
+    - {name: canary, sites: [1, 2]}
+    - {name: everyone, sites: [all]}
+security:
+  feed: {wordfence: production, url: '${feedUrl}'}
+`;
+
+describe('security updates against the sandbox', () => {
+  const sandbox = sandboxPer('test', async () => startSandbox({ fleet: parseFleet(FLEET) }));
+  let dir: string;
+  let env: Record<string, string>;
+  beforeEach(async () => {
+    dir = tempDir();
+    env = { ...sandboxEnv(sandbox, dir), SVC_RATE_LIMIT: '0', SVC_FEED_API_KEY: API_KEY };
+    const stored = await fetch(`${sandbox.url}/__sandbox/vulnerability-feed`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ records: RECORDS, api_key: API_KEY }),
+    });
+    expect(stored.status).toBe(200);
+    writeFileSync(join(dir, 'svc-gitops.yaml'), config(`${sandbox.url}/__sandbox/vulnerability-feed`));
+  });
+  const run = (argv: string[], at: Date) => cli(argv, { env, cwd: dir, now: () => at });
+  const updates = (plan: Plan) =>
+    plan.actions.filter((a) => a.op === 'update').map((a) => `${a.site_id} ${a.slug} ${a.wave}`);
+
+  it('plans and applies the fix despite a 7-day soak and a closed window, wave by wave with health checks', async () => {
+    const planned = await run(['plan', '--format', 'json'], T0);
+    expect(planned.code, planned.stderr).toBe(0);
+    const plan = JSON.parse(planned.stdout) as Plan;
+    expect(planSchemaErrors(plan)).toBe('');
+    // Only the security fix: the routine classic-editor update waits for the window.
+    expect(updates(plan)).toEqual([
+      '1 akismet/akismet.php canary',
+      '2 akismet/akismet.php canary',
+      '3 akismet/akismet.php everyone',
+      '4 akismet/akismet.php everyone',
+    ]);
+    expect(
+      plan.notes.some((n) => n.kind === 'waiting' && n.item?.slug === 'classic-editor/classic-editor.php'),
+    ).toBe(true);
+    expect(plan.security?.updates).toEqual([
+      {
+        kind: 'plugin',
+        slug: 'akismet/akismet.php',
+        name: 'Akismet Anti-spam: Spam Protection',
+        from: '5.3.6',
+        to: '5.3.7',
+        advisories: ['a1b2c3d4-0000-4000-8000-000000000001'],
+        site_ids: [1, 2, 3, 4],
+      },
+    ]);
+    expect(plan.security?.vulnerable.map((v) => [v.slug, v.from, v.fix, v.site_ids])).toEqual([
+      ['contact-form-7/wp-contact-form-7.php', '5.0', 'no-fix', [5, 6]],
+    ]);
+    // The plan records no window or soak gate for the security updates: apply will not refuse them.
+    expect(plan.gates).toBeUndefined();
+
+    // Text leads with the security updates, CVE, CVSS and link, then the vulnerable sites.
+    const text = await run(['plan'], T0);
+    const security = text.stdout.indexOf('Security updates (1):');
+    expect(security).toBeGreaterThan(0);
+    expect(security).toBeLessThan(text.stdout.indexOf('Changes ('));
+    expect(text.stdout).toContain(
+      '+ plugin akismet/akismet.php 5.3.6 → 5.3.7 on sites 1, 2, 3, 4: CVE-2026-11111 CVSS 9.8 https://www.wordfence.com/threat-intel/vulnerabilities/id/a1b2c3d4',
+    );
+    expect(text.stdout).toContain('Vulnerable, no fix (1):');
+    expect(text.stdout).toContain(
+      'vulnerable: plugin contact-form-7/wp-contact-form-7.php 5.0 is vulnerable, no fix in 5.1: CVE-2026-22222 (CVSS 7.5)',
+    );
+    expect(text.stdout + text.stderr).not.toContain(API_KEY);
+
+    const applied = await run(['apply', '--auto-approve'], T0);
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    expect(applied.stdout).toContain('wave canary: 2 updated site(s) checked, 0 unhealthy');
+    expect(applied.stdout).toContain('wave everyone: 2 updated site(s) checked, 0 unhealthy');
+    expect(applied.stdout).toContain('Apply complete: 4 done');
+    expect(applied.stdout + applied.stderr).not.toContain(API_KEY);
+
+    const after = JSON.parse((await run(['plan', '--format', 'json'], T0)).stdout) as Plan;
+    expect(updates(after)).toEqual([]);
+    expect(after.security?.vulnerable.map((v) => v.site_ids)).toEqual([[5, 6]]);
+  });
+
+  it('a security update still stops at an unhealthy canary', async () => {
+    await fetch(`${sandbox.url}/__sandbox/health-faults`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([{ site: 2, item: 'plugin:akismet/akismet.php', version: '5.3.7' }]),
+    });
+    const applied = await run(['apply', '--auto-approve'], T0);
+    expect(applied.code).toBe(1);
+    expect(applied.stdout).toContain('Apply stopped (wave canary left unhealthy sites)');
+    const state = (await (await fetch(`${sandbox.url}/__sandbox/state`)).json()) as {
+      sites: Array<{ id: number; plugins: Record<string, string> }>;
+    };
+    const akismet = (id: number) => JSON.stringify(state.sites.find((s) => s.id === id)?.plugins);
+    expect(akismet(3)).toContain('5.3.6');
+  });
+
+  it('a bad key is refused without showing it; the drift issue lists the vulnerable sites', async () => {
+    const wrongKey = await cli(['plan'], {
+      env: { ...env, SVC_FEED_API_KEY: 'wrong-key-Hq7Tx2' },
+      cwd: dir,
+      now: () => T0,
+    });
+    expect(wrongKey.code).toBe(1);
+    expect(wrongKey.stderr).toContain('refused the API key (HTTP 401)');
+    expect(wrongKey.stdout + wrongKey.stderr).not.toContain('wrong-key-Hq7Tx2');
+
+    const plan = JSON.parse((await run(['plan', '--format', 'json'], T0)).stdout) as Plan;
+    const body = driftIssueBody({
+      plan,
+      planMarkdown: renderPlanMarkdown(plan),
+      marker: '<!-- svc-gitops drift -->',
+      configKey: 'svc-gitops.yaml',
+      now: T0,
+    });
+    expect(body).toContain('### Vulnerable, no fix (1)');
+    expect(body).toContain(
+      '[CVE-2026-22222](https://www.wordfence.com/threat-intel/vulnerabilities/id/a1b2c3d4-0000-4000-8000-000000000002) (CVSS 7.5)',
+    );
+    expect(body.indexOf('### Security updates (1)')).toBeGreaterThan(0);
+    expect(body.indexOf('### Security updates (1)')).toBeLessThan(body.indexOf('<details>'));
+  });
+});
