@@ -608,7 +608,8 @@ export type HoldCode = (typeof HOLD_CODES)[number];
 /**
  * The codes apply writes on outcomes itself: a hold, a stop, what the confirming re-read found
  * (NOT_PERSISTED: reported done, not there; NOT_APPLIED: still pending), NOT_REPORTED (the
- * dashboard answered for neither) and SKIPPED (the dashboard listed it in `skipped[]`). A failed call's outcome carries the SvcError code of the
+ * dashboard answered for neither), SKIPPED (the dashboard listed it in `skipped[]`) and
+ * NEWER_RELEASE (not sent: the item got a newer release than the plan showed, release-race.ts). A failed call's outcome carries the SvcError code of the
  * failure or the dashboard's own per-site code (`svc_update_failed`) instead.
  */
 export const OUTCOME_CODES = [
@@ -618,6 +619,7 @@ export const OUTCOME_CODES = [
   'NOT_APPLIED',
   'NOT_REPORTED',
   'SKIPPED',
+  'NEWER_RELEASE',
 ] as const;
 export type OutcomeCode = (typeof OUTCOME_CODES)[number];
 

@@ -20,6 +20,7 @@ import { createWaveHealthStep } from './health.js';
 import type { HeldBack } from './held-back.js';
 import type { ApplyJournal } from './journal.js';
 import { runStartLine } from './journal-lines.js';
+import { recheckReleases } from './release-race.js';
 import { needsCheck, unconfirmed, type VerifyReport, verifyOutcomes } from './verify.js';
 
 /**
@@ -116,6 +117,12 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     // The plan's gates, judged again as each wave is about to be written.
     gateClosed: async (wave) =>
       closedGate(plan.gates, wave, now())?.message ?? (await options.gateHealth?.(wave)),
+    recheckWave: (phase) =>
+      recheckReleases(phase, runnable, {
+        client: options.client,
+        queueThreshold: options.live.capabilities.queueThreshold,
+        signal: options.signal,
+      }),
   });
   // Every outcome in plan order: what was sent, and what was held back (an update skipped as
   // done by an earlier run is checked by the re-read as well).

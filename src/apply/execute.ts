@@ -7,6 +7,7 @@ import type { ApplyEvent } from './events.js';
 import type { WaveHealthStep } from './health.js';
 import type { ApplyJournal } from './journal.js';
 import type { OutcomeEntry } from './journal-lines.js';
+import { recheckOrStop, type WaveRecheck } from './release-race.js';
 import { createAnnouncer } from './write-ahead.js';
 
 /**
@@ -46,6 +47,8 @@ export interface ExecuteOptions {
   health?: WaveHealthStep | undefined;
   /** Why a wave's recorded gates are shut now (asked before its first call); undefined: open. */
   gateClosed?: ((wave: string | undefined) => string | undefined | Promise<string | undefined>) | undefined;
+  /** Each update wave after the first, checked against the releases pending now (release-race.ts). */
+  recheckWave?: ((phase: CallPhase) => Promise<WaveRecheck>) | undefined;
 }
 
 export interface ExecuteResult {
@@ -140,20 +143,34 @@ export async function executePhases(
     return false;
   };
 
-  for (const phase of phases) {
+  let updateWaves = 0;
+  for (const planned of phases) {
     if (stopReason) break;
     let shut: string | undefined;
     try {
-      shut = phase.kind === 'update' ? await options.gateClosed?.(phase.wave) : undefined;
+      shut = planned.kind === 'update' ? await options.gateClosed?.(planned.wave) : undefined;
     } catch (error) {
       if (halted()) break; // interrupted while judging: reported as the interrupt it is
       // A gate that cannot be judged (its health check failed) stays shut: fail closed.
-      shut = `wave ${phase.wave}: its gate could not be judged (${error instanceof Error ? error.message : String(error)})`;
+      shut = `wave ${planned.wave}: its gate could not be judged (${error instanceof Error ? error.message : String(error)})`;
     }
     if (shut !== undefined) {
       stopReason = { code: 'GATE_CLOSED', message: shut };
       options.onEvent?.({ type: 'stopped', code: 'GATE_CLOSED', message: shut });
       break;
+    }
+    let phase = planned;
+    if (planned.kind === 'update' && updateWaves++ > 0 && options.recheckWave) {
+      const rechecked = await recheckOrStop(planned, options.recheckWave);
+      if ('stopped' in rechecked) {
+        if (!halted()) {
+          stopReason = rechecked.stopped;
+          options.onEvent?.({ type: 'stopped', ...rechecked.stopped });
+        }
+        break;
+      }
+      for (const [index, outcome] of rechecked.outcomes) settle([outcome], [index]);
+      phase = rechecked.phase;
     }
     const limit = phase.kind === 'update' ? options.maxFailures(phase.wave) : Number.POSITIVE_INFINITY;
     let waveFailures = 0;

@@ -5,6 +5,7 @@ import type { HealthFaults } from './health-faults.js';
 import type { JobTable } from './jobs.js';
 import type { OutputAudit } from './output-audit.js';
 import type { Quirks } from './quirks.js';
+import type { ReleaseSchedule } from './scheduled-releases.js';
 import type { SiteCost } from './site-cost.js';
 import type { SandboxStats } from './stats.js';
 import type { SandboxStore } from './store.js';
@@ -31,6 +32,8 @@ export interface SandboxContext {
   faults: FaultInjector;
   /** Sites that answer check-site badly once a given update ran (health-faults.ts). */
   healthFaults: HealthFaults;
+  /** Releases published once the dashboard has updated so many items (scheduled-releases.ts). */
+  releases: ReleaseSchedule;
   /** Which surfaces exist: REST v2 off = filter `svc_rest_api_v2_enabled` off; abilities off = WordPress < 6.9. */
   surfaces: { rest: boolean; abilities: boolean };
   /**

@@ -41,6 +41,7 @@ export function runSiteUpdates(ctx: SandboxContext, site: FleetSite, selection: 
   const result: SiteRunResult = { updated: [], errors: [] };
   if (chosen.length === 0) return result;
   const outdated = isConnectorOutdated(site);
+  let updatedCount = 0;
   ctx.store.changeSite(site, (record) => {
     for (const entry of chosen) {
       const itemError = (suffix: string, message: string): ErrorItem => ({
@@ -61,6 +62,7 @@ export function runSiteUpdates(ctx: SandboxContext, site: FleetSite, selection: 
       }
       const language = applyUpdate(record, entry);
       ctx.stats.recordUpdate(site.id, entry.type, entry.slug, language);
+      updatedCount += 1;
       result.updated.push({
         site_id: site.id,
         site_url: site.url,
@@ -73,6 +75,8 @@ export function runSiteUpdates(ctx: SandboxContext, site: FleetSite, selection: 
       });
     }
   });
+  // After the site's record is written: a release published now lands on a consistent store.
+  for (let i = 0; i < updatedCount; i++) ctx.releases.updated(ctx);
   return result;
 }
 

@@ -23,6 +23,7 @@ import { type QuirkName, resolveQuirks, type SandboxProfile } from './quirks.js'
 import { createRandom } from './random.js';
 import { DEFAULT_REQUEST_LIMITS, parserHeaderLimit, type RequestLimits } from './request-limits.js';
 import { restRoutes } from './rest/router.js';
+import { createReleaseSchedule } from './scheduled-releases.js';
 import { createHandler } from './server.js';
 import { defaultSiteCost, type SiteCost } from './site-cost.js';
 import { SandboxStats } from './stats.js';
@@ -174,6 +175,7 @@ async function serve(
     jobs,
     faults: new FaultInjector(options.faults ?? [], seed),
     healthFaults: createHealthFaults(),
+    releases: createReleaseSchedule(),
     surfaces: {
       rest: options.surfaces?.rest ?? true,
       abilities: !options.abilitiesBlocked && (options.surfaces?.abilities ?? true),

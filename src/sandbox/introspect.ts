@@ -18,8 +18,8 @@ import { getVulnerabilityFeed, putVulnerabilityFeed } from './vuln-feed.js';
 
 /**
  * Test and benchmark control under `/__sandbox/` (outside the dashboard namespaces, no auth,
- * loopback callers only): stats, state snapshot, run-time faults, the job clock and pending
- * updates changed "by hand".
+ * loopback callers only): stats, state snapshot, run-time faults, the job clock, pending
+ * updates changed "by hand" and releases published mid-run (scheduled-releases.ts).
  */
 export function handleIntrospection(ctx: SandboxContext, req: SandboxRequest, rest: string): Reply {
   if (!isLoopback(req.remoteAddress))
@@ -49,6 +49,13 @@ export function handleIntrospection(ctx: SandboxContext, req: SandboxRequest, re
       const problem = ctx.healthFaults.replace(rules, (id) => ctx.store.resolve(id));
       if (problem) return errorReply(400, 'sandbox_invalid_health_faults', problem);
       return ok({ rules: ctx.healthFaults.rules() });
+    }
+    case 'GET scheduled-releases':
+      return ok(ctx.releases.rules());
+    case 'PUT scheduled-releases': {
+      const problem = ctx.releases.replace(isRecord(req.body) ? req.body.rules : req.body);
+      if (problem) return errorReply(400, 'sandbox_invalid_scheduled_releases', problem);
+      return ok({ rules: ctx.releases.rules() });
     }
     case 'POST clock': {
       const seconds = isRecord(req.body) ? Number(req.body.seconds) : Number.NaN;
