@@ -1,3 +1,5 @@
+import { SvcError } from '../errors.js';
+import { closedGate } from '../plan/index.js';
 import type { Plan } from '../types.js';
 import { type ApprovalDecision, decidingSync, type Planned } from './decision.js';
 import { checkIntegrity, checkSafeMode, checkSameDashboard, checkSameDesiredState } from './guard.js';
@@ -24,6 +26,7 @@ export function approveReviewed(
     checkIntegrity(reviewed);
     checkSameDashboard(reviewed, options.dashboardUrl);
     checkSameDesiredState(reviewed, planned.desired.digest);
+    refuseShutReviewedGate(reviewed, new Date(planned.plan.created_at));
     const subset = reviewedSubset(planned.plan, reviewed);
     checkSafeMode(
       planned.plan.actions.filter((action) => !subset.holdBack(action)),
@@ -41,5 +44,22 @@ export function approveReviewed(
       reviewed: { notNeeded: subset.notNeeded, unreviewed: subset.unapproved },
       warnings: [],
     };
+  });
+}
+
+/**
+ * The reviewed plan's gates, judged at the merge-time apply as a saved plan's are: when the
+ * first wave it updates is shut now (a window that closed since the review), the apply is
+ * refused with nothing sent, as `apply PLANFILE` refuses it, instead of ending green with the
+ * reviewed updates quietly left waiting.
+ */
+function refuseShutReviewedGate(reviewed: Plan, now: Date): void {
+  const first = reviewed.actions.find((action) => action.op === 'update');
+  if (!first) return;
+  const shut = closedGate(reviewed.gates, first.wave, now);
+  if (!shut) return;
+  throw new SvcError('GATE_CLOSED', `not applied: ${shut.message}; nothing was sent`, {
+    details: { ...shut },
+    hint: 'the reviewed updates run once the gate opens: apply again then (the scheduled rollout does)',
   });
 }
