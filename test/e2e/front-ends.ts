@@ -1,0 +1,167 @@
+import * as fs from 'node:fs';
+import { join } from 'node:path';
+import { ACTION_INPUTS, runAction } from '../../src/cli/action.js';
+import type { CliContext } from '../../src/cli/context.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { startFakeGitHub } from '../github/fake-github.js';
+import { cli } from '../helpers/cli.js';
+import { fastClientEnv } from '../helpers/sandbox.js';
+import { connect } from '../mcp/helpers.js';
+
+/**
+ * One driver per front end for the gates matrix (gates-matrix.test.ts): the CLI in-process, the
+ * Action's entry (`runAction`, inputs as INPUT_* variables, GitHub's API faked at the HTTP level)
+ * and the tool server (SDK client over the in-memory transport). Each drives the same use cases
+ * against the same sandbox and working directory, on an injected clock, and reports in one
+ * shape, so a scenario states its outcome once for all three.
+ */
+export interface Step {
+  /** Exit 0, or a tool result without isError. */
+  ok: boolean;
+  /** The first line a person sees: of stdout, the step summary, or the tool result's text. */
+  lead: string;
+  /** Everything the run said (stdout, stderr, summary, report, tool text). */
+  text: string;
+}
+
+export interface FrontEnd {
+  /** The scheduled rollout: plan what is due at `at` and apply it. */
+  rollout(at: Date): Promise<Step>;
+  /** A plan made (and saved, reviewed or confirmed) at `planAt`, applied at `applyAt`. */
+  planThenApply(planAt: Date, applyAt: Date): Promise<Step>;
+  /** What a reviewer or user sees of a plan before it is applied (the PR comment; svc_plan's text). */
+  review(at: Date): Promise<Step>;
+  close(): Promise<void>;
+}
+
+export type FrontEndName = 'cli' | 'action' | 'mcp';
+export const FRONT_ENDS: readonly FrontEndName[] = ['cli', 'action', 'mcp'];
+
+/** The first line that is not blank, a marker comment or markdown emphasis. */
+function leadOf(text: string): string {
+  const line = text.split('\n').find((l) => l.trim() !== '' && !l.startsWith('<!--') && !l.startsWith('::'));
+  return (line ?? '').replace(/\*\*/g, '').trim();
+}
+
+export async function openFrontEnd(
+  name: FrontEndName,
+  sandbox: RunningSandbox,
+  dir: string,
+  env: Record<string, string> = {},
+): Promise<FrontEnd> {
+  const base = { ...fastClientEnv(sandbox), HOME: dir, ...env };
+  if (name === 'cli') return cliFrontEnd(dir, base);
+  if (name === 'action') return actionFrontEnd(dir, base);
+  return mcpFrontEnd(dir, base);
+}
+
+function cliFrontEnd(dir: string, env: Record<string, string>): FrontEnd {
+  const run = async (argv: string[], at: Date): Promise<Step> => {
+    const result = await cli(argv, { cwd: dir, env, now: () => at });
+    return { ok: result.code === 0, lead: leadOf(result.stdout), text: result.stdout + result.stderr };
+  };
+  return {
+    rollout: (at) => run(['apply', '--auto-approve'], at),
+    async planThenApply(planAt, applyAt) {
+      const saved = await run(['plan', '--out', 'plan.json'], planAt);
+      if (!saved.ok) return saved;
+      return run(['apply', 'plan.json'], applyAt);
+    },
+    review: (at) => run(['comment', '--dry-run'], at),
+    close: async () => {},
+  };
+}
+
+function actionFrontEnd(dir: string, given: Record<string, string>): FrontEnd {
+  // Strict reaches the Action as its input, not as the job's variable.
+  const { SVC_STRICT: strict = '', ...env } = given;
+  const summary = join(dir, 'summary.md');
+  const event = join(dir, 'event.json');
+  fs.writeFileSync(event, JSON.stringify({ pull_request: { number: 7, head: { sha: 'abcdef1234567890' } } }));
+  const github = startFakeGitHub();
+  const step = async (inputs: Record<string, string>, at: Date): Promise<Step> => {
+    const fake = await github;
+    fs.writeFileSync(summary, '');
+    let stdout = '';
+    let stderr = '';
+    const ctx: CliContext = {
+      stdout: { write: (s: string) => (stdout += s) },
+      stderr: { write: (s: string) => (stderr += s) },
+      env: {
+        NO_COLOR: '1',
+        ...env,
+        GITHUB_ACTIONS: 'true',
+        GITHUB_REPOSITORY: 'acme/sites',
+        GITHUB_API_URL: fake.url,
+        GITHUB_EVENT_PATH: event,
+        GITHUB_WORKSPACE: dir,
+        GITHUB_STEP_SUMMARY: summary,
+        GITHUB_OUTPUT: join(dir, 'output.txt'),
+        RUNNER_TEMP: dir,
+        // As the runner sets them: every declared input, the defaults applied.
+        ...Object.fromEntries(ACTION_INPUTS.map((input) => [`INPUT_${input.toUpperCase()}`, ''])),
+        'INPUT_ARTIFACT-NAME': 'svc-gitops-plan',
+        'INPUT_GITHUB-TOKEN': fake.token,
+        INPUT_STRICT: strict,
+        ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
+      },
+      cwd: dir,
+      fs,
+      signal: new AbortController().signal,
+      now: () => at,
+    };
+    const code = await runAction(ctx);
+    const written = fs.readFileSync(summary, 'utf8');
+    return { ok: code === 0, lead: leadOf(written || stdout), text: `${written}\n${stdout}\n${stderr}` };
+  };
+  return {
+    rollout: (at) => step({ command: 'rollout' }, at),
+    async planThenApply(planAt, applyAt) {
+      // The pull request's plan job saves the plan; the merge's apply job applies it reviewed.
+      const planned = await step({ command: 'plan', 'plan-file': 'reviewed.json' }, planAt);
+      if (!planned.ok) return planned;
+      return step({ command: 'apply', 'plan-file': 'reviewed.json' }, applyAt);
+    },
+    async review(at) {
+      const posted = await step({ command: 'comment' }, at);
+      const body = (await github).comments.at(-1)?.body ?? '';
+      return { ...posted, lead: leadOf(body), text: `${body}\n${posted.text}` };
+    },
+    close: async () => (await github).close(),
+  };
+}
+
+async function mcpFrontEnd(dir: string, env: Record<string, string>): Promise<FrontEnd> {
+  let now = new Date(0);
+  const clock = {
+    now: () => new Date(now),
+    advance: (ms: number) => {
+      now = new Date(now.getTime() + ms);
+    },
+  };
+  const agent = await connect({ env, cwd: dir, home: dir, clock });
+  const call = async (
+    tool: string,
+    args: Record<string, unknown>,
+    at: Date,
+  ): Promise<Step & { token?: string }> => {
+    now = at;
+    const { result, isError, text } = await agent.call(tool, args);
+    const token = typeof result.confirmation_token === 'string' ? result.confirmation_token : undefined;
+    return { ok: !isError, lead: leadOf(text), text, ...(token ? { token } : {}) };
+  };
+  const apply = (token: string, at: Date) =>
+    call('svc_apply', { confirmation_token: token, user_confirmed: true }, at);
+  return {
+    async rollout(at) {
+      const planned = await call('svc_plan', {}, at);
+      return planned.token ? apply(planned.token, at) : planned;
+    },
+    async planThenApply(planAt, applyAt) {
+      const planned = await call('svc_plan', {}, planAt);
+      return planned.token ? apply(planned.token, applyAt) : planned;
+    },
+    review: (at) => call('svc_plan', {}, at),
+    close: () => agent.close(),
+  };
+}

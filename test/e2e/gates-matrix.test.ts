@@ -1,0 +1,119 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseFleet, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { FRONT_ENDS, type FrontEnd, type FrontEndName, openFrontEnd } from './front-ends.js';
+import { hours, pluginUpdateFleet, THREE_WAVE_ROLLOUT, tempDir } from './helpers.js';
+
+/**
+ * The same rollout scenarios through every front end (the CLI, the Action's entry, the tool
+ * server), against the sandbox, on injected clocks, with the same outcomes: gates hold
+ * whichever door a change comes through. Six sites in three waves (canary 1-2, early 3-4 after
+ * canary healthy for 24h, everyone after early). What reached a site is read from the sandbox's
+ * own state (`/__sandbox/state`), not from what the front end says it did.
+ */
+const HALTING = THREE_WAVE_ROLLOUT.replace('health: {}', 'health: {max_unhealthy: 0}');
+const WINDOWED = `version: 1
+updates:
+  - {name: plugins, sites: [all], kinds: [plugins], max: minor, window: {schedule: '* 2 * * *', timezone: Europe/Berlin}}
+`;
+/** 02:57 and 03:01 in Berlin: the window `* 2 * * *` closes between them (within a token's 5 minutes). */
+const IN_WINDOW = new Date('2026-11-23T01:57:00Z');
+const WINDOW_CLOSED = new Date('2026-11-23T02:01:00Z');
+const HALT_LINE = /^Rollout halted at wave canary: 1 site unhealthy since /;
+
+/** The akismet version on each site, by site id, as the sandbox holds it. */
+async function versions(sandbox: RunningSandbox): Promise<number[]> {
+  const state = (await (await fetch(`${sandbox.url}/__sandbox/state`)).json()) as {
+    sites: Array<{ id: number; plugins: Array<{ slug: string; version: string }> }>;
+  };
+  return state.sites
+    .filter((site) => site.plugins.some((p) => p.slug === 'akismet/akismet.php' && p.version === '5.3.7'))
+    .map((site) => site.id)
+    .sort((a, b) => a - b);
+}
+
+async function breakSite(sandbox: RunningSandbox, site: number | undefined): Promise<void> {
+  const faults = site === undefined ? [] : [{ site, item: 'plugin:akismet/akismet.php', version: '5.3.7' }];
+  await fetch(`${sandbox.url}/__sandbox/health-faults`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(faults),
+  });
+}
+
+describe.each(FRONT_ENDS)('gates hold through the %s', (name: FrontEndName) => {
+  let sandbox: RunningSandbox | undefined;
+  let front: FrontEnd | undefined;
+  afterEach(async () => {
+    await front?.close();
+    await sandbox?.close();
+    front = undefined;
+    sandbox = undefined;
+  });
+  const open = async (config: string, fleet = pluginUpdateFleet(6)) => {
+    sandbox = await startSandbox({ fleet: parseFleet(fleet) });
+    const dir = tempDir('svc-gitops-matrix-');
+    writeFileSync(join(dir, 'svc-gitops.yaml'), config);
+    front = await openFrontEnd(name, sandbox, dir);
+    return { sandbox, front, dir };
+  };
+
+  it('a broken canary leaves the later waves untouched, and the held rollout stays loud on every later run', async () => {
+    const { sandbox, front } = await open(HALTING);
+    await breakSite(sandbox, 2);
+    const first = await front.rollout(hours(0));
+    expect(first.ok, first.text).toBe(false);
+    expect(await versions(sandbox)).toEqual([1, 2]);
+    for (const later of [hours(30), hours(60)]) {
+      const run = await front.rollout(later);
+      expect(run.ok, run.text).toBe(false);
+      expect(run.lead, run.text).toMatch(HALT_LINE);
+      expect(await versions(sandbox)).toEqual([1, 2]);
+    }
+  });
+
+  it('a deleted rollout state makes the next wave wait its healthy_for from first sight', async () => {
+    const { sandbox, front, dir } = await open(THREE_WAVE_ROLLOUT);
+    expect((await front.rollout(hours(0))).ok).toBe(true);
+    const early = await front.rollout(hours(25));
+    expect(early.ok, early.text).toBe(true);
+    expect(await versions(sandbox)).toEqual([1, 2, 3, 4]);
+    rmSync(join(dir, 'svc-gitops.rollout.json'));
+    for (const soon of [hours(25.5), hours(49)]) {
+      const run = await front.rollout(soon);
+      expect(run.ok, run.text).toBe(true);
+      expect(await versions(sandbox)).toEqual([1, 2, 3, 4]);
+    }
+    expect((await front.rollout(hours(50))).ok).toBe(true);
+    expect(await versions(sandbox)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('a window that closes between plan and apply refuses the apply with nothing written', async () => {
+    const { sandbox, front } = await open(WINDOWED);
+    const run = await front.planThenApply(IN_WINDOW, WINDOW_CLOSED);
+    expect(run.ok, run.text).toBe(false);
+    expect(run.text).toContain('GATE_CLOSED');
+    expect(run.text).toContain(
+      'next window opens at 2026-11-24 02:00 Europe/Berlin (2026-11-24T01:00:00.000Z)',
+    );
+    expect(await versions(sandbox)).toEqual([]);
+  });
+
+  it('healthy_for restarts after an unhealthy check', async () => {
+    const { sandbox, front } = await open(THREE_WAVE_ROLLOUT);
+    expect((await front.rollout(hours(0))).ok).toBe(true);
+    await breakSite(sandbox, 2);
+    await front.rollout(hours(25));
+    expect(await versions(sandbox)).toEqual([1, 2]);
+    await breakSite(sandbox, undefined);
+    // Healed at +25h30m: the 24h count restarted at the unhealthy check (+25h), not before.
+    const healed = await front.rollout(hours(25.5));
+    expect(await versions(sandbox), healed.text).toEqual([1, 2]);
+    expect((await front.rollout(hours(48.5))).ok).toBe(true);
+    expect(await versions(sandbox)).toEqual([1, 2]);
+    const due = await front.rollout(hours(49.5));
+    expect(due.ok, due.text).toBe(true);
+    expect(await versions(sandbox)).toEqual([1, 2, 3, 4]);
+  });
+});
