@@ -9,7 +9,7 @@ import type { UnknownName } from './unknown-names.js';
  * - SAFE_MODE_BLOCKED, ROLLOUT_HALTED: apply's own checks (refusalsAtMerge).
  * - UNKNOWN_NAMES: under strict, names the dashboard does not know (a typo plans nothing).
  * - GATE_CLOSED: updates the plan shows waiting for a window, a soak time or an earlier wave;
- *   the apply after the merge does not send them (the notes say when each gate opens).
+ *   an apply now does not send them (the notes say when each gate opens).
  */
 export type ReviewRefusalCode = ApplyRefusal['code'] | 'UNKNOWN_NAMES' | 'GATE_CLOSED';
 
@@ -53,7 +53,7 @@ export function refusalsBeforeMerge(
     const shown = waiting.slice(0, NAMED).map((note) => note.message);
     refusals.push({
       code: 'GATE_CLOSED',
-      message: `updates on ${sites} site(s) wait for a gate and are not applied after the merge: ${shown.join('; ')}${waiting.length > NAMED ? `; and ${waiting.length - NAMED} more` : ''}`,
+      message: `updates on ${sites} site(s) wait for a gate and are not applied now: ${shown.join('; ')}${waiting.length > NAMED ? `; and ${waiting.length - NAMED} more` : ''}`,
       details: { waiting: waiting.length, sites },
     });
   }

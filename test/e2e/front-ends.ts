@@ -20,6 +20,8 @@ export interface Step {
   ok: boolean;
   /** The first line a person sees: of stdout, the step summary, or the tool result's text. */
   lead: string;
+  /** The first 10 lines of that view (the PR comment's, for a review). */
+  head: string;
   /** Everything the run said (stdout, stderr, summary, report, tool text). */
   text: string;
 }
@@ -37,10 +39,10 @@ export interface FrontEnd {
 export type FrontEndName = 'cli' | 'action' | 'mcp';
 export const FRONT_ENDS: readonly FrontEndName[] = ['cli', 'action', 'mcp'];
 
-/** The first line that is not blank, a marker comment or markdown emphasis. */
-function leadOf(text: string): string {
+/** The first line that is not blank, a marker comment or markdown emphasis, and the first 10 lines. */
+function viewOf(text: string): { lead: string; head: string } {
   const line = text.split('\n').find((l) => l.trim() !== '' && !l.startsWith('<!--') && !l.startsWith('::'));
-  return (line ?? '').replace(/\*\*/g, '').trim();
+  return { lead: (line ?? '').replace(/\*\*/g, '').trim(), head: text.split('\n').slice(0, 10).join('\n') };
 }
 
 export async function openFrontEnd(
@@ -58,7 +60,7 @@ export async function openFrontEnd(
 function cliFrontEnd(dir: string, env: Record<string, string>): FrontEnd {
   const run = async (argv: string[], at: Date): Promise<Step> => {
     const result = await cli(argv, { cwd: dir, env, now: () => at });
-    return { ok: result.code === 0, lead: leadOf(result.stdout), text: result.stdout + result.stderr };
+    return { ok: result.code === 0, ...viewOf(result.stdout), text: result.stdout + result.stderr };
   };
   return {
     rollout: (at) => run(['apply', '--auto-approve'], at),
@@ -112,7 +114,7 @@ function actionFrontEnd(dir: string, given: Record<string, string>): FrontEnd {
     };
     const code = await runAction(ctx);
     const written = fs.readFileSync(summary, 'utf8');
-    return { ok: code === 0, lead: leadOf(written || stdout), text: `${written}\n${stdout}\n${stderr}` };
+    return { ok: code === 0, ...viewOf(written || stdout), text: `${written}\n${stdout}\n${stderr}` };
   };
   return {
     rollout: (at) => step({ command: 'rollout' }, at),
@@ -125,7 +127,7 @@ function actionFrontEnd(dir: string, given: Record<string, string>): FrontEnd {
     async review(at) {
       const posted = await step({ command: 'comment' }, at);
       const body = (await github).comments.at(-1)?.body ?? '';
-      return { ...posted, lead: leadOf(body), text: `${body}\n${posted.text}` };
+      return { ...posted, ...viewOf(body), text: `${body}\n${posted.text}` };
     },
     close: async () => (await github).close(),
   };
@@ -144,22 +146,34 @@ async function mcpFrontEnd(dir: string, env: Record<string, string>): Promise<Fr
     tool: string,
     args: Record<string, unknown>,
     at: Date,
-  ): Promise<Step & { token?: string }> => {
+  ): Promise<Step & { token?: string; planId?: string }> => {
     now = at;
     const { result, isError, text } = await agent.call(tool, args);
     const token = typeof result.confirmation_token === 'string' ? result.confirmation_token : undefined;
-    return { ok: !isError, lead: leadOf(text), text, ...(token ? { token } : {}) };
+    const planId = typeof result.plan_id === 'string' ? result.plan_id : undefined;
+    return {
+      ok: !isError,
+      ...viewOf(text),
+      text,
+      ...(token ? { token } : {}),
+      ...(planId ? { planId } : {}),
+    };
   };
-  const apply = (token: string, at: Date) =>
-    call('svc_apply', { confirmation_token: token, user_confirmed: true }, at);
+  // Without elicitation (this client declares none): the token, naming the plan it confirms.
+  const apply = (planned: { token: string; planId?: string }, at: Date) =>
+    call(
+      'svc_apply',
+      { plan_id: planned.planId, confirmation_token: planned.token, user_confirmed: true },
+      at,
+    );
   return {
     async rollout(at) {
       const planned = await call('svc_plan', {}, at);
-      return planned.token ? apply(planned.token, at) : planned;
+      return planned.token ? apply({ ...planned, token: planned.token }, at) : planned;
     },
     async planThenApply(planAt, applyAt) {
       const planned = await call('svc_plan', {}, planAt);
-      return planned.token ? apply(planned.token, applyAt) : planned;
+      return planned.token ? apply({ ...planned, token: planned.token }, applyAt) : planned;
     },
     review: (at) => call('svc_plan', {}, at),
     close: () => agent.close(),

@@ -21,6 +21,21 @@ updates:
 const IN_WINDOW = new Date('2026-11-23T01:57:00Z');
 const WINDOW_CLOSED = new Date('2026-11-23T02:01:00Z');
 const HALT_LINE = /^Rollout halted at wave canary: 1 site unhealthy since /;
+/** A core update (safe mode refuses it) and a misspelt slug (strict refuses it). */
+const REVIEW_FLEET = `sites:
+  - id: 1
+    url: https://site-1.demo.test/
+    core: 6.8.1 -> 6.8.3
+    plugins:
+      akismet/akismet.php: 5.3.6 -> 5.3.7
+`;
+const REVIEW_CONFIG = `version: 1
+updates:
+  - {name: core, sites: [all], kinds: [core], max: minor}
+  - {name: plugins, sites: [all], kinds: [plugins], max: minor}
+holds:
+  - {sites: [all], plugin: akismet/akismett.php}
+`;
 
 /** The akismet version on each site, by site id, as the sandbox holds it. */
 async function versions(sandbox: RunningSandbox): Promise<number[]> {
@@ -51,11 +66,11 @@ describe.each(FRONT_ENDS)('gates hold through the %s', (name: FrontEndName) => {
     front = undefined;
     sandbox = undefined;
   });
-  const open = async (config: string, fleet = pluginUpdateFleet(6)) => {
+  const open = async (config: string, fleet = pluginUpdateFleet(6), env: Record<string, string> = {}) => {
     sandbox = await startSandbox({ fleet: parseFleet(fleet) });
     const dir = tempDir('svc-gitops-matrix-');
     writeFileSync(join(dir, 'svc-gitops.yaml'), config);
-    front = await openFrontEnd(name, sandbox, dir);
+    front = await openFrontEnd(name, sandbox, dir, env);
     return { sandbox, front, dir };
   };
 
@@ -115,5 +130,16 @@ describe.each(FRONT_ENDS)('gates hold through the %s', (name: FrontEndName) => {
     const due = await front.rollout(hours(49.5));
     expect(due.ok, due.text).toBe(true);
     expect(await versions(sandbox)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('safe-mode and strict refusals come first, within the first 10 lines of what the reviewer sees', async () => {
+    const { sandbox, front } = await open(REVIEW_CONFIG, REVIEW_FLEET, { SVC_STRICT: 'true' });
+    const review = await front.review(hours(0));
+    // Strict fails the check (the pull request can fix a name); safe mode alone would not.
+    expect(review.ok, review.text).toBe(false);
+    expect(review.head, review.text).toContain('SAFE_MODE_BLOCKED');
+    expect(review.head).toContain('UNKNOWN_NAMES');
+    expect(review.head).toContain('akismet/akismett.php');
+    expect(await versions(sandbox)).toEqual([]);
   });
 });

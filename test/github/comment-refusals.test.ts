@@ -106,9 +106,7 @@ describe('refusals of the merge-time apply in the PR comment', () => {
     });
     expect(run.code, run.stderr).toBe(0);
     const top = run.stdout.split('\n').slice(0, 10).join('\n');
-    expect(top).toMatch(
-      /`GATE_CLOSED` updates on 1 site\(s\) wait for a gate and are not applied after the merge/,
-    );
+    expect(top).toMatch(/`GATE_CLOSED` updates on 1 site\(s\) wait for a gate and are not applied now/);
     expect(top).toContain('it opens 2026-11-24 02:00 Europe/Berlin (2026-11-24T01:00:00.000Z)');
     expect(run.stdout).toMatch(/^::warning title=svc-gitops GATE_CLOSED::/m);
   });

@@ -1,4 +1,4 @@
-import { refusedNames } from '../../index.js';
+import { refusalsBeforeMerge, refusedNames } from '../../index.js';
 import { haltText, renderPlanMarkdown, safeText } from '../../render/index.js';
 import type { RolloutHalt } from '../../types.js';
 import type { CallContext, ComposedOutcome, ToolDef } from '../tool-result.js';
@@ -99,10 +99,25 @@ function planOutcome(options: GitopsToolOptions, planned: Planned, asksUser: boo
       next_action: next,
       markdown,
     },
-    text: `${markdown}\n${names.join('')}${howTo}${changes && !strictBlocked ? safeNote : ''}\n`,
+    text: `${refusalLines(options, planned)}${markdown}\n${names.join('')}${howTo}${changes && !strictBlocked ? safeNote : ''}\n`,
     ...(strictBlocked ? { isError: true } : {}),
   };
   return withHalt(plan.rollout_halt, outcome);
+}
+
+/**
+ * What apply would refuse or leave out, first, before the plan: the engine's list (the halt has
+ * its own first line, see withHalt), so the user sees it before any confirmation.
+ */
+function refusalLines(options: GitopsToolOptions, planned: Planned): string {
+  const applyTool = `${options.prefix}_apply`;
+  const lines = refusalsBeforeMerge(planned.plan, options, planned.unknown)
+    .filter((refusal) => refusal.code !== 'ROLLOUT_HALTED')
+    .map((refusal) => {
+      const what = refusal.code === 'GATE_CLOSED' ? 'Not applied now' : `${applyTool} would refuse this plan`;
+      return `${what} (${refusal.code}): ${safeText(refusal.message, 1000)}\n`;
+    });
+  return lines.length === 0 ? '' : `${lines.join('')}\n`;
 }
 
 function unknownName(name: Planned['unknown'][number]) {
