@@ -1,11 +1,4 @@
-import {
-  bareDomain,
-  type FleetIgnore,
-  type FleetItem,
-  type FleetSite,
-  type GlobalIgnores,
-  type IgnoredVersions,
-} from './fleet-types.js';
+import type { FleetIgnore, FleetItem, FleetSite, GlobalIgnores, IgnoredVersions } from './fleet-types.js';
 
 export type EntryType = 'core' | 'plugin' | 'theme' | 'translation';
 /** Plural kind names as the abilities' `types` input spells them. */
@@ -100,7 +93,7 @@ function pushItems(
 }
 
 export function visibleUpdates(site: FleetSite, global: GlobalIgnores): VisibleUpdates {
-  const siteName = bareDomain(site.url);
+  const siteName = site.name;
   const result: VisibleUpdates = { core: [], plugins: [], themes: [], translations: [] };
   const core = site.core;
   if (
@@ -137,7 +130,7 @@ export function ignoredEntries(
   global: GlobalIgnores,
   kinds: ReadonlySet<string>,
 ): IgnoredEntry[] {
-  const base = { site_id: site.id, site_url: site.url, site_name: bareDomain(site.url) };
+  const base = { site_id: site.id, site_url: site.url, site_name: site.name };
   const out: IgnoredEntry[] = [];
   const versionText = (v: IgnoredVersions): string => (v === 'all' ? 'all_versions' : v.join(','));
   if (kinds.has('core')) {
@@ -182,7 +175,7 @@ export interface HiddenEntry extends UpdateEntry {
  * it (a site-wide flag first, then the per-site entry, then the global list).
  */
 export function hiddenUpdates(site: FleetSite, global: GlobalIgnores): Record<KindName, HiddenEntry[]> {
-  const siteName = bareDomain(site.url);
+  const siteName = site.name;
   const out: Record<KindName, HiddenEntry[]> = { core: [], plugins: [], themes: [], translations: [] };
   const hide = (e: UpdateEntry, reason: HiddenReason | undefined, list: HiddenEntry[]): void => {
     if (reason) list.push({ ...e, reason });

@@ -1,6 +1,6 @@
 import { nsCode, type SandboxContext } from './context.js';
 import type { UpdateEntry } from './entries.js';
-import { bareDomain, type FleetSite } from './fleet-types.js';
+import type { FleetSite } from './fleet-types.js';
 import type { ErrorItem, RunSelection, SiteRunResult } from './run-results.js';
 
 export type { ErrorItem, RunSelection, SiteRunResult, UpdatedEntry } from './run-results.js';
@@ -66,7 +66,7 @@ export function runSiteUpdates(ctx: SandboxContext, site: FleetSite, selection: 
       result.updated.push({
         site_id: site.id,
         site_url: site.url,
-        site_name: bareDomain(site.url),
+        site_name: site.name,
         type: entry.type,
         slug: entry.slug,
         name: entry.name,

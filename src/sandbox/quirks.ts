@@ -35,9 +35,24 @@ export const QUIRK_NAMES = [
   'restKindRunListedUntilSync',
   /** Seen on MainWP 6.1.2: the per-site REST ignored listing (`/updates/{id}/ignored`) leaves out the global ignores. */
   'restSiteIgnoredOmitsGlobal',
+  /** Seen on MainWP 6.1.2: `GET /sites/{id}` of an unknown site is 500 `ability_invalid_permissions` (get-site-v1's check). */
+  'restSiteAbilityPermission500',
+  /**
+   * Seen on MainWP 6.1.2: an ignore the REST per-slug route stored under a list index makes
+   * `list-ignored-updates-v1` answer 500 `ability_invalid_output` for every listing that holds it.
+   */
+  'ignoredListingIndexSlug500',
+  /** Seen on MainWP 6.1.2: the catalogue holds all 64 shipped abilities; those the sandbox does not emulate answer 501. */
+  'fullShippedCatalogue',
 ] as const;
 
 export type QuirkName = (typeof QUIRK_NAMES)[number];
+
+/**
+ * Switches no profile turns on by itself. `fullShippedCatalogue` adds 42 abilities that only
+ * answer 501: clients that list the catalogue (a tool server's tools) would offer them all.
+ */
+const OPT_IN: ReadonlySet<QuirkName> = new Set<QuirkName>(['fullShippedCatalogue']);
 export const PROFILES = ['compat-6.1', 'spec', 'next'] as const;
 /** `next` is release 6.1 plus the next release's catalogue (dashboard-facts §9): every switch on. */
 export type SandboxProfile = (typeof PROFILES)[number];
@@ -49,7 +64,7 @@ export function resolveQuirks(
 ): Quirks {
   const on = profile !== 'spec';
   const quirks = {} as Record<QuirkName, boolean>;
-  for (const name of QUIRK_NAMES) quirks[name] = overrides[name] ?? on;
+  for (const name of QUIRK_NAMES) quirks[name] = overrides[name] ?? (on && !OPT_IN.has(name));
   return quirks;
 }
 

@@ -132,7 +132,7 @@ describe('readLive of the REST site listing (sites and site-wide flags)', () => 
     const fleet = generateFleet({ sites: 200, pendingPerSite: 0, ignoredPerSite: 0, seed: 11 });
     h = await openHarness({ fleet });
     const limit = 30_000;
-    const records = await fetch(`${h.sandbox.url}/wp-json/svc/v2/sites`, {
+    const records = await fetch(`${h.sandbox.url}/wp-json/svc/v2/sites?per_page=100`, {
       headers: { authorization: `Bearer ${h.sandbox.credentials.token}` },
     });
     expect((await records.text()).length).toBeGreaterThan(limit);

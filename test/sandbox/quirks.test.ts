@@ -3,8 +3,10 @@ import { QUIRK_NAMES, resolveQuirks } from '../../src/sandbox/index.js';
 import { client, start } from './helpers.js';
 
 describe('profiles and quirk switches', () => {
-  it('turns every quirk on in compat-6.1 and off in spec; overrides win', () => {
-    expect(Object.values(resolveQuirks('compat-6.1')).every(Boolean)).toBe(true);
+  it('turns every quirk but the opt-in catalogue on in compat-6.1 and off in spec; overrides win', () => {
+    const compat = resolveQuirks('compat-6.1');
+    expect(Object.entries(compat).filter(([, on]) => !on)).toEqual([['fullShippedCatalogue', false]]);
+    expect(resolveQuirks('compat-6.1', { fullShippedCatalogue: true }).fullShippedCatalogue).toBe(true);
     expect(Object.values(resolveQuirks('spec')).some(Boolean)).toBe(false);
     const mixed = resolveQuirks('compat-6.1', { emptyMapAsArray: false });
     expect(mixed.emptyMapAsArray).toBe(false);

@@ -133,7 +133,7 @@ describe.each<SandboxProfile>(['compat-6.1', 'spec'])('REST v2 run and ignore ro
     await api.rest('POST', 'updates/1/ignore/wp');
     expect(await pending(1)).not.toContain('wordpress');
     const edited = await api.rest('POST', 'sites/one.example.test/edit', { ignore_core_updates: 0 });
-    expect(edited.body).toMatchObject({ success: 1, data: { id: 1, ignore_core_updates: 0 } });
+    expect(edited.body).toMatchObject({ success: 1, data: { id: '1', is_ignoreCoreUpdates: '0' } });
     expect(await pending(1)).toContain('wordpress');
     expect((await api.rest('POST', 'sites/404/edit', {})).body.code).toBe('svc_rest_invalid_site_id');
   });

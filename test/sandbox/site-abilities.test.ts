@@ -106,7 +106,7 @@ describe.each<SandboxProfile>(['compat-6.1', 'spec', 'next'])('site abilities (%
     await api.rest('POST', 'updates/2/ignore/themes');
     const sites = await api.rest('GET', 'sites');
     expect(sites.body.data[1]).toMatchObject({
-      id: 2,
+      id: '2',
       is_ignoreThemeUpdates: '1',
       is_ignorePluginUpdates: '0',
     });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { nsCode, type SandboxContext } from '../context.js';
 import { type HiddenEntry, hiddenUpdates, type KindName, type UpdateEntry } from '../entries.js';
 import { type ErrorItem, runSiteUpdates } from '../executor.js';
-import { bareDomain, type FleetSite } from '../fleet-types.js';
+import type { FleetSite } from '../fleet-types.js';
 import { errorReply, ok, type Reply } from '../http-util.js';
 import { type AbilityCall, kindsFrom, resolveSites, slugSet } from './call.js';
 import { refuseUnconfirmed } from './confirmation.js';
@@ -123,7 +123,7 @@ function preview(ctx: SandboxContext, selection: Selection, binding: string): Re
     sites.push({
       site_id: site.id,
       site_url: site.url,
-      site_name: bareDomain(site.url),
+      site_name: site.name,
       items: items.map((e) => {
         const major = e.new_version !== '' && isMajor(e.current_version, e.new_version);
         hasCore ||= e.type === 'core';
@@ -200,7 +200,7 @@ function execute(ctx: SandboxContext, selection: Selection): Reply {
   let sitesUpdated = 0;
   for (const site of selection.sites) {
     const result = runSiteUpdates(ctx, site, { kinds: selection.kinds, slugs: selection.slugs });
-    const site_name = bareDomain(site.url);
+    const site_name = site.name;
     if (result.siteError) errors.push({ ...result.siteError, site_name });
     for (const e of result.errors) errors.push({ ...e, site_name });
     for (const e of result.updated)

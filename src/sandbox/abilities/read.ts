@@ -11,6 +11,14 @@ export function siteStatus(site: FleetSite): 'connected' | 'disconnected' | 'sus
   return site.offline || site.syncErrors ? 'disconnected' : 'connected';
 }
 
+/** Status filter `available_update` (MainWP 6.1.2): sites with a pending update the listings show. */
+function hasVisibleUpdate(ctx: SandboxContext, site: FleetSite): boolean {
+  const visible = ctx.store.visible(site);
+  return (
+    visible.core.length + visible.plugins.length + visible.themes.length + visible.translations.length > 0
+  );
+}
+
 export function listSites(ctx: SandboxContext, { user, input }: AbilityCall): Reply {
   const page = (input.page as number | undefined) ?? 1;
   const perPage = (input.per_page as number | undefined) ?? 20;
@@ -21,7 +29,9 @@ export function listSites(ctx: SandboxContext, { user, input }: AbilityCall): Re
     .filter(
       (site) =>
         canAccess(user, site) &&
-        (status === 'any' || siteStatus(site) === status) &&
+        (status === 'any' ||
+          siteStatus(site) === status ||
+          (status === 'available_update' && hasVisibleUpdate(ctx, site))) &&
         (search === '' ||
           site.url.toLowerCase().includes(search) ||
           site.name.toLowerCase().includes(search)) &&
@@ -134,6 +144,15 @@ export function listIgnored(ctx: SandboxContext, { user, input }: AbilityCall): 
   const ignored = resolved.sites
     ? resolved.sites.flatMap((site) => ignoredEntries(site, ctx.store.global, kinds))
     : ctx.store.ignoredFlat(kinds);
+  if (ctx.quirks.ignoredListingIndexSlug500) {
+    // PHP turns the numeric key into an integer, which the output schema's string slug refuses.
+    const index = ignored.findIndex((entry) => /^\d+$/.test(entry.slug));
+    if (index >= 0) {
+      // WordPress sends this error with `data: null` (no status in it).
+      const message = `Ability "${ctx.ns}/list-ignored-updates-v1" has invalid output. Reason: output[ignored][${index}][slug] is not of type string.`;
+      return { status: 500, body: { code: 'ability_invalid_output', message, data: null } };
+    }
+  }
   // The listing reads the ignore lists of the sites it covers (every site without a filter).
   const siteWork = { sites: resolved.sites?.length ?? ctx.store.sites().length, timed: false };
   if (ctx.quirks.ignoredListingNoPaging) {

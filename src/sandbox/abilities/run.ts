@@ -1,7 +1,7 @@
 import { nsCode, type SandboxContext } from '../context.js';
 import { KIND_NAMES, KIND_OF_TYPE, type KindName } from '../entries.js';
 import { type ErrorItem, isConnectorOutdated, runSiteUpdates, type UpdatedEntry } from '../executor.js';
-import { bareDomain, type FleetSite } from '../fleet-types.js';
+import type { FleetSite } from '../fleet-types.js';
 import { errorReply, ok, type Reply } from '../http-util.js';
 import { type AbilityCall, kindsFrom, resolveSites, type SiteCall, slugSet } from './call.js';
 
@@ -45,7 +45,7 @@ function runMany(
     const result = runSiteUpdates(ctx, site, { kinds, slugs });
     if (result.siteError) {
       const { site_id, site_url, type, slug, code, message } = result.siteError;
-      const site_name = bareDomain(site.url);
+      const site_name = site.name;
       run.errors.push(
         withSiteName ? { site_id, site_url, site_name, type, slug, code, message } : result.siteError,
       );
@@ -55,7 +55,7 @@ function runMany(
     for (const { site_id, site_url, type, slug, code, message } of result.errors) {
       run.errors.push(
         withSiteName
-          ? { site_id, site_url, site_name: bareDomain(site.url), type, slug, code, message }
+          ? { site_id, site_url, site_name: site.name, type, slug, code, message }
           : { site_id, site_url, type, slug, code, message },
       );
     }
@@ -155,7 +155,7 @@ function updateSiteKind(ctx: SandboxContext, { site, input }: SiteCall, kind: Ki
   const result = runSiteUpdates(ctx, site, { kinds: [kind], slugs: slugSet(input.slugs) });
   if (ctx.quirks.abilityShippedOutputs) {
     // The shipped schema requires site_name on these error items (unlike run-updates-v1's).
-    const site_name = bareDomain(site.url);
+    const site_name = site.name;
     const errors = result.errors.map(({ site_id, site_url, type, slug, code, message }) => ({
       site_id,
       site_url,

@@ -1,6 +1,6 @@
 import type { SandboxContext } from '../context.js';
 import { CORE_SLUG, isIgnored } from '../entries.js';
-import { bareDomain, type FleetSite } from '../fleet-types.js';
+import type { FleetSite } from '../fleet-types.js';
 import { ok, type Reply } from '../http-util.js';
 import type { SiteCall } from './call.js';
 import { refuseUnconfirmed } from './confirmation.js';
@@ -21,7 +21,7 @@ export function unignoreSiteUpdates(ctx: SandboxContext, { site, input }: SiteCa
   if (dryRun) {
     return ok({
       dry_run: true,
-      would_affect: { site_id: site.id, site_url: site.url, site_name: bareDomain(site.url), holds },
+      would_affect: { site_id: site.id, site_url: site.url, site_name: site.name, holds },
       count: holds.filter((h) => h.held).length,
       warnings: holds
         .filter((h) => h.still_held_by.length > 0)

@@ -8,7 +8,7 @@ import { ignoreItems, ignoreWp } from './ignore.js';
 import { listAllUpdates, listIgnoredRest, listSiteUpdates } from './read.js';
 import { updateEverything, updateSite, updateSiteKind, updateSiteWp } from './run.js';
 import { editSite } from './site-edit.js';
-import { listSitesRest } from './sites.js';
+import { getSiteRest, listSitesRest } from './sites.js';
 
 type Handler = (ctx: SandboxContext, req: SandboxRequest, match: string[]) => Reply;
 
@@ -96,6 +96,12 @@ export function restRoutes(ctx: SandboxContext): Route[] {
     })),
     { name: 'GET /sites', methods: ['GET'], pattern: /^sites$/, handler: (c, r) => listSitesRest(c, r) },
     {
+      name: 'GET /sites/:site',
+      methods: ['GET'],
+      pattern: new RegExp(`^sites/${SITE}$`),
+      handler: (c, _r, m) => getSiteRest(c, site(m)),
+    },
+    {
       name: 'POST /sites/:site/edit',
       methods: WRITE,
       pattern: new RegExp(`^sites/${SITE}/edit$`),
@@ -139,13 +145,17 @@ export function matchRest(
     if (!match || !route.methods.includes(req.method)) continue;
     return {
       route: route.name,
-      reply: () =>
-        restAuthError(ctx, req) ??
-        route.handler(
-          ctx,
-          req,
-          [...match].map((m) => m ?? ''),
-        ),
+      reply: () => {
+        const reply =
+          restAuthError(ctx, req) ??
+          route.handler(
+            ctx,
+            req,
+            [...match].map((m) => m ?? ''),
+          );
+        // WordPress names the route's methods on every answer of a matched route, errors too.
+        return { ...reply, headers: { ...reply.headers, Allow: route.methods.join(', ') } };
+      },
     };
   }
   return undefined;

@@ -1,6 +1,7 @@
 import type { SandboxContext } from '../context.js';
 import { ok, type Reply, type SandboxRequest } from '../http-util.js';
 import { isSite, param, restSite } from './params.js';
+import { siteRecord } from './site-record.js';
 
 const FLAGS = {
   ignore_core_updates: 'core',
@@ -28,16 +29,6 @@ export function editSite(ctx: SandboxContext, req: SandboxRequest, idOrDomain: s
     const name = param(req, 'name');
     if (typeof name === 'string' && name.trim() !== '') record.name = name.trim();
   });
-  return ok({
-    success: 1,
-    message: 'Site updated successfully.',
-    data: {
-      id: site.id,
-      url: site.url,
-      name: site.name,
-      ignore_core_updates: Number(site.flags.core),
-      ignore_plugin_updates: Number(site.flags.plugins),
-      ignore_theme_updates: Number(site.flags.themes),
-    },
-  });
+  // MainWP 6.1.2 answers with the whole record as GET /sites/{id} shows it.
+  return ok({ success: 1, data: siteRecord(site) });
 }

@@ -1,42 +1,58 @@
-import { siteStatus } from '../abilities/read.js';
 import type { SandboxContext } from '../context.js';
-import { ok, type Reply, type SandboxRequest } from '../http-util.js';
-import { param } from './params.js';
+import { errorReply, ok, type Reply, type SandboxRequest } from '../http-util.js';
+import { listParam, param, restSite } from './params.js';
+import { siteRecord } from './site-record.js';
 
 /** MainWP's REST `/sites` pages through its list-sites ability, whose `per_page` is at most 100. */
 const MAX_PER_PAGE = 100;
+/** What MainWP 6.1.2 passes to `list-sites-v1` when the REST client asks no `per_page`. */
+const DEFAULT_PER_PAGE = 20;
 
 /**
- * `GET /sites`: the site records as MainWP 6.1.2 sends them: string IDs, the flags as the
- * database strings `'0'`/`'1'`, `total` the number of sites. With `page` or `per_page` one page
- * (20 a page unless asked, at most 100) with the whole fleet's total; without either, every
- * site (MainWP's unpaged path, which `with_tags=false` takes).
+ * `GET /sites`: the site records (siteRecord) and `total`, the fleet's size. MainWP 6.1.2 on
+ * WordPress ≥ 6.9 (the abilities registered, blocked routes included) pages through
+ * `list-sites-v1`: `page`, `per_page` (20 unless asked, at most 100). `with_tags=false` and
+ * dashboards without the abilities take the unpaged path: every site. `_fields` keeps only the
+ * record fields it names, as WordPress's response filter does.
  */
 export function listSitesRest(ctx: SandboxContext, req: SandboxRequest): Reply {
   const all = ctx.store.sites();
-  const page = positive(param(req, 'page'));
-  const asked = positive(param(req, 'per_page'));
-  const paged = page !== undefined || asked !== undefined;
-  const perPage = Math.min(MAX_PER_PAGE, asked ?? 20);
-  const start = ((page ?? 1) - 1) * perPage;
+  const withTags = String(param(req, 'with_tags') ?? 'true') !== 'false';
+  const paged = ctx.surfaces.abilities && withTags;
+  const page = positive(param(req, 'page')) ?? 1;
+  const perPage = Math.min(MAX_PER_PAGE, positive(param(req, 'per_page')) ?? DEFAULT_PER_PAGE);
+  const start = (page - 1) * perPage;
   const sites = paged ? all.slice(start, start + perPage) : all;
-  const data = sites.map((site) => ({
-    id: String(site.id),
-    url: site.url,
-    name: site.name,
-    status: siteStatus(site),
-    suspended: site.suspended ? '1' : '0',
-    offline_check_result: site.offline ? '-1' : '1',
-    client_id: String(site.clientId ?? 0),
-    // Site-wide ignore flags, as the shipped site records carry them (dashboard-facts §5).
-    is_ignoreCoreUpdates: site.flags.core ? '1' : '0',
-    is_ignorePluginUpdates: site.flags.plugins ? '1' : '0',
-    is_ignoreThemeUpdates: site.flags.themes ? '1' : '0',
-  }));
+  const fields = listParam(param(req, '_fields'));
+  const data = sites.map((site) => pick(siteRecord(site), fields));
   return ok({ success: 1, total: all.length, data });
+}
+
+function pick(record: Record<string, unknown>, fields: string[]): Record<string, unknown> {
+  if (fields.length === 0) return record;
+  return Object.fromEntries(Object.entries(record).filter(([key]) => fields.includes(key)));
 }
 
 function positive(value: unknown): number | undefined {
   const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+/**
+ * `GET /sites/{id_or_domain}`: `{data: record}` (no `success`). MainWP 6.1.2 reads it through
+ * `get-site-v1`, whose permission check rejects an unknown site, and WordPress turns that into
+ * 500 `ability_invalid_permissions` (quirk `restSiteAbilityPermission500`); otherwise the
+ * controller's own 404.
+ */
+export function getSiteRest(ctx: SandboxContext, idOrDomain: string): Reply {
+  if (ctx.surfaces.abilities && ctx.quirks.restSiteAbilityPermission500 && !ctx.store.resolve(idOrDomain)) {
+    return errorReply(
+      500,
+      'ability_invalid_permissions',
+      `Ability "${ctx.ns}/get-site-v1" does not have necessary permission.`,
+    );
+  }
+  const site = restSite(ctx, idOrDomain);
+  if (!('url' in site)) return site;
+  return ok({ data: siteRecord(site) });
 }
