@@ -208,7 +208,9 @@ async function serve(
   const handler = createHandler({
     ctx,
     limits,
-    catalogue: abilityCatalogue(ctx).filter((ability) => isImplemented(ability.name)),
+    catalogue: abilityCatalogue(ctx).filter(
+      (ability) => ability.definitionOnly || isImplemented(ability.name),
+    ),
     restTable: restRoutes(ctx),
     writer,
     refuseFor: (ms) => listener?.refuseFor(ms),

@@ -18,4 +18,8 @@ export interface AbilityInfo {
   annotations: Annotations;
   /** Single-site abilities resolve `site_id_or_domain` inside the permission check. */
   singleSite: boolean;
+  /** A namespace other than the dashboard's own (WordPress core's `core`). */
+  namespace?: string;
+  /** Served as a definition only: running it answers 501 (quirk `fullShippedCatalogue`). */
+  definitionOnly?: boolean;
 }

@@ -1,8 +1,10 @@
 import type { SandboxContext } from '../context.js';
 import type { AbilityInfo, Annotations } from './ability-info.js';
+import { DEFINITION_ONLY_ABILITIES, type DefinitionOnlyAbility } from './definition-only.js';
 import { nextReleaseAbility, unignoreAbility } from './next-release.js';
 import { SHIPPED_CATALOGUE, type ShippedAbility } from './shipped-catalogue.js';
 import { SPEC_INPUTS, SPEC_OUTPUTS } from './spec-schemas.js';
+import type { Schema } from './validate.js';
 
 export type { AbilityInfo, Annotations } from './ability-info.js';
 
@@ -153,7 +155,31 @@ export function abilityCatalogue(ctx: SandboxContext): AbilityInfo[] {
     profileAbility(ctx, name, SHIPPED_CATALOGUE[name] as ShippedAbility, texts),
   );
   if (ctx.release === 'next') list.push(unignoreAbility(ctx));
+  if (ctx.quirks.fullShippedCatalogue)
+    list.push(...DEFINITION_ONLY_ABILITIES.map((a) => definitionOnly(ctx, a)));
   return list;
+}
+
+function definitionOnly(ctx: SandboxContext, shipped: DefinitionOnlyAbility): AbilityInfo {
+  const schema = (value: unknown): Schema => (Array.isArray(value) ? {} : (value as Schema));
+  const info: AbilityInfo = {
+    name: shipped.name,
+    label: shipped.name,
+    description: 'Served as a definition only: the sandbox does not emulate it.',
+    category: shipped.namespace ? shipped.category : `${ctx.ns}-${shipped.category}`,
+    input: schema(shipped.input_schema),
+    output: schema(shipped.output_schema),
+    annotations: { ...shipped.annotations, instructions: '' },
+    singleSite: false,
+    definitionOnly: true,
+  };
+  if (shipped.namespace) info.namespace = shipped.namespace;
+  return info;
+}
+
+/** The ability's full name as the catalogue and the run route spell it. */
+export function fullName(ctx: SandboxContext, ability: AbilityInfo): string {
+  return `${ability.namespace ?? ctx.ns}/${ability.name}`;
 }
 
 function profileAbility(
@@ -192,17 +218,22 @@ function profileAbility(
   return ctx.release === 'next' ? nextReleaseAbility(info) : info;
 }
 
-/** The categories route's items, one per category the catalogue uses. */
+/**
+ * The categories route's items, one per category the catalogue uses; with the whole shipped
+ * catalogue also WordPress core's `user` (registered with no ability of its own).
+ */
 export function categoryItems(ctx: SandboxContext, catalogue: AbilityInfo[]): Record<string, unknown>[] {
   const labels: Record<string, string> = { sites: 'Sites', updates: 'Updates', batch: 'Batch jobs' };
   const slugs = [...new Set(catalogue.map((a) => a.category))];
+  if (ctx.quirks.fullShippedCatalogue && !slugs.includes('user')) slugs.splice(1, 0, 'user');
   return slugs.map((slug) => {
-    const short = slug.slice(ctx.ns.length + 1);
+    const short = slug.startsWith(`${ctx.ns}-`) ? slug.slice(ctx.ns.length + 1) : slug;
     return {
       slug,
       label: labels[short] ?? short,
       description: `Abilities for ${(labels[short] ?? short).toLowerCase()}.`,
-      meta: {},
+      // PHP's json_encode writes the empty meta array as `[]`.
+      meta: ctx.quirks.emptyMapAsArray ? [] : {},
     };
   });
 }
@@ -216,7 +247,7 @@ export function methodFor(annotations: Annotations): 'GET' | 'POST' | 'DELETE' {
 /** A catalogue item as `GET /abilities` sends it. */
 export function catalogueItem(ctx: SandboxContext, ability: AbilityInfo): Record<string, unknown> {
   return {
-    name: `${ctx.ns}/${ability.name}`,
+    name: fullName(ctx, ability),
     label: ability.label,
     description: ability.description,
     category: ability.category,

@@ -4,7 +4,7 @@ import type { FleetUser } from '../fleet-types.js';
 import { errorReply, isRecord, noRoute, ok, type Reply, type SandboxRequest } from '../http-util.js';
 import { parsePhpQuery } from '../php-query.js';
 import { type FleetHandler, notFoundMessage, type SiteHandler } from './call.js';
-import { type AbilityInfo, catalogueItem, categoryItems, methodFor } from './catalogue.js';
+import { type AbilityInfo, catalogueItem, categoryItems, fullName, methodFor } from './catalogue.js';
 import { checkSite } from './check-site.js';
 import { gatedUpdate } from './gated.js';
 import { ignoreSiteCore, ignoreSitePlugins, ignoreSiteThemes, setIgnoredUpdates } from './ignore.js';
@@ -86,12 +86,12 @@ export function handleAbilities(
   if (rest === 'categories' || rest === 'categories/') {
     if (req.method !== 'GET') return noRoute();
     if (!caller.user) return errorReply(401, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
-    return ok(categoryItems(ctx, catalogue));
+    const categories = categoryItems(ctx, catalogue);
+    // WordPress pages every collection; the categories fit one page.
+    return ok(categories, { 'X-WP-Total': String(categories.length), 'X-WP-TotalPages': '1' });
   }
   const runName = abilityOfPath(rest);
-  const ability = catalogue.find(
-    (a) => `${ctx.ns}/${a.name}` === (runName ?? rest.replace(/^abilities\//, '')),
-  );
+  const ability = catalogue.find((a) => fullName(ctx, a) === (runName ?? rest.replace(/^abilities\//, '')));
   if (runName === undefined) {
     if (!rest.startsWith('abilities/') || req.method !== 'GET') return noRoute();
     if (!caller.user) return errorReply(401, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
@@ -144,7 +144,7 @@ function runAbility(
     return errorReply(
       400,
       'ability_invalid_input',
-      `Ability "${ctx.ns}/${ability.name}" has invalid input. Reason: ${checked.message}`,
+      `Ability "${fullName(ctx, ability)}" has invalid input. Reason: ${checked.message}`,
     );
   }
   // A top-level `["object","null"]` schema lets `null` through; it means "all defaults".
@@ -157,6 +157,13 @@ function runAbility(
       nsCode(ctx, 'permission_denied'),
       'You do not have permission to perform this action.',
     );
+  if (ability.definitionOnly) {
+    return errorReply(
+      501,
+      'sandbox_not_emulated',
+      `The sandbox serves the definition of "${fullName(ctx, ability)}" but does not emulate it; only the site and update abilities run.`,
+    );
+  }
   const gated = ctx.release === 'next' && GATED_ABILITIES.has(ability.name);
   if (!ability.singleSite) {
     if (gated) return gatedUpdate(ctx, ability.name, { user, input });

@@ -39,7 +39,8 @@ export const SHIPPED_CATALOGUE: Readonly<Record<string, ShippedAbility>> = {
         },
         status: {
           type: 'string',
-          enum: ['any', 'connected', 'disconnected', 'suspended'],
+          // The shipped catalogue document lacks it; MainWP 6.1.2 serves it.
+          enum: ['any', 'connected', 'disconnected', 'suspended', 'available_update'],
           default: 'any',
         },
         search: {
