@@ -72,6 +72,10 @@ describe('module boundaries (docs/architecture.md)', () => {
     expect(outsideImports('secrets').filter((line) => !line.includes('→ secrets/'))).toEqual([]);
   });
 
+  it('git: errors and node built-ins only (it runs the git CLI, nothing of ours)', () => {
+    allowedOnly('git', /^errors\.js$/);
+  });
+
   it('apply: the dashboard client, the planner, types and errors', () => {
     allowedOnly('apply', /^(types\.js|errors\.js|dashboard\/client\.js|plan\/index\.js)$/);
   });
@@ -79,7 +83,7 @@ describe('module boundaries (docs/architecture.md)', () => {
   it('engine: the index files of the modules it composes, types and errors', () => {
     allowedOnly(
       'engine',
-      /^((config|settings|dashboard|plan|apply|render|security)\/index\.js|types\.js|errors\.js)$/,
+      /^((config|settings|dashboard|plan|apply|render|security|git)\/index\.js|types\.js|errors\.js)$/,
     );
   });
 
