@@ -59,6 +59,8 @@ export {
   type Approval,
   type ApproveRequest,
   applyReport,
+  type CompareToBaseOptions,
+  compareToBase,
   configAtHand,
   type DesiredLoad,
   finishRollout,
@@ -114,7 +116,10 @@ export {
 export { createPlan, type PlanOptions, verifyPlanId } from './plan/index.js';
 export {
   type ApplyReport,
+  type ChangeView,
+  comparePlans,
   countDiagnostics,
+  type PlanComparison,
   REPORT_FORMATS,
   type RenderPlanOptions,
   type ReportFormat,

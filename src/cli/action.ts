@@ -1,7 +1,7 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { resolveConfigPath } from '../config/index.js';
 import { EXIT } from '../errors.js';
-import { appendOutputs } from '../github/index.js';
+import { appendOutputs, pullRequestBase } from '../github/index.js';
 import { rolloutStatePath } from '../index.js';
 import type { CliContext } from './context.js';
 import { runCli } from './run.js';
@@ -90,20 +90,24 @@ export async function runAction(ctx: CliContext, run: RunCli = runCli): Promise<
   const artifact = ['--artifact-name', actionInput(ctx.env, 'artifact-name') || 'svc-gitops-plan'];
   const runnerTemp = ctx.env.RUNNER_TEMP || ctx.cwd;
   const planFile = planFileInput || resolve(runnerTemp, 'svc-gitops-plan.json');
+  // A pull request's plan leads with what it changes against its base (read with git; a base
+  // that cannot be read leaves the whole plan, with the reason at the top of the comment).
+  const base = pullRequestEvent(ctx.env) ? pullRequestBase(ctx.env, ctx.fs) : undefined;
+  const compare = base === undefined ? [] : ['--compare-to', base];
 
   switch (command) {
     case 'validate':
       return cli(['validate', ...configArgs, '--format', 'github']);
     case 'plan':
       // `plan` is `comment --dry-run`: it plans, prints the comment, fills the summary and outputs.
-      return cli(['comment', ...configArgs, '--out', planFile, ...artifact, '--dry-run']);
+      return cli(['comment', ...configArgs, '--out', planFile, ...artifact, ...compare, '--dry-run']);
     case 'comment':
       // A merge queue's run has no pull request to comment on: it plans and checks, as `plan`.
       if (ctx.env.GITHUB_EVENT_NAME === 'merge_group')
         return cli(['comment', ...configArgs, '--out', planFile, ...artifact, '--dry-run']);
       return planFileInput !== '' && ctx.fs.existsSync(resolve(ctx.cwd, planFileInput))
         ? cli(['comment', ...configArgs, '--plan-file', planFileInput, ...artifact])
-        : cli(['comment', ...configArgs, '--out', planFile, ...artifact]);
+        : cli(['comment', ...configArgs, '--out', planFile, ...artifact, ...compare]);
     case 'drift': {
       // Drift found (exit 2, the issue written) is what the step is for: it succeeds.
       const code = await cli(['drift', ...configArgs, '--issue']);
@@ -143,6 +147,10 @@ export async function runAction(ctx: CliContext, run: RunCli = runCli): Promise<
       ctx.stdout.write(`svc-gitops: command was ${JSON.stringify(command)}\n`);
       return EXIT.error;
   }
+}
+
+function pullRequestEvent(env: CliContext['env']): boolean {
+  return env.GITHUB_EVENT_NAME === 'pull_request' || env.GITHUB_EVENT_NAME === 'pull_request_target';
 }
 
 /**

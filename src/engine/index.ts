@@ -5,6 +5,7 @@
  * Nothing here prints, exits or reads the environment.
  */
 
+export { type CompareToBaseOptions, compareToBase } from './base-plan.js';
 export { type OpenDashboardOptions, openDashboard } from './dashboard.js';
 export {
   configAtHand,

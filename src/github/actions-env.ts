@@ -117,6 +117,30 @@ export function eventCommitSha(env: Env, fs: Pick<typeof nodeFs, 'readFileSync'>
   return nonEmpty(env.GITHUB_SHA);
 }
 
+/**
+ * What a pull request's plan is compared with: the base commit of the event payload
+ * (`pull_request.base.sha`), else `origin/` and GITHUB_BASE_REF (the base branch, set on
+ * pull_request events). Undefined on other events: there is no base to compare with.
+ */
+export function pullRequestBase(env: Env, fs: Pick<typeof nodeFs, 'readFileSync'>): string | undefined {
+  const eventPath = nonEmpty(env.GITHUB_EVENT_PATH);
+  if (eventPath !== undefined) {
+    try {
+      const event = JSON.parse(fs.readFileSync(eventPath, 'utf8') as string) as {
+        pull_request?: { base?: { sha?: unknown } };
+      };
+      const base = event?.pull_request?.base?.sha;
+      if (typeof base === 'string' && /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(base)) return base;
+    } catch {
+      // An unreadable payload leaves the base branch's name.
+    }
+  }
+  const branch = nonEmpty(env.GITHUB_BASE_REF);
+  // A branch name git would take as an option or a range is not passed on.
+  if (branch === undefined || branch.startsWith('-') || /\.\.|[\s~^:?*[\\]/.test(branch)) return undefined;
+  return `origin/${branch}`;
+}
+
 function positiveInteger(value: string, source: string): number {
   const number = Number(value);
   if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(number) || number < 1) {

@@ -10,6 +10,7 @@ export {
   eventCommitSha,
   githubClientFromEnv,
   githubToken,
+  pullRequestBase,
   pullRequestNumber,
   repositoryFromEnv,
 } from './actions-env.js';

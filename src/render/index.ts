@@ -9,6 +9,8 @@ export { renderApplyJson } from './apply-json.js';
 export { renderApplyMarkdown } from './apply-markdown.js';
 export { type ApplyReport, countNotStarted, countStatuses } from './apply-report.js';
 export { renderApplyText } from './apply-text.js';
+export { type ChangeView, changeMarkdown, MAX_CHANGE_ROWS } from './change-markdown.js';
+export { changeText } from './change-text.js';
 export {
   type BodyParts,
   type CappedBody,
@@ -32,6 +34,7 @@ export {
   renderApplyReport,
   renderPlan,
 } from './formats.js';
+export { type ItemRow, itemRows, versionMove } from './item-rows.js';
 export {
   type ArtifactRef,
   artifactHint,
@@ -42,6 +45,7 @@ export {
   planFailedComment,
   validationComment,
 } from './plan-comment.js';
+export { type ChangeRow, comparePlans, type PlanComparison } from './plan-compare.js';
 export { type GroupBy, type ItemGroup, type PlanGroup, planGroups, type SiteGroup } from './plan-groups.js';
 export { type PlanJsonOptions, planJsonChunks, renderPlanJson } from './plan-json.js';
 export { DEFAULT_MARKDOWN_CAP, type PlanMarkdownOptions, renderPlanMarkdown } from './plan-markdown.js';

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../errors.js';
 import type { Plan } from '../types.js';
+import { type ChangeView, changeMarkdown } from './change-markdown.js';
 import { type CappedBody, capBody, DEFAULT_BODY_BUDGET } from './comment-budget.js';
 import { codeSpan, escapeMarkdown, linkTarget } from './markdown-escape.js';
 import { haltMarkdown } from './rollout-halt.js';
@@ -30,6 +31,8 @@ export interface PlanCommentInput {
   plan: Plan;
   /** Shown at the top, under the halt line: the reviewer learns it before the merge. */
   refusals?: CommentRefusal[];
+  /** What the pull request changes against its base: shown under the title, before the plan. */
+  change?: ChangeView;
   artifact: ArtifactRef;
   commitSha?: string;
   now: Date;
@@ -42,10 +45,14 @@ export interface CommentFrame {
   room: number;
 }
 
-/** Marker and config line above the plan; artifact link and time stamp below it. */
+/**
+ * Marker, halt line, refusals, the one title and what this change does above the plan; artifact
+ * link and time stamp below it. The head is never cut, so the change is always shown.
+ */
 export function planCommentFrame(input: PlanCommentInput): CommentFrame {
   const halt = input.plan.rollout_halt ? `${haltMarkdown(input.plan.rollout_halt)}\n\n` : '';
-  const head = `${input.marker}\n${halt}${refusalBlock(input.refusals ?? [])}**svc-gitops** plan for config ${codeSpan(input.configKey)}\n\n`;
+  const change = input.change ? `${changeMarkdown(input.change).join('\n')}\n\n` : '';
+  const head = `${input.marker}\n${halt}${refusalBlock(input.refusals ?? [])}**svc-gitops** plan for config ${codeSpan(input.configKey)}\n\n${change}`;
   const tail = `\n\n---\n${artifactLine(input.artifact, input.plan.id)}\n${stamp(input.now, input.commitSha)}\n`;
   return { head, tail, room: DEFAULT_BODY_BUDGET - head.length - tail.length };
 }

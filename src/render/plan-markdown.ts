@@ -10,6 +10,8 @@
 import { SvcError } from '../errors.js';
 import type { Action, LiveIgnore, LiveState, Plan, PlanNote } from '../types.js';
 import { ignoreListPatch } from './ignore-diff.js';
+import { firstSites, waveCell } from './item-cells.js';
+import { type ItemRow, itemRows, versionMove } from './item-rows.js';
 import { assembleWithinCap, type Section } from './markdown-budget.js';
 import { escapeMarkdown as esc, fenceFor, markdownUrl } from './markdown-escape.js';
 import { securityMarkdownLines } from './plan-security.js';
@@ -24,7 +26,6 @@ import {
 } from './plan-words.js';
 import { quarantineMarkdownLines } from './quarantines.js';
 import { haltMarkdown } from './rollout-halt.js';
-import { type DistinctChange, distinctChanges, FIRST_SITES } from './rollup.js';
 
 export const DEFAULT_MARKDOWN_CAP = 60_000;
 const MIN_MARKDOWN_CAP = 2_000;
@@ -40,55 +41,52 @@ export interface PlanMarkdownOptions {
   groupBy?: 'site' | 'item';
   /** The frame around this markdown shows the rollout halt line itself (the PR comment's head). */
   haltAbove?: boolean;
+  /** The plan's heading line (default `## svc-gitops plan`); a frame with its own title passes another. */
+  heading?: string;
 }
 
 const MARK: Record<Action['op'], string> = { update: '~ update', ignore: '+ ignore', unignore: '- unignore' };
 
-function rollupRow(change: DistinctChange): string {
-  const name = change.name !== change.slug && change.kind !== 'core' ? ` (${esc(change.name)})` : '';
-  const move =
-    change.op === 'update' ? esc(changeLabel({ ...change, site_id: 0, site_url: '', reason: '' })) : '';
-  const count = change.siteIds.length;
-  const first = change.siteIds
-    .slice(0, FIRST_SITES)
-    .map((id, i) => `${id} ${markdownUrl(change.firstUrls[i] ?? '')}`)
-    .join(', ');
-  const more = count > FIRST_SITES ? `, … ${count - FIRST_SITES} more` : '';
-  return `| ${MARK[change.op]} | ${esc(itemLabel(change))}${name} | ${move} | ${change.risk} | ${esc(change.wave ?? '')} | ${count} | ${first}${more} |`;
+function rollupRow(row: ItemRow): string {
+  const name = row.name !== row.slug && row.kind !== 'core' ? ` (${esc(row.name)})` : '';
+  const reasons = row.reasons.slice(0, 2).map((reason) => esc(reason));
+  if (row.reasons.length > 2) reasons.push(`+${row.reasons.length - 2} more`);
+  return `| ${MARK[row.op]} | ${esc(itemLabel(row))}${name} | ${esc(versionMove(row))} | ${row.risk} | ${waveCell(row.waves)} | ${row.siteIds.length.toLocaleString('en-US')} | ${reasons.join('<br>')} | ${firstSites(row)} |`;
 }
 
 /**
- * The distinct changes, in full when they take at most `room` characters; otherwise as many as
- * fit and a line saying how many more the JSON plan holds. They lead the comment: a reviewer
- * sees every distinct change before any per-site detail, and detail is cut first.
+ * The plan by item (one row per operation and item, versions as ranges), in full when the rows
+ * take at most `room` characters; otherwise as many as fit and a line saying how many more the
+ * JSON plan holds. They lead the plan: a reviewer sees every item before any per-site detail,
+ * and detail is cut first.
  */
 function rollup(plan: Plan, room: number): string[] {
-  const changes = distinctChanges(plan.actions);
-  if (changes.length === 0) return [];
+  const rows = itemRows(plan.actions);
+  if (rows.length === 0) return [];
   const lines = [
-    `### Changes (${changes.length} distinct)`,
+    `### Changes by item (${rows.length})`,
     '',
-    '| change | item | from → to | risk | wave | sites | first sites |',
-    '|---|---|---|---|---|---:|---|',
+    '| change | item | versions | risk | wave | sites | rule or policy | first sites |',
+    '|---|---|---|---|---|---:|---|---|',
   ];
   let used = lines.reduce((n, line) => n + line.length + 1, 0);
-  for (const [index, change] of changes.entries()) {
-    const row = rollupRow(change);
-    if (used + row.length + 1 > room) {
-      lines.push('', `…and ${changes.length - index} more distinct changes: see the full plan.`);
+  for (const [index, row] of rows.entries()) {
+    const line = rollupRow(row);
+    if (used + line.length + 1 > room) {
+      lines.push('', `…and ${rows.length - index} more items: see the full plan.`);
       break;
     }
-    used += row.length + 1;
-    lines.push(row);
+    used += line.length + 1;
+    lines.push(line);
   }
   return [...lines, ''];
 }
 
-function head(plan: Plan, haltAbove: boolean): string[] {
+function head(plan: Plan, haltAbove: boolean, heading: string): string[] {
   const { summary } = plan;
   const lines = [
     ...(plan.rollout_halt && !haltAbove ? [haltMarkdown(plan.rollout_halt), ''] : []),
-    '## svc-gitops plan',
+    heading,
     '',
     hasChanges(summary) ? `**${summaryLine(summary)}**` : `**No changes.** ${summaryLine(summary)}.`,
     '',
@@ -210,7 +208,7 @@ export function renderPlanMarkdown(plan: Plan, options: PlanMarkdownOptions = {}
     `> **Truncated:** this comment shows ${total - omitted} of ${total} entries (${omitted} left out) to stay under GitHub's comment size limit. The full plan is in the JSON plan: ${where}.`,
     '',
   ];
-  const top = head(plan, options.haltAbove === true);
+  const top = head(plan, options.haltAbove === true, options.heading ?? '## svc-gitops plan');
   const room = Math.floor(maxChars * 0.6) - top.reduce((n, line) => n + line.length + 1, 0);
   return assembleWithinCap([...top, ...rollup(plan, room)], sections, maxChars, truncationNote).text;
 }

@@ -114,6 +114,30 @@ describe('the action', () => {
     expect(argv).toEqual(['comment', '--plan-file', planFile, '--artifact-name', 'svc-gitops-plan']);
   });
 
+  it('on a pull request, plan and comment compare with its base: the payload base commit, else the base branch', async () => {
+    const sha = 'a'.repeat(40);
+    const event = join(dir, 'event.json');
+    writeFileSync(event, JSON.stringify({ pull_request: { number: 7, base: { sha } } }));
+    const pr = { GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: event, GITHUB_BASE_REF: 'main' };
+    for (const command of ['comment', 'plan']) {
+      const argv = (await step({ command }, pr)).calls[0]?.argv ?? [];
+      expect(argv.slice(argv.indexOf('--compare-to'), argv.indexOf('--compare-to') + 2)).toEqual([
+        '--compare-to',
+        sha,
+      ]);
+    }
+    const withoutPayload = { GITHUB_EVENT_NAME: 'pull_request', GITHUB_BASE_REF: 'release/2.x' };
+    expect((await step({ command: 'comment' }, withoutPayload)).calls[0]?.argv).toContain(
+      'origin/release/2.x',
+    );
+    // A branch name git would read as an option is not passed on; other events have no base.
+    const hostile = { GITHUB_EVENT_NAME: 'pull_request', GITHUB_BASE_REF: '--upload-pack=x' };
+    expect((await step({ command: 'comment' }, hostile)).calls[0]?.argv).not.toContain('--compare-to');
+    expect((await step({ command: 'comment' }, { GITHUB_EVENT_NAME: 'push' })).calls[0]?.argv).not.toContain(
+      '--compare-to',
+    );
+  });
+
   it('comment in a merge queue plans and checks without posting (there is no pull request)', async () => {
     const run = await step({ command: 'comment' }, { GITHUB_EVENT_NAME: 'merge_group' });
     expect(run.status).toBe(0);

@@ -71,7 +71,7 @@ describe('svc-gitops comment', () => {
     expect(comment?.body.startsWith(`${marker('plan', 'svc-gitops.yaml')}\n`)).toBe(true);
     const plan = JSON.parse(read('plan.json')) as { id: string; summary: { update: number } };
     expect(comment?.body).toContain(plan.id);
-    expect(comment?.body).toContain('## svc-gitops plan');
+    expect(comment?.body).toContain('### The whole plan');
     expect(comment?.body).toContain(
       'artifact `svc-gitops-plan` ([download](https://github.com/acme/sites/actions/runs/4242))',
     );
@@ -82,7 +82,7 @@ describe('svc-gitops comment', () => {
     expect(second.stdout).toMatch(/comment (updated|unchanged) on acme\/sites#7/);
     expect(github.comments).toHaveLength(1);
 
-    expect(read('summary.md')).toContain('## svc-gitops plan');
+    expect(read('summary.md')).toContain('### The whole plan');
     const outputs = read('output.txt');
     expect(outputs).toContain(`plan-id<<`);
     expect(outputs).toContain(plan.id);
@@ -158,7 +158,7 @@ describe('svc-gitops comment', () => {
   it('a plan that fails (the dashboard refuses the login) replaces the previous plan comment, and exits 1', async () => {
     const first = await cli(['comment'], { cwd: dir, env: env() });
     expect(first.code, first.stderr).toBe(0);
-    expect(github.comments[0]?.body).toContain('## svc-gitops plan');
+    expect(github.comments[0]?.body).toContain('### The whole plan');
 
     const wrong = env({ SVC_APP_PASSWORD: 'wrong pass word here' });
     const run = await cli(['comment'], { cwd: dir, env: wrong });
@@ -168,7 +168,7 @@ describe('svc-gitops comment', () => {
     const body = github.comments[0]?.body ?? '';
     expect(body.startsWith(`${marker('plan', 'svc-gitops.yaml')}\n`)).toBe(true);
     expect(body).toContain('**No plan:** planning failed (`AUTH_FAILED`)');
-    expect(body).not.toContain('## svc-gitops plan');
+    expect(body).not.toContain('### The whole plan');
     for (const secret of [...secrets(), 'wrong pass word here']) expect(body).not.toContain(secret);
   });
 

@@ -53,16 +53,16 @@ describe('renderPlanMarkdown of a fleet', () => {
   }
   const plan: Plan = { ...base, actions };
 
-  it('shows every distinct change in its first 60 lines and stays under the cap, detail cut first', () => {
+  it('shows one row per operation and item in its first 60 lines and stays under the cap, detail cut first', () => {
     const markdown = renderPlanMarkdown(plan);
     expect(markdown.length).toBeLessThanOrEqual(60_000);
     const head = markdown.split('\n').slice(0, 60).join('\n');
-    const distinct = new Set(
-      actions.map((a) => [a.op, a.kind, a.slug, a.from, a.to, a.risk, a.wave].join('|')),
-    );
-    expect(head).toContain(`### Changes (${distinct.size} distinct)`);
+    const items = new Set(actions.map((a) => [a.op, a.kind, a.slug].join('|')));
+    expect(head).toContain(`### Changes by item (${items.size})`);
     const rows = head.split('\n').filter((line) => /^\| [~+-] /.test(line));
-    expect(rows).toHaveLength(distinct.size);
+    expect(rows).toHaveLength(items.size);
+    // Each row counts its sites, whatever the versions and waves of its actions.
+    for (const row of rows) expect(row).toMatch(/\| [\d,]+ \|/);
     expect(markdown).toContain('**Truncated:**');
     // Copyable addresses: a code span, nothing inserted into them.
     expect(rows.join('\n')).toContain('`https://site-1.fleet.test/`');

@@ -19,6 +19,7 @@ import { type ReviewRefusal, readPlanFile, type SessionPlan } from '../../index.
 import { verifyPlanId } from '../../plan/index.js';
 import {
   artifactHint,
+  type ChangeView,
   type CommentRefusal,
   capBody,
   type PlanCommentInput,
@@ -32,6 +33,7 @@ import {
   validationComment,
 } from '../../render/index.js';
 import type { LiveState, Plan } from '../../types.js';
+import { compareOrExplain } from '../compare-to.js';
 import type { CliContext } from '../context.js';
 import { jsonLine, type TextOrJson, textOrJsonOption } from '../format-option.js';
 import { cliSession } from '../pipeline.js';
@@ -40,6 +42,7 @@ import { refuseConfigAsOutput, writeFileAtomic } from '../write-file.js';
 interface CommentFlags {
   config?: string;
   planFile?: string;
+  compareTo?: string;
   out?: string;
   pr?: string;
   artifactName: string;
@@ -51,7 +54,7 @@ interface CommentFlags {
 }
 
 type Obtained =
-  | { plan: Plan; live?: LiveState; refusals?: CommentRefusal[] }
+  | { plan: Plan; live?: LiveState; refusals?: CommentRefusal[]; change?: ChangeView }
   | { diagnostics: Diagnostic[] }
   /** Planning failed for another known reason: the comment says so, then the error is reported. */
   | { failed: SvcError };
@@ -69,6 +72,10 @@ export function registerComment(program: Command, ctx: CliContext, setExit: (cod
     .option(
       '--plan-file <file>',
       'comment this saved plan (`svc-gitops plan --out FILE`) instead of planning now',
+    )
+    .option(
+      '--compare-to <ref>',
+      'lead with what this change does: plan the desired state at the merge base of REF and HEAD (read with git) on the same dashboard read, and show the difference first',
     )
     .option(
       '--out <file>',
@@ -205,6 +212,11 @@ async function obtainPlan(ctx: CliContext, flags: CommentFlags, configPath: stri
   if (flags.planFile) {
     if (flags.out)
       throw new SvcError('USAGE', '--out saves a plan made now; it cannot be used with --plan-file');
+    if (flags.compareTo !== undefined)
+      throw new SvcError(
+        'USAGE',
+        '--compare-to plans the base on a live read made now; it cannot be used with --plan-file',
+      );
     const plan = readPlanFile(ctx.fs, resolve(ctx.cwd, flags.planFile));
     if (!verifyPlanId(plan)) {
       throw new SvcError(
@@ -225,8 +237,12 @@ async function obtainPlan(ctx: CliContext, flags: CommentFlags, configPath: stri
     } finally {
       await session.close();
     }
+    const change =
+      flags.compareTo === undefined
+        ? undefined
+        : await compareOrExplain(ctx, planned, session.settings().planLifetimeMinutes, flags.compareTo);
     const refusals = planned.refusals.map((refusal) => ({ ...refusal, fix: REFUSAL_FIXES[refusal.code] }));
-    return { plan: planned.plan, live: planned.live, refusals };
+    return { plan: planned.plan, live: planned.live, refusals, ...(change ? { change } : {}) };
   } catch (error) {
     // A bug, or an interrupt, is reported as it is; a known failure also replaces the comment.
     if (!isSvcError(error) || error.code === 'INTERRUPTED') throw error;
@@ -256,6 +272,8 @@ function planBody(input: PlanCommentInput & { live?: LiveState }): string {
     maxChars: frame.room,
     fullPlanHint: artifactHint(input.artifact),
     haltAbove: true,
+    // The frame holds the one title; with a change above, the plan is the backlog.
+    heading: input.change ? '### The whole plan after the merge (backlog)' : '### The whole plan',
     ...(input.live ? { live: input.live } : {}),
   });
   return capBody({ head: frame.head, main: markdown.trim(), tail: frame.tail }).body;

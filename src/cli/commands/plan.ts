@@ -3,7 +3,16 @@ import { resolveConfigPath } from '../../config/index.js';
 import { EXIT, SvcError } from '../../errors.js';
 import type { ReviewRefusal, SessionPlan } from '../../index.js';
 import { durationMs } from '../../plan/index.js';
-import { type GroupBy, planJsonChunks, safeText, shortId } from '../../render/index.js';
+import {
+  type ChangeView,
+  changeMarkdown,
+  changeText,
+  type GroupBy,
+  planJsonChunks,
+  safeText,
+  shortId,
+} from '../../render/index.js';
+import { compareWithBase } from '../compare-to.js';
 import type { CliContext } from '../context.js';
 import { cliSession } from '../pipeline.js';
 import { groupByOption, type PlanFormat, printPlan } from '../print-plan.js';
@@ -20,6 +29,7 @@ interface PlanFlags {
   strict?: boolean;
   quiet?: boolean;
   at?: string;
+  compareTo?: string;
 }
 
 /**
@@ -41,6 +51,10 @@ export function registerPlan(program: Command, ctx: CliContext, setExit: (code: 
     )
     .addOption(groupByOption())
     .option('--detailed-exitcode', 'exit 2 when the plan has changes, 0 when it has none')
+    .option(
+      '--compare-to <ref>',
+      'first show what changes against REF: the desired state at the merge base of REF and HEAD (read with git), planned on the same dashboard read; text and markdown only',
+    )
     .option('--target <site...>', 'only these sites (IDs, domains or globs)')
     .option('--refresh', 'ask the dashboard to re-sync the managed sites before reading')
     .option(
@@ -57,6 +71,11 @@ export function registerPlan(program: Command, ctx: CliContext, setExit: (code: 
 
 export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
   const at = flags.at === undefined ? undefined : previewTime(flags.at, ctx.now());
+  if (flags.compareTo !== undefined && flags.format === 'json') {
+    throw new SvcError('USAGE', '--compare-to shows the difference in text or markdown, not JSON', {
+      hint: 'use --format text or markdown; save each plan with --out to compare JSON',
+    });
+  }
   if (at && flags.out) {
     throw new SvcError('CONFLICTING_PARAMETERS', '--at previews a later time: such a plan cannot be saved', {
       hint: 'leave out --out to preview, or --at to save a plan for apply',
@@ -69,7 +88,7 @@ export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
   }
   if (flags.out)
     refuseConfigAsOutput(ctx.fs, ctx.cwd, flags.out, resolveConfigPath(ctx.fs, ctx.cwd, flags.config));
-  const { plan: result, unknown: judged, strict, refusals } = await planned(ctx, flags, at);
+  const { plan: result, unknown: judged, strict, refusals, change } = await planned(ctx, flags, at);
   const unknown = judged.filter((name) => !name.unchecked);
   // A plan built on a misspelt name is not saved for apply.
   const refused = strict && unknown.length > 0;
@@ -79,6 +98,10 @@ export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
     flags.out && !refused
       ? writeFileAtomic(ctx.fs, ctx.cwd, flags.out, planJsonChunks(result, { groupBy: flags.groupBy }))
       : undefined;
+  if (change)
+    ctx.stdout.write(
+      flags.format === 'markdown' ? `${changeMarkdown(change).join('\n')}\n\n` : changeText(change),
+    );
   await printPlan(ctx, result, flags.format, flags.groupBy);
   warnOfRefusals(ctx, refusals);
   for (const name of judged) {
@@ -116,22 +139,22 @@ async function planned(
   ctx: CliContext,
   flags: PlanFlags,
   at: Date | undefined,
-): Promise<Pick<SessionPlan, 'plan' | 'unknown' | 'strict' | 'refusals'>> {
+): Promise<Pick<SessionPlan, 'plan' | 'unknown' | 'strict' | 'refusals'> & { change?: ChangeView }> {
   const session = cliSession(ctx, { quiet: flags.quiet });
   try {
-    const {
-      plan: made,
-      unknown,
-      strict,
-      refusals,
-    } = await session.plan({
+    const head = await session.plan({
       config: flags.config,
       targets: flags.target,
       refresh: flags.refresh,
       at,
       strict: flags.strict,
     });
-    return { plan: made, unknown, strict, refusals };
+    const { plan: made, unknown, strict, refusals } = head;
+    const change =
+      flags.compareTo === undefined
+        ? undefined
+        : await compareWithBase(ctx, head, session.settings().planLifetimeMinutes, flags.compareTo);
+    return { plan: made, unknown, strict, refusals, ...(change ? { change } : {}) };
   } finally {
     await session.close();
   }
