@@ -6,7 +6,10 @@
  * `dist/bin/svc-gitops.js`), and reads the dashboard's own request log for the run's requests.
  * Per size it prints: wall time, requests, Σ server time, server time per site and its ratio to
  * the first size's, plan wall ÷ (Σ server time ÷ concurrency), the longest request against the
- * request timeout, the load average, and the requests by route.
+ * request timeout, the load average, and the requests by route. The run's GET requests are then
+ * sent again one at a time (replay.ts): on a host whose cores are shared, server times in the run
+ * include waiting for a core behind the run's other requests, so the per-site cost of the
+ * request set is also given alone.
  *
  * The floor Σ server time ÷ concurrency is the time the dashboard's workers needed for the
  * requests the plan made, kept busy `concurrency` at a time (the default 8, the harness's PHP
@@ -23,6 +26,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { argumentOr } from './args.js';
+import { replay } from './replay.js';
 import { type LoggedRequest, parseRequestLog, routeOf } from './request-log.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -79,6 +83,9 @@ interface SizeResult {
   code: number | null;
   requests: LoggedRequest[];
   load: string;
+  /** The same requests sent again one at a time: their server times alone, and the wall. */
+  alone: LoggedRequest[];
+  aloneWallMs: number;
 }
 
 async function measure(size: number, env: Record<string, string>, logFile: string): Promise<SizeResult> {
@@ -87,51 +94,71 @@ async function measure(size: number, env: Record<string, string>, logFile: strin
   const loadBefore = loadavg()[0] ?? 0;
   const plan = await runPlan(env);
   const loadAfter = loadavg()[0] ?? 0;
+  const requests = parseRequestLog(logTail(logFile, before));
+  const replayed = statSync(logFile).size;
+  const aloneWallMs = await replay(requests, env, 1);
   if (plan.code !== 0 && plan.code !== 2)
     console.log(`  plan exited ${plan.code}: ${plan.stderr.trim().slice(0, 400)}`);
   return {
     sites: set.sites,
     wallMs: plan.ms,
     code: plan.code,
-    requests: parseRequestLog(logTail(logFile, before)),
+    requests,
     load: `${loadBefore.toFixed(1)}–${loadAfter.toFixed(1)}`,
+    alone: parseRequestLog(logTail(logFile, replayed)),
+    aloneWallMs,
   };
 }
 
-function report(result: SizeResult, firstPerSite: number | undefined): number {
-  const serverMs = result.requests.reduce((sum, r) => sum + r.ms, 0);
-  const perSite = serverMs / result.sites;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const total = (requests: readonly LoggedRequest[]) => requests.reduce((sum, r) => sum + r.ms, 0);
+
+/** Per-site server time in the plan and alone; ratios to the first size's `[inPlan, alone]`. */
+function report(result: SizeResult, first: [number, number] | undefined): [number, number] {
+  const serverMs = total(result.requests);
+  const aloneMs = total(result.alone);
+  const perSite: [number, number] = [serverMs / result.sites, aloneMs / result.sites];
+  const ratio = (i: 0 | 1) => (first ? ` (${(perSite[i] / first[i]).toFixed(2)} × the first size's)` : '');
   const longest = result.requests.reduce<LoggedRequest | undefined>(
     (a, r) => (a && a.ms >= r.ms ? a : r),
     undefined,
   );
   const floorMs = serverMs / CONCURRENCY;
-  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   console.log(`${result.sites} sites (load average ${result.load}), plan exit ${result.code}`);
-  console.log(`  wall                                   ${s(result.wallMs)}`);
+  console.log(`  wall                                   ${seconds(result.wallMs)}`);
   console.log(`  requests                               ${result.requests.length}`);
-  console.log(`  Σ server time                          ${s(serverMs)}`);
+  console.log(`  Σ server time in the plan              ${seconds(serverMs)}`);
+  console.log(`  server time per site in the plan       ${perSite[0].toFixed(1)} ms${ratio(0)}`);
   console.log(
-    `  server time per site                   ${perSite.toFixed(1)} ms${firstPerSite ? ` (${(perSite / firstPerSite).toFixed(2)} × the first size's)` : ''}`,
+    `  the same requests one at a time        Σ ${seconds(aloneMs)} (wall ${seconds(result.aloneWallMs)}), ${perSite[1].toFixed(1)} ms a site${ratio(1)}`,
   );
   console.log(
-    `  plan wall ÷ (Σ server ÷ ${CONCURRENCY})              ${s(result.wallMs)} / ${s(floorMs)} = ${(result.wallMs / floorMs).toFixed(2)}`,
+    `  plan wall ÷ (Σ server ÷ ${CONCURRENCY})              ${seconds(result.wallMs)} / ${seconds(floorMs)} = ${(result.wallMs / floorMs).toFixed(2)}`,
+  );
+  console.log(
+    `  plan wall ÷ the requests one at a time  ${seconds(result.wallMs)} / ${seconds(aloneMs)} = ${(result.wallMs / aloneMs).toFixed(2)}`,
   );
   console.log(
     `  longest request ÷ timeout              ${longest ? `${longest.ms} ms (${routeOf(longest.uri)})` : '—'} / ${TIMEOUT_MS} ms`,
   );
-  const byRoute = new Map<string, number[]>();
-  for (const r of result.requests) {
-    const key = routeOf(r.uri);
-    byRoute.set(key, [...(byRoute.get(key) ?? []), r.ms]);
-  }
-  for (const [route, times] of [...byRoute].sort((a, b) => b[1].length - a[1].length)) {
-    const sum = times.reduce((a, b) => a + b, 0);
+  printRoutes(result.requests, result.alone);
+  return perSite;
+}
+
+function printRoutes(inPlan: readonly LoggedRequest[], alone: readonly LoggedRequest[]): void {
+  const group = (requests: readonly LoggedRequest[]) => {
+    const byRoute = new Map<string, number[]>();
+    for (const r of requests) byRoute.set(routeOf(r.uri), [...(byRoute.get(routeOf(r.uri)) ?? []), r.ms]);
+    return byRoute;
+  };
+  const alones = group(alone);
+  for (const [route, times] of [...group(inPlan)].sort((a, b) => b[1].length - a[1].length)) {
+    const mean = (list: number[]) => Math.round(list.reduce((x, y) => x + y, 0) / Math.max(1, list.length));
+    const single = alones.get(route) ?? [];
     console.log(
-      `    ${route.padEnd(36)} ${String(times.length).padStart(4)} × ${Math.round(sum / times.length)} ms (max ${Math.max(...times)}), Σ ${s(sum)}`,
+      `    ${route.padEnd(28)} ${String(times.length).padStart(4)} × ${mean(times)} ms (max ${Math.max(...times)}); alone ${mean(single)} ms (max ${Math.max(0, ...single)})`,
     );
   }
-  return perSite;
 }
 
 async function main(): Promise<void> {
@@ -141,11 +168,11 @@ async function main(): Promise<void> {
   }
   const env = rigEnv();
   const logFile = join(process.env.SVC_REAL_BASE, 'logs', 'dash-requests.log');
-  let firstPerSite: number | undefined;
+  let first: [number, number] | undefined;
   for (const size of sizes) {
     const result = await measure(size, env, logFile);
-    const perSite = report(result, firstPerSite);
-    firstPerSite ??= perSite;
+    const perSite = report(result, first);
+    first ??= perSite;
   }
 }
 
