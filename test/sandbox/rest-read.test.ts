@@ -137,3 +137,22 @@ describe('REST GET /updates cap', () => {
     }
   });
 });
+
+describe('REST GET /sites as MainWP 6.1.2 on WordPress 6.9 answers it', () => {
+  it('pages (20 by default, at most 100) with the fleet total; with_tags=false lists every site', async () => {
+    const sb = await startSandbox({ fleet: generateFleet({ sites: 250, pendingPerSite: 0, seed: 3 }) });
+    try {
+      const api = client(sb);
+      const ids = (body: { data: Array<{ id: unknown }> }) => body.data.map((s) => s.id);
+      const first = await api.rest('GET', 'sites');
+      expect([first.body.total, first.body.data.length, ids(first.body)[0]]).toEqual([250, 20, '1']);
+      const third = await api.rest('GET', 'sites?page=3&per_page=100');
+      expect([third.body.total, ids(third.body).at(0), ids(third.body).at(-1)]).toEqual([250, '201', '250']);
+      expect((await api.rest('GET', 'sites?per_page=500')).body.data).toHaveLength(100);
+      const all = await api.rest('GET', 'sites?with_tags=false');
+      expect([all.body.total, all.body.data.length]).toEqual([250, 250]);
+    } finally {
+      await sb.close();
+    }
+  });
+});
