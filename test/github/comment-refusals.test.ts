@@ -111,6 +111,16 @@ describe('refusals of the merge-time apply in the PR comment', () => {
     expect(run.stdout).toMatch(/^::warning title=svc-gitops GATE_CLOSED::/m);
   });
 
+  it('a saved plan posted as it is (--plan-file) leads with the same refusals', async () => {
+    const saved = await cli(['plan', '--out', 'plan.json'], { cwd: dir, env: env() });
+    expect(saved.code, saved.stderr).toBe(0);
+    const run = await cli(['comment', '--dry-run', '--plan-file', 'plan.json'], { cwd: dir, env: env() });
+    expect(run.code, run.stderr).toBe(0);
+    const top = run.stdout.split('\n').slice(0, 10).join('\n');
+    expect(top).toContain('> [!CAUTION]');
+    expect(top).toMatch(/`SAFE_MODE_BLOCKED` safe mode is on and the plan holds 1 high-risk action/);
+  });
+
   it('with safe mode off, nothing is refused and the comment says nothing of it', async () => {
     const run = await cli(['comment', '--dry-run'], { cwd: dir, env: env({ SVC_SAFE_MODE: 'false' }) });
     expect(run.code, run.stderr).toBe(0);

@@ -15,7 +15,7 @@ import {
   repositoryFromEnv,
   upsertStickyComment,
 } from '../../github/index.js';
-import { type ReviewRefusal, readPlanFile, type SessionPlan } from '../../index.js';
+import { type ReviewRefusal, readPlanFile, refusalsBeforeMerge, type SessionPlan } from '../../index.js';
 import { verifyPlanId } from '../../plan/index.js';
 import {
   artifactHint,
@@ -36,7 +36,7 @@ import type { LiveState, Plan } from '../../types.js';
 import { compareOrExplain } from '../compare-to.js';
 import type { CliContext } from '../context.js';
 import { jsonLine, type TextOrJson, textOrJsonOption } from '../format-option.js';
-import { cliSession } from '../pipeline.js';
+import { cliSession, cliSettings } from '../pipeline.js';
 import { refuseConfigAsOutput, writeFileAtomic } from '../write-file.js';
 
 interface CommentFlags {
@@ -227,7 +227,7 @@ async function obtainPlan(ctx: CliContext, flags: CommentFlags, configPath: stri
         },
       );
     }
-    return { plan };
+    return { plan, refusals: savedPlanRefusals(ctx, plan) };
   }
   try {
     const session = cliSession(ctx, { quiet: flags.quiet });
@@ -257,6 +257,19 @@ async function obtainPlan(ctx: CliContext, flags: CommentFlags, configPath: stri
     if (!diagnostics.some((d) => d.severity === 'error')) throw error;
     return { diagnostics };
   }
+}
+
+/**
+ * A saved plan posted as it is: what the plan itself shows (safe mode against its high-risk
+ * actions, a halt, updates waiting on a gate) leads its comment as a plan made now does. Names
+ * are not judged (that needs the dashboard): the plan that was saved was judged when it was made.
+ */
+function savedPlanRefusals(ctx: CliContext, plan: Plan): CommentRefusal[] {
+  const { safeMode } = cliSettings(ctx);
+  return refusalsBeforeMerge(plan, { safeMode, strict: false }).map((refusal) => ({
+    ...refusal,
+    fix: REFUSAL_FIXES[refusal.code],
+  }));
 }
 
 /** The diagnostic with repository-relative files: GitHub attaches annotations to files by that path. */
