@@ -1,4 +1,4 @@
-import type { ApplyEvent, ApplyProgress } from '../apply/index.js';
+import type { ApplyEvent, ApplyProgress } from '../index.js';
 import type { OutputStream } from './context.js';
 
 /**
@@ -37,10 +37,10 @@ export interface ProgressReporter {
   finish(): void;
 }
 
-export function createProgress(stream: OutputStream, options: ProgressOptions): ProgressReporter {
+/** The lines of a progress reporter: a live line on a terminal, sparse plain lines otherwise. */
+function progressLines(stream: OutputStream, options: ProgressOptions) {
   const tty = stream.isTTY === true;
   const interval = tty ? (options.ttyIntervalMs ?? 100) : (options.plainIntervalMs ?? 10_000);
-  const pace = callPace(options.rateLimit ?? 0);
   let lastShown = Number.NEGATIVE_INFINITY;
   let liveLine = false;
   /** The line the periodic tick repeats: the latest state, whatever phase the run is in. */
@@ -53,17 +53,6 @@ export function createProgress(stream: OutputStream, options: ProgressOptions): 
       timer.unref();
       return () => clearInterval(timer);
     });
-  const startTicking = () => {
-    if (tty || stopTicking || interval <= 0 || options.quiet) return;
-    stopTicking = every(interval, () => {
-      const now = options.clock();
-      if (current && now - lastShown >= interval) {
-        lastShown = now;
-        show(current());
-      }
-    });
-  };
-
   const show = (text: string) => {
     if (options.quiet) return;
     if (tty) {
@@ -73,27 +62,58 @@ export function createProgress(stream: OutputStream, options: ProgressOptions): 
       stream.write(`${text}\n`);
     }
   };
-  const say = (text: string) => {
-    if (liveLine) stream.write('\r\u001b[2K');
-    liveLine = false;
-    stream.write(`${text}\n`);
+  const lines = {
+    tty,
+    show,
+    /** A line of its own, clearing the live line first. */
+    say(text: string) {
+      if (liveLine) stream.write('\r\u001b[2K');
+      liveLine = false;
+      stream.write(`${text}\n`);
+    },
+    /** Without a terminal, the latest line again every interval even when nothing ends. */
+    startTicking() {
+      if (tty || stopTicking || interval <= 0 || options.quiet) return;
+      stopTicking = every(interval, () => {
+        const now = options.clock();
+        if (current && now - lastShown >= interval) {
+          lastShown = now;
+          show(current());
+        }
+      });
+    },
+    /** The latest state's line: shown now when forced or an interval has passed. */
+    update(line: () => string, force = false) {
+      current = line;
+      const now = options.clock();
+      if (!force && now - lastShown < interval) return;
+      lastShown = now;
+      show(current());
+    },
+    setCurrent(line: () => string) {
+      current = line;
+    },
+    markShown() {
+      lastShown = options.clock();
+    },
+    finish() {
+      stopTicking?.();
+      stopTicking = undefined;
+      if (liveLine) stream.write('\r\u001b[2K');
+      liveLine = false;
+    },
   };
-  const update = (progress: ApplyProgress, force: boolean) => {
-    current = () => formatProgress(progress, pace.etaMs(options.clock()));
-    const now = options.clock();
-    if (!force && now - lastShown < interval) return;
-    lastShown = now;
-    show(current());
-  };
+  return lines;
+}
 
+export function createProgress(stream: OutputStream, options: ProgressOptions): ProgressReporter {
+  const pace = callPace(options.rateLimit ?? 0);
+  const lines = progressLines(stream, options);
   /** A step with a count of its own (a re-read, a health check): shown at most every interval. */
   const step = (line: () => string, force = false) => {
-    current = line;
-    startTicking();
-    const now = options.clock();
-    if (!force && now - lastShown < interval) return;
-    lastShown = now;
-    show(current());
+    lines.setCurrent(line);
+    lines.startTicking();
+    lines.update(line, force);
   };
   const reread: ProgressReporter['onReread'] = (what, progress) => {
     const pages =
@@ -110,33 +130,26 @@ export function createProgress(stream: OutputStream, options: ProgressOptions): 
       switch (event.type) {
         case 'start':
           pace.start(event.calls);
-          say(`apply: ${event.actions} action(s) in ${event.calls} call(s)`);
-          current = () => `apply: 0/${event.actions} actions (0%), 0 failed`;
-          startTicking();
+          lines.say(`apply: ${event.actions} action(s) in ${event.calls} call(s)`);
+          lines.setCurrent(() => `apply: 0/${event.actions} actions (0%), 0 failed`);
+          lines.startTicking();
           break;
-        case 'call-done':
+        case 'call-done': {
           pace.callDone(options.clock());
-          update(event.progress, event.progress.settled === event.progress.total);
+          const { progress } = event;
+          lines.update(
+            () => formatProgress(progress, pace.etaMs(options.clock())),
+            progress.settled === progress.total,
+          );
           break;
+        }
         case 'job':
-          if (tty) show(`apply: queued job ${event.jobId}: ${event.processed}/${event.total} sites`);
-          break;
-        case 'wave-stopped':
-          say(
-            `apply: wave ${event.wave ?? '(default)'} stopped: ${event.failed} failed update(s), more than ${event.maxFailures} allowed; later calls are skipped`,
-          );
-          break;
-        case 'interrupted':
-          say(
-            `apply: interrupted after ${event.progress.settled}/${event.progress.total}; finishing calls in flight`,
-          );
-          break;
-        case 'stopped':
-          say(`apply: stopped (${event.code}): ${event.message}; later calls are skipped`);
+          if (lines.tty)
+            lines.show(`apply: queued job ${event.jobId}: ${event.processed}/${event.total} sites`);
           break;
         case 'verify':
-          say(`apply: re-reading ${event.sites} site(s) to confirm the changes`);
-          lastShown = options.clock();
+          lines.say(`apply: re-reading ${event.sites} site(s) to confirm the changes`);
+          lines.markShown();
           break;
         case 'verify-progress':
           reread('after', event);
@@ -144,39 +157,50 @@ export function createProgress(stream: OutputStream, options: ProgressOptions): 
         case 'recheck-progress':
           reread('before', event);
           break;
-        case 'health-progress': {
-          const wave = event.wave ?? '(default)';
-          const what =
-            event.stage === 'before' ? 'reading response times before' : 'checking the health after';
-          const eta = health.etaMs(event, options.clock());
-          const percent = Math.floor((event.done / event.total) * 100);
+        case 'health-progress':
           step(
-            () =>
-              `apply: ${what} wave ${wave}: ${event.done}/${event.total} sites (${percent}%)${eta === undefined ? '' : `, ETA ${formatDuration(eta)}`}`,
+            () => healthLine(event, health.etaMs(event, options.clock())),
             event.done === event.total && event.total >= 100,
           );
           break;
+        default: {
+          const line = notableLine(event);
+          if (line !== undefined) lines.say(line);
         }
-        case 'health':
-          say(
-            `apply: wave ${event.report.wave ?? '(default)'}: ${event.report.checked} updated site(s) checked, ${event.report.unhealthy.length} unhealthy${event.report.stopped ? `, more than ${event.report.max_unhealthy}: later waves do not start` : ''}`,
-          );
-          break;
-        case 'verify-failed':
-          say(`apply: the confirming re-read failed (${event.code}): ${event.message}`);
-          break;
-        default:
-          break;
       }
     },
     onReread: reread,
-    finish() {
-      stopTicking?.();
-      stopTicking = undefined;
-      if (liveLine) stream.write('\r\u001b[2K');
-      liveLine = false;
-    },
+    finish: () => lines.finish(),
   };
+}
+
+/** The line of an event that always gets its own (a stopped wave, an interruption, a failed re-read). */
+function notableLine(event: ApplyEvent): string | undefined {
+  switch (event.type) {
+    case 'wave-stopped':
+      return `apply: wave ${event.wave ?? '(default)'} stopped: ${event.failed} failed update(s), more than ${event.maxFailures} allowed; later calls are skipped`;
+    case 'interrupted':
+      return `apply: interrupted after ${event.progress.settled}/${event.progress.total}; finishing calls in flight`;
+    case 'stopped':
+      return `apply: stopped (${event.code}): ${event.message}; later calls are skipped`;
+    case 'health':
+      return `apply: wave ${event.report.wave ?? '(default)'}: ${event.report.checked} updated site(s) checked, ${event.report.unhealthy.length} unhealthy${event.report.stopped ? `, more than ${event.report.max_unhealthy}: later waves do not start` : ''}`;
+    case 'verify-failed':
+      return `apply: the confirming re-read failed (${event.code}): ${event.message}`;
+    default:
+      return undefined;
+  }
+}
+
+/** A health step's count line: before (response times) or after (the checks) a wave. */
+function healthLine(
+  event: Extract<ApplyEvent, { type: 'health-progress' }>,
+  eta: number | undefined,
+): string {
+  const wave = event.wave ?? '(default)';
+  const what = event.stage === 'before' ? 'reading response times before' : 'checking the health after';
+  const percent = Math.floor((event.done / event.total) * 100);
+  return `apply: ${what} wave ${wave}: ${event.done}/${event.total} sites (${percent}%)${eta === undefined ? '' : `, ETA ${formatDuration(eta)}`}`;
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   repositoryFromEnv,
   upsertDriftIssue,
 } from '../../github/index.js';
-import { refusedNames } from '../../index.js';
+import { refusedNames, type UnknownName } from '../../index.js';
 import {
   DEFAULT_BODY_BUDGET,
   driftIssueBody,
@@ -137,14 +137,16 @@ export async function runDrift(ctx: CliContext, flags: DriftFlags): Promise<numb
     if (issueLine) verdictTo.write(issueLine);
   }
   // Under strict a name the dashboard does not know is an error, as it is for `plan`.
-  if (strict && unknown.length > 0) {
-    for (const name of unknown) {
-      const hint = name.suggestion === undefined ? '' : ` (did you mean ${name.suggestion}?)`;
-      ctx.stderr.write(`svc-gitops: error: ${safeText(name.message)}${safeText(hint)}\n`);
-    }
-    return EXIT.error;
-  }
+  if (strict && unknown.length > 0) return refuseNames(ctx, unknown);
   return plan.rollout_halt ? EXIT.halted : drift ? EXIT.changes : EXIT.ok;
+}
+
+function refuseNames(ctx: CliContext, unknown: readonly UnknownName[]): number {
+  for (const name of unknown) {
+    const hint = name.suggestion === undefined ? '' : ` (did you mean ${name.suggestion}?)`;
+    ctx.stderr.write(`svc-gitops: error: ${safeText(name.message)}${safeText(hint)}\n`);
+  }
+  return EXIT.error;
 }
 
 function redacted(ctx: CliContext, text: string): string {
