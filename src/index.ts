@@ -52,7 +52,7 @@ export {
   statePaths,
   type VariableOf,
 } from './apply/index.js';
-export type { DashboardClient } from './dashboard/index.js';
+export type { DashboardClient, ReadProgress } from './dashboard/index.js';
 export {
   type Applied,
   type ApplyRunOptions,

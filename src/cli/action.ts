@@ -1,5 +1,5 @@
 import { isAbsolute, relative, resolve } from 'node:path';
-import { resolveConfigPath } from '../config/index.js';
+import { resolveConfigPath } from '../engine/index.js';
 import { EXIT } from '../errors.js';
 import { appendOutputs, pullRequestBase } from '../github/index.js';
 import { rolloutStatePath } from '../index.js';

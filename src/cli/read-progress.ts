@@ -1,4 +1,4 @@
-import type { ReadProgress } from '../dashboard/index.js';
+import type { ReadProgress } from '../index.js';
 import type { OutputStream } from './context.js';
 import { formatDuration } from './progress.js';
 import { createProgressLine, type ProgressLineOptions } from './progress-line.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { durationMs } from '../schedule/duration.js';
+import { durationMs } from '../schedule/index.js';
 import type { DesiredFile, DesiredState, Hold, UpdatePolicy, UpdateWindow, Wave } from '../types.js';
 import { expandSelection } from './expand.js';
 import type { MergedState, RawWindow } from './model.js';

@@ -1,5 +1,5 @@
 import { dirname, isAbsolute, join } from 'node:path';
-import { durationMs } from '../schedule/duration.js';
+import { durationMs } from '../schedule/index.js';
 import type { SecurityConfig } from '../types.js';
 import type { MergedState, RawSecurity } from './model.js';
 import type { Locate } from './places.js';

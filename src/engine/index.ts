@@ -5,6 +5,19 @@
  * Nothing here prints, exits or reads the environment.
  */
 
+/**
+ * The few helpers of config and the planner that front ends read their own input with (the
+ * config path, a desired state's load for its diagnostics, `import`, `--at` durations, a plan
+ * file's id), passed on so a front end needs no other module than the engine.
+ */
+export {
+  DESIRED_STATE_SCHEMA_URL,
+  importDesiredState,
+  LIMITS,
+  loadDesiredState,
+  resolveConfigPath,
+} from '../config/index.js';
+export { durationMs, normaliseAddress, verifyPlanId } from '../plan/index.js';
 export { type CompareToBaseOptions, compareToBase } from './base-plan.js';
 export { type OpenDashboardOptions, openDashboard } from './dashboard.js';
 export {

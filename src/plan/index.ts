@@ -10,9 +10,9 @@
  * - matchesSelection: the site selection rules (ids, domains, host globs, include/exclude)
  * - summarise: a plan's counts, recounted from its actions (a saved plan's summary is checked)
  */
-export { canonicalJson, canonicalSha256 } from '../canonical/canonical-json.js';
+export { canonicalJson, canonicalSha256 } from '../canonical/index.js';
 /** Durations as the desired state writes them (`90m`, `24h`): `plan --at +24h` reads them too. */
-export { durationMs } from '../schedule/duration.js';
+export { durationMs } from '../schedule/index.js';
 export { createPlan, type PlanOptions } from './create.js';
 export { fingerprintIndexed, fingerprintSite } from './fingerprint.js';
 export { DEFAULT_HEALTH, type SiteReading, siteProblem } from './health.js';

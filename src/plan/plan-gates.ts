@@ -5,7 +5,7 @@
  * passes the time.
  */
 
-import { compileWindow } from '../schedule/window.js';
+import { compileWindow } from '../schedule/index.js';
 import type { Action, DesiredState, PlanGate, PlanRollout, Site } from '../types.js';
 import { waveClock } from './rollout-clock.js';
 import type { PassedGates } from './rollout-gates.js';

@@ -12,8 +12,14 @@
  * tests compare the two writers on hostile plans.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { actionJsonWriter, isPlainRecord, plannedActionJsonWriter } from '../canonical/action-json.js';
-import { canonicalJson, canonicalMemberJson, canonicalSha256 } from '../canonical/canonical-json.js';
+import {
+  actionJsonWriter,
+  canonicalJson,
+  canonicalMemberJson,
+  canonicalSha256,
+  isPlainRecord,
+  plannedActionJsonWriter,
+} from '../canonical/index.js';
 import type { Plan } from '../types.js';
 
 /** Feeds a hash in chunks of about CHUNK characters: one update call per action would cost more than the hashing. */

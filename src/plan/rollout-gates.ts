@@ -6,8 +6,7 @@
  * Messages are shared by every site a note lists, so they hold no per-site detail.
  */
 
-import { describeAge } from '../schedule/duration.js';
-import { type CompiledWindow, compileWindow } from '../schedule/window.js';
+import { type CompiledWindow, compileWindow, describeAge } from '../schedule/index.js';
 import type { DesiredState, PendingUpdate, PlanRollout, RolloutHalt, UpdatePolicy, Wave } from '../types.js';
 import { describeItem, sourceLabel } from './reasons.js';
 import { waveClock } from './rollout-clock.js';

@@ -11,7 +11,7 @@
  * With `groupBy`, `group_by` and `groups` (plan-groups.ts) follow the summary: a presentation of
  * the actions, which stay in their canonical order; neither is part of the id.
  */
-import { actionJsonWriter } from '../canonical/action-json.js';
+import { actionJsonWriter } from '../canonical/index.js';
 import type { Plan } from '../types.js';
 import { type GroupBy, planGroups } from './plan-groups.js';
 

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
-import { resolveConfigPath } from '../../config/index.js';
+import { resolveConfigPath } from '../../engine/index.js';
 import {
   type Applied,
   applyLockPlace,

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { loadDesiredState, resolveConfigPath } from '../../config/index.js';
+import { loadDesiredState, resolveConfigPath, verifyPlanId } from '../../engine/index.js';
 import { type Diagnostic, EXIT, isSvcError, SvcError } from '../../errors.js';
 import {
   actionsRun,
@@ -16,7 +16,6 @@ import {
   upsertStickyComment,
 } from '../../github/index.js';
 import { type ReviewRefusal, readPlanFile, refusalsBeforeMerge, type SessionPlan } from '../../index.js';
-import { verifyPlanId } from '../../plan/index.js';
 import {
   artifactHint,
   type ChangeView,

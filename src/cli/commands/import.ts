@@ -1,9 +1,13 @@
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { DESIRED_STATE_SCHEMA_URL, importDesiredState, LIMITS } from '../../config/index.js';
+import {
+  DESIRED_STATE_SCHEMA_URL,
+  importDesiredState,
+  LIMITS,
+  normaliseAddress,
+} from '../../engine/index.js';
 import { EXIT, SvcError } from '../../errors.js';
-import { normaliseAddress } from '../../plan/index.js';
 import { safeText } from '../../render/index.js';
 import type { CliContext } from '../context.js';
 import { jsonLine, type TextOrJson, textOrJsonOption } from '../format-option.js';

@@ -1,5 +1,5 @@
 import { relative, resolve, sep } from 'node:path';
-import { stateDirOf } from '../../apply/index.js';
+import { stateDirOf } from '../../index.js';
 import type { CliContext } from '../context.js';
 import { publishedSchemaUrl } from '../version.js';
 

@@ -1,8 +1,7 @@
 import { type Command, Option } from 'commander';
-import { resolveConfigPath } from '../../config/index.js';
+import { durationMs, resolveConfigPath } from '../../engine/index.js';
 import { EXIT, SvcError } from '../../errors.js';
 import type { ReviewRefusal, SessionPlan } from '../../index.js';
-import { durationMs } from '../../plan/index.js';
 import {
   type ChangeView,
   changeMarkdown,

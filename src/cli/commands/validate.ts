@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { loadDesiredState, resolveConfigPath } from '../../config/index.js';
+import { loadDesiredState, resolveConfigPath } from '../../engine/index.js';
 import { EXIT, isSvcError } from '../../errors.js';
 import {
   countDiagnostics,

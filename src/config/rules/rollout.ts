@@ -1,6 +1,5 @@
 import type { Diagnostic } from '../../errors.js';
-import { parseCron } from '../../schedule/cron.js';
-import { isKnownZone } from '../../schedule/zone.js';
+import { isKnownZone, parseCron } from '../../schedule/index.js';
 import { didYouMean } from '../did-you-mean.js';
 import type { RawWindow } from '../model.js';
 import { diagnostic } from '../places.js';
