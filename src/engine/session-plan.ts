@@ -28,7 +28,7 @@ export interface PlanDeps {
 export async function planUseCase(deps: PlanDeps, request: PlanRequest): Promise<SessionPlan> {
   const { options, events } = deps;
   const { fs, cwd, signal } = options;
-  const load = await loadDesired({ cwd, fs, config: request.config, signal });
+  const load = await loadDesired({ cwd, fs, config: request.config, signal, choice: options.configChoice });
   if (load.diagnostics.length > 0) events.diagnostics?.(load.diagnostics);
   const desired = requireDesired(load);
   const { configPath } = load;
@@ -47,6 +47,7 @@ export async function planUseCase(deps: PlanDeps, request: PlanRequest): Promise
     desired,
     security,
     targets: request.targets,
+    targetLabel: request.targetLabel,
     refresh: request.refresh,
     signal,
     onWarning: events.warning,

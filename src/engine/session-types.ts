@@ -1,4 +1,5 @@
 import type * as nodeFs from 'node:fs';
+import type { ConfigChoice } from '../config/index.js';
 import type { DashboardClient, DashboardClientOptions } from '../dashboard/index.js';
 import type { Diagnostic } from '../errors.js';
 import type { Settings } from '../settings/index.js';
@@ -50,6 +51,8 @@ export interface SessionOptions {
   tokenVariable?: string | undefined;
   /** The state directory (relative to `cwd`): the vulnerability feed is cached in its `feeds/`. Default `.svc-gitops`. */
   stateDir?: string | undefined;
+  /** How a missing or ambiguous desired state's hint names the way to pick one (the CLI's `-c PATH` by default). */
+  configChoice?: ConfigChoice | undefined;
 }
 
 export interface PlanRequest {
@@ -57,6 +60,8 @@ export interface PlanRequest {
   config?: string | undefined;
   /** Site IDs, domains or domain globs to restrict the plan to. */
   targets?: readonly string[] | undefined;
+  /** How a refused target's message names the option (`--target` by default; a tool's `target`). */
+  targetLabel?: string | undefined;
   /** Ask the dashboard to re-sync the managed sites before reading. */
   refresh?: boolean | undefined;
   /** Open wave gates whose health checks fail; time gates hold. */

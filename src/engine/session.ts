@@ -82,7 +82,14 @@ export function openSession(options: SessionOptions): Session {
     },
   };
   return {
-    validate: (config) => loadDesired({ cwd: options.cwd, fs: options.fs, config, signal: options.signal }),
+    validate: (config) =>
+      loadDesired({
+        cwd: options.cwd,
+        fs: options.fs,
+        config,
+        signal: options.signal,
+        choice: options.configChoice,
+      }),
     plan: (request = {}) => planUseCase(deps, request),
     async drift(request = {}) {
       const planned = await planUseCase(deps, request);

@@ -197,7 +197,6 @@ export class ToolServerCore {
       tokens: this.tokens,
       plans: this.plans,
       safeMode,
-      strict: this.settings.strict,
     });
   }
 

@@ -69,7 +69,7 @@ describe('svc_plan and svc_apply under strict names', () => {
     const applied = await agent.call('svc_apply', { plan_id: plan.result.plan_id });
     expect(applied).toMatchObject({ isError: true, result: { code: 'CONFIG_INVALID' } });
     expect(applied.text).toMatch(
-      /strict: the desired state names 1 site or slug the dashboard does not know/,
+      /strict: the desired state names 1 site\(s\) or slug\(s\) the dashboard does not know/,
     );
     expect(applied.text).toContain('SVC_STRICT');
     expect(asks).toHaveLength(0);

@@ -44,16 +44,17 @@ export function toolChoice(cwd: string): { how: string; create: string } {
  * The CLI prints a desired state's problems before its "N error(s)" refusal; a tool's caller sees
  * only the refusal, so it carries the first problems with their places.
  */
-export function withProblems<T>(loaded: { diagnostics: Diagnostic[] }, run: () => T): T {
+export async function withProblems<T>(problems: readonly Diagnostic[], run: () => Promise<T>): Promise<T> {
   try {
-    return run();
+    return await run();
   } catch (error) {
     if (!(error instanceof SvcError) || error.code !== 'CONFIG_INVALID') throw error;
-    const problems = loaded.diagnostics
+    const shown = problems
       .filter((d) => d.severity === 'error')
       .slice(0, PROBLEMS_SHOWN)
       .map((d) => `${d.file ?? ''}${d.line ? `:${d.line}:${d.col ?? 1}` : ''}: ${d.message}`);
-    throw new SvcError('CONFIG_INVALID', `${error.message}: ${problems.join('; ')}`, {
+    if (shown.length === 0) throw error;
+    throw new SvcError('CONFIG_INVALID', `${error.message}: ${shown.join('; ')}`, {
       hint: 'fix them; the validate tool lists every problem with its file:line:col and a hint',
     });
   }

@@ -5,29 +5,20 @@ import {
   applyReport,
   approveSaved,
   type DashboardClient,
-  type DesiredState,
-  finishRollout,
-  judgeNames,
-  type LiveState,
-  loadDesired,
-  type Plan,
-  planNow,
+  type Diagnostic,
+  openSession,
   plannedCalls,
-  prepareRollout,
-  type RolloutContext,
   recordApply,
   refusalError,
-  refusedNames,
-  requireDesired,
   runApproved,
+  type Session,
+  type SessionPlan,
   type Settings,
   SvcError,
   statePaths,
-  type UnknownName,
   type VariableOf,
 } from '../../index.js';
 import { renderApplyCalls } from '../../render/index.js';
-import type { PlanRollout } from '../../types.js';
 import {
   insideWorkingDirectory,
   toolChoice,
@@ -38,9 +29,11 @@ import {
 
 /**
  * The GitOps half of the tool server on the engine library (src/index.ts), behind one small
- * interface: validate, plan now, apply a plan the way a saved plan is applied (approveSaved:
- * integrity, expiry, dashboard, safe mode; runApproved: lock, single use, touched sites
- * unchanged, journal), the refusal apply would give now, and the calls apply would send.
+ * interface: validate and plan through the engine's session (openSession), apply a plan the way a
+ * saved plan is applied (approveSaved: integrity, expiry, dashboard, safe mode; runApproved: lock,
+ * single use, touched sites unchanged, journal; then the rollout state), the refusal apply would
+ * give now, and the calls apply would send. Apply stays composed here: the session's approval of
+ * a saved plan words its refusals for the CLI (`plan --out FILE`, SVC_* variables).
  */
 export interface GitopsEngine {
   validate(source: DesiredSource): Promise<Validated>;
@@ -61,19 +54,8 @@ export interface PlanRequest {
   targets?: string[];
 }
 
-export interface Planned {
-  plan: Plan;
-  live: LiveState;
-  desired: DesiredState;
-  configPath: string;
-  /** The rollout state and plan-time health checks the plan was made with, if any. */
-  rollout?: PlanRollout;
-  /**
-   * Sites and slugs the desired state names that the dashboard does not know (notes of slugs
-   * not judged included); under strict, judged after reading the installed items, as the CLI.
-   */
-  unknown: UnknownName[];
-}
+/** A plan of the session with what it was made from: the engine's session plan. */
+export type Planned = SessionPlan;
 
 export interface EngineOptions {
   client: DashboardClient;
@@ -105,7 +87,8 @@ export function createEngine(options: EngineOptions): GitopsEngine {
         source.path === undefined
           ? undefined
           : insideWorkingDirectory(cwd, source.path, 'or pass the YAML as text');
-      const loaded = await loadDesired({ cwd, fs, config, choice: toolChoice(cwd) });
+      const session = sessionOf(options, undefined, []);
+      const loaded = await session.validate(config);
       return {
         source: loaded.configPath,
         diagnostics: loaded.diagnostics,
@@ -148,13 +131,18 @@ export function createEngine(options: EngineOptions): GitopsEngine {
 
 /**
  * The approval of a plan as a saved plan's (integrity, expiry, same dashboard, safe mode when
- * asked) after the strict check: under strict a plan that names what the dashboard does not know
- * is never applied, as the CLI never saves it. A refusal throws.
+ * asked), after strict: a plan the session found naming what the dashboard does not know, under
+ * strict, is never applied, as the CLI never saves it. A refusal throws.
  */
 function approve(options: EngineOptions, planned: Planned, safeMode: boolean) {
-  const { client, settings, now } = options;
-  const unknown = refusedNames(planned.unknown);
-  if (settings.strict && unknown.length > 0) throw strictRefusal(unknown, options.strictVariable);
+  const { client, now } = options;
+  const unknown = planned.refusals.find((refusal) => refusal.code === 'UNKNOWN_NAMES');
+  if (unknown) {
+    throw new SvcError('CONFIG_INVALID', unknown.message, {
+      hint: `correct the names in the desired state and plan again (strict is on: ${options.strictVariable})`,
+      details: { reason: 'unknown-names' },
+    });
+  }
   const decision = approveSaved(planned.plan, {
     dashboardUrl: client.url,
     safeMode,
@@ -169,69 +157,56 @@ function approve(options: EngineOptions, planned: Planned, safeMode: boolean) {
   return decision;
 }
 
-/** Strict's refusal: the CLI's words for `plan --strict`, each name with its suggestion. */
-export function strictRefusal(unknown: UnknownName[], variable: string): SvcError {
-  const n = unknown.length;
-  const names = unknown
-    .slice(0, 5)
-    .map((name) => `${name.message}${name.suggestion ? ` (did you mean ${name.suggestion}?)` : ''}`);
-  return new SvcError(
-    'CONFIG_INVALID',
-    `strict: the desired state names ${n} site${n === 1 ? '' : 's'} or slug${n === 1 ? '' : 's'} the dashboard does not know: ${names.join('; ')}`,
-    { hint: `correct the names in the desired state and plan again (strict is on: ${variable})` },
-  );
+/**
+ * One session per call: its signal is the call's, and what it reports (warnings, the desired
+ * state's problems) belongs to that call. The dashboard client is the server's, kept open.
+ */
+function sessionOf(options: EngineOptions, signal: AbortSignal | undefined, problems: Diagnostic[]): Session {
+  const { client, settings, fs, cwd, now } = options;
+  return openSession({
+    settings,
+    fs,
+    cwd,
+    now,
+    signal,
+    client,
+    tokenVariable: options.tokenVariable,
+    configChoice: toolChoice(cwd),
+    on: {
+      warning: options.onWarning,
+      diagnostics: (diagnostics) => problems.push(...diagnostics),
+      checked: (wave, _count, _unhealthy, refused) => {
+        if (refused.length > 0)
+          options.onWarning(
+            `the dashboard answered ${refused.length} health check(s) of wave ${wave} with an error (first: ${refused[0]}); those sites count as unhealthy`,
+          );
+      },
+    },
+  });
 }
 
 /**
- * Plan now, as the CLI plans: the rollout state beside the config is read (soak times and wave
- * gates count from its records), the health checks the wave gates need are made, and the state
- * is written once the plan is made.
+ * Plan now through the engine's session, as the CLI plans: the rollout state beside the config
+ * (read, locked, written), the health checks its wave gates need, the names the dashboard does
+ * not know (strict from the settings), and the refusals the apply would meet.
  */
 function planning(options: EngineOptions): Pick<GitopsEngine, 'plan'> {
-  const { client, settings, fs, cwd, now } = options;
   return {
     async plan(request, signal) {
-      const config = request.config === undefined ? undefined : insideWorkingDirectory(cwd, request.config);
-      const loaded = await loadDesired({ cwd, fs, config, choice: toolChoice(cwd) });
-      const desired = withProblems(loaded, () => requireDesired(loaded));
-      const context: RolloutContext = { fs, cwd, now, signal };
-      const planned = await planNow(client, {
-        desired,
-        lifetimeMinutes: settings.planLifetimeMinutes,
-        now,
-        signal,
-        onWarning: options.onWarning,
-        tokenVariable: options.tokenVariable,
-        ...(request.targets?.length ? { targets: request.targets, targetLabel: 'target' } : {}),
-        rollout: ({ live, targetSiteIds }) =>
-          prepareRollout(context, {
-            desired,
-            live,
-            client,
-            configPath: loaded.configPath,
-            overrideHealth: false,
-            completeRead: targetSiteIds === undefined,
-            checked: (wave, _count, _unhealthy, refused) => {
-              if (refused.length > 0)
-                options.onWarning(
-                  `the dashboard answered ${refused.length} health check(s) of wave ${wave} with an error (first: ${refused[0]}); those sites count as unhealthy`,
-                );
-            },
+      const config =
+        request.config === undefined ? undefined : insideWorkingDirectory(options.cwd, request.config);
+      const problems: Diagnostic[] = [];
+      const session = sessionOf(options, signal, problems);
+      try {
+        return await withProblems(problems, () =>
+          session.plan({
+            config,
+            ...(request.targets?.length ? { targets: request.targets, targetLabel: 'target' } : {}),
           }),
-      });
-      await finishRollout(context, loaded.configPath, planned);
-      const unknown = await judgeNames(
-        { desired, live: planned.live, plan: planned.plan, client, targetSiteIds: planned.targetSiteIds },
-        { strict: settings.strict, signal },
-      );
-      return {
-        plan: planned.plan,
-        live: planned.live,
-        desired,
-        configPath: loaded.configPath,
-        ...(planned.rollout ? { rollout: planned.rollout } : {}),
-        unknown,
-      };
+        );
+      } finally {
+        await session.close();
+      }
     },
   };
 }

@@ -1,4 +1,3 @@
-import { refusalsBeforeMerge, refusedNames } from '../../index.js';
 import { haltText, renderPlanMarkdown, safeText } from '../../render/index.js';
 import type { RolloutHalt } from '../../types.js';
 import type { CallContext, ComposedOutcome, ToolDef } from '../tool-result.js';
@@ -55,8 +54,8 @@ function planOutcome(options: GitopsToolOptions, planned: Planned, asksUser: boo
   const applyTool = `${options.prefix}_apply`;
   const { plan } = planned;
   const changes = plan.actions.length > 0;
-  const unknown = refusedNames(planned.unknown);
-  const strictBlocked = options.strict && unknown.length > 0;
+  const strictBlocked = planned.refusals.some((refusal) => refusal.code === 'UNKNOWN_NAMES');
+  const unknown = planned.unknown.filter((name) => !name.unchecked);
   const safeModeBlocked = options.safeMode && plan.summary.high_risk > 0;
   const issued =
     changes && !asksUser && !strictBlocked ? options.tokens.issue(applyTool, plan.id, plan.id) : undefined;
@@ -78,7 +77,7 @@ function planOutcome(options: GitopsToolOptions, planned: Planned, asksUser: boo
         ? `To apply: call ${applyTool} with plan_id ${plan.id}. The tool server then asks the user itself, with its own summary of this plan, and applies only if they accept.`
         : `To apply: show this plan to the user; after explicit approval call ${applyTool} with plan_id ${plan.id}, confirmation_token ${issued?.token} and user_confirmed: true (valid until ${issued?.expiresAt.toISOString()}; a later ${options.prefix}_plan revokes it).`;
   const names = planned.unknown.map((name) => {
-    const level = name.unchecked ? 'note' : options.strict ? 'error' : 'warning';
+    const level = name.unchecked ? 'note' : planned.strict ? 'error' : 'warning';
     return `${level}: ${safeText(name.message, 1000)}${name.suggestion ? ` (did you mean ${safeText(name.suggestion)}?)` : ''}\n`;
   });
   const safeNote = safeModeBlocked
@@ -106,12 +105,12 @@ function planOutcome(options: GitopsToolOptions, planned: Planned, asksUser: boo
 }
 
 /**
- * What apply would refuse or leave out, first, before the plan: the engine's list (the halt has
+ * What apply would refuse or leave out, first, before the plan: the session's list (the halt has
  * its own first line, see withHalt), so the user sees it before any confirmation.
  */
 function refusalLines(options: GitopsToolOptions, planned: Planned): string {
   const applyTool = `${options.prefix}_apply`;
-  const lines = refusalsBeforeMerge(planned.plan, options, planned.unknown)
+  const lines = planned.refusals
     .filter((refusal) => refusal.code !== 'ROLLOUT_HALTED')
     .map((refusal) => {
       const what = refusal.code === 'GATE_CLOSED' ? 'Not applied now' : `${applyTool} would refuse this plan`;

@@ -10,8 +10,6 @@ export interface GitopsToolOptions {
   tokens: ConfirmationTokens;
   plans: PlanStore;
   safeMode: boolean;
-  /** The strict setting: a plan naming what the dashboard does not know is never applied. */
-  strict: boolean;
 }
 
 /** The markdown a tool result carries: room for a big plan, well below the default size limit. */
