@@ -15,7 +15,7 @@ import {
   repositoryFromEnv,
   upsertStickyComment,
 } from '../../github/index.js';
-import { type ReviewRefusal, readPlanFile, refusalsBeforeMerge, type SessionPlan } from '../../index.js';
+import { readPlanFile, type SessionPlan } from '../../index.js';
 import {
   artifactHint,
   type ChangeView,
@@ -35,8 +35,9 @@ import type { LiveState, Plan } from '../../types.js';
 import { compareOrExplain } from '../compare-to.js';
 import type { CliContext } from '../context.js';
 import { jsonLine, type TextOrJson, textOrJsonOption } from '../format-option.js';
-import { cliSession, cliSettings } from '../pipeline.js';
+import { cliSession } from '../pipeline.js';
 import { refuseConfigAsOutput, writeFileAtomic } from '../write-file.js';
+import { failsCheck, refusalAnnotations, savedPlanRefusals, withFix } from './comment-refusals.js';
 
 interface CommentFlags {
   config?: string;
@@ -240,7 +241,7 @@ async function obtainPlan(ctx: CliContext, flags: CommentFlags, configPath: stri
       flags.compareTo === undefined
         ? undefined
         : await compareOrExplain(ctx, planned, session.settings().planLifetimeMinutes, flags.compareTo);
-    const refusals = planned.refusals.map((refusal) => ({ ...refusal, fix: REFUSAL_FIXES[refusal.code] }));
+    const refusals = planned.refusals.map(withFix);
     return { plan: planned.plan, live: planned.live, refusals, ...(change ? { change } : {}) };
   } catch (error) {
     // A bug, or an interrupt, is reported as it is; a known failure also replaces the comment.
@@ -256,19 +257,6 @@ async function obtainPlan(ctx: CliContext, flags: CommentFlags, configPath: stri
     if (!diagnostics.some((d) => d.severity === 'error')) throw error;
     return { diagnostics };
   }
-}
-
-/**
- * A saved plan posted as it is: what the plan itself shows (safe mode against its high-risk
- * actions, a halt, updates waiting on a gate) leads its comment as a plan made now does. Names
- * are not judged (that needs the dashboard): the plan that was saved was judged when it was made.
- */
-function savedPlanRefusals(ctx: CliContext, plan: Plan): CommentRefusal[] {
-  const { safeMode } = cliSettings(ctx);
-  return refusalsBeforeMerge(plan, { safeMode, strict: false }).map((refusal) => ({
-    ...refusal,
-    fix: REFUSAL_FIXES[refusal.code],
-  }));
 }
 
 /** The diagnostic with repository-relative files: GitHub attaches annotations to files by that path. */
@@ -289,39 +277,4 @@ function planBody(input: PlanCommentInput & { live?: LiveState }): string {
     ...(input.live ? { live: input.live } : {}),
   });
   return capBody({ head: frame.head, main: markdown.trim(), tail: frame.tail }).body;
-}
-
-/**
- * How to fix each refusal of the merge-time apply, in this front end's words. The check fails
- * (exit 1) only for what the pull request itself can fix and strict asks to refuse: names the
- * dashboard does not know. It stays neutral (exit 0) for the rest: safe mode is a setting of the
- * apply job, a halt and a closed gate are states of the fleet and the clock, none of which a
- * pull request can change; the comment, the step summary and an annotation say them first.
- */
-const REFUSAL_FIXES: Record<ReviewRefusal['code'], string> = {
-  SAFE_MODE_BLOCKED:
-    'after review, run the apply job with SVC_SAFE_MODE=false (or safeMode: false in its settings file), or hold the core and major updates in the YAML',
-  ROLLOUT_HALTED:
-    'fix the unhealthy sites: the next health check releases the held waves (or apply with --override-health)',
-  UNKNOWN_NAMES:
-    'correct the names in the YAML (each line says the closest name the dashboard knows), then push again',
-  GATE_CLOSED:
-    'nothing to do if that is intended: the scheduled rollout applies them once the gate opens (`svc-gitops plan --at TIME` shows when); else change the window, soak time or wave in the YAML',
-};
-
-/** Refusals that fail the check: those the pull request can fix. */
-function failsCheck(refusal: { code: string }): boolean {
-  return refusal.code === 'UNKNOWN_NAMES';
-}
-
-/** One annotation per refusal, on the check of the workflow run. */
-function refusalAnnotations(refusals: readonly CommentRefusal[]): string {
-  return renderDiagnosticsGithub(
-    refusals.map((refusal) => ({
-      severity: failsCheck(refusal) ? 'error' : 'warning',
-      rule: refusal.code,
-      message: `the apply after the merge would refuse this plan: ${refusal.message}`,
-      ...(refusal.fix ? { hint: refusal.fix } : {}),
-    })),
-  );
 }
