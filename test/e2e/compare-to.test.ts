@@ -127,6 +127,26 @@ describe('plan and comment --compare-to on the demo fleet', () => {
     expect(json.stdout + json.stderr).toContain('--compare-to shows the difference in text or markdown');
   });
 
+  it('a config the pull request adds: every action is new', async () => {
+    repo.commit({ 'added.yaml': HEAD }, 'a new config');
+    const run = await cli(['plan', '-c', 'added.yaml', '--quiet', '--compare-to', 'main'], {
+      env,
+      cwd: repo.dir,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.split('\n')[1]).toBe(
+      'The base has no desired state at this path: every action is new.',
+    );
+    const plan = await cli(['plan', '-c', 'added.yaml', '--quiet', '--format', 'json'], {
+      env,
+      cwd: repo.dir,
+    });
+    const { summary } = JSON.parse(plan.stdout) as { summary: { ignore: number; update: number } };
+    expect(run.stdout).toContain(
+      `${summary.ignore} sites ignore plugin woocommerce/woocommerce.php (added.yaml:9)`,
+    );
+  });
+
   it('a base that cannot be read leaves the whole plan, saying why at the top', async () => {
     const run = await cli(
       ['comment', '-c', 'fleet', '--dry-run', '--quiet', '--compare-to', 'no-such-branch'],
