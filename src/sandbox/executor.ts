@@ -1,6 +1,7 @@
 import { nsCode, type SandboxContext } from './context.js';
 import type { UpdateEntry } from './entries.js';
 import type { FleetSite } from './fleet-types.js';
+import { changePending } from './pending.js';
 import type { ErrorItem, RunSelection, SiteRunResult } from './run-results.js';
 
 export type { ErrorItem, RunSelection, SiteRunResult, UpdatedEntry } from './run-results.js';
@@ -76,7 +77,7 @@ export function runSiteUpdates(ctx: SandboxContext, site: FleetSite, selection: 
     }
   });
   // After the site's record is written: a release published now lands on a consistent store.
-  for (let i = 0; i < updatedCount; i++) ctx.releases.updated(ctx);
+  for (let i = 0; i < updatedCount; i++) ctx.releases.updated((change) => changePending(ctx, 'add', change));
   return result;
 }
 

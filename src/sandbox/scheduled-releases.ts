@@ -1,6 +1,4 @@
-import type { SandboxContext } from './context.js';
 import { isRecord } from './http-util.js';
-import { changePending } from './pending.js';
 
 /**
  * Releases published in the middle of a run: `PUT /__sandbox/scheduled-releases` takes rules
@@ -20,8 +18,8 @@ export interface ReleaseSchedule {
   rules(): ScheduledRelease[];
   /** Replaces the rules; returns a message naming the first bad rule, or undefined. */
   replace(value: unknown): string | undefined;
-  /** Counts one item updated, then publishes every rule now due. */
-  updated(ctx: SandboxContext): void;
+  /** Counts one item updated, then publishes every rule now due (`publish`: as POST /__sandbox/pending). */
+  updated(publish: (change: Record<string, unknown>) => void): void;
 }
 
 export function createReleaseSchedule(): ReleaseSchedule {
@@ -43,12 +41,12 @@ export function createReleaseSchedule(): ReleaseSchedule {
       updates = 0;
       return undefined;
     },
-    updated(ctx) {
+    updated(publish) {
       updates += 1;
       for (const rule of rules) {
         if (rule.published_at_update !== undefined || updates < rule.after_updates) continue;
         rule.published_at_update = updates;
-        changePending(ctx, 'add', rule.change);
+        publish(rule.change);
       }
     },
   };
