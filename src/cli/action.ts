@@ -3,6 +3,7 @@ import { resolveConfigPath } from '../engine/index.js';
 import { EXIT } from '../errors.js';
 import { appendOutputs, pullRequestBase } from '../github/index.js';
 import { rolloutStatePath } from '../index.js';
+import { proposeQuarantine } from './action-quarantine.js';
 import type { CliContext } from './context.js';
 import { runCli } from './run.js';
 
@@ -137,6 +138,8 @@ export async function runAction(ctx: CliContext, run: RunCli = runCli): Promise<
       // person (core, major, many sites): those go through a pull request.
       const code = await report(ctx, cli, ['apply', '--auto-approve', ...configArgs], runnerTemp);
       nameRolloutState(ctx, config);
+      // A version the rollout quarantined becomes a reviewed hold: one pull request per config.
+      await proposeQuarantine(ctx, actionInput(ctx.env, 'github-token'), config);
       return code;
     }
     default:

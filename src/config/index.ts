@@ -4,6 +4,7 @@
  * Pure of network I/O: files are read through the `fs` the caller passes in.
  */
 
+export { addVersionHolds, type VersionHold } from './add-holds.js';
 export {
   CLI_CONFIG_CHOICE,
   type ConfigChoice,

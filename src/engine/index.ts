@@ -31,6 +31,11 @@ export { judgeNames, type NamesToJudge, refusedNames } from './judge-names.js';
 export { type ReviewRefusal, type ReviewRefusalCode, refusalsBeforeMerge } from './merge-refusals.js';
 export { readPlanFile } from './plan-file.js';
 export { type LiveRead, type PlanNowOptions, planNow, type ReadLiveOptions, readLive } from './plan-now.js';
+export {
+  type ProposedQuarantine,
+  type QuarantineProposal,
+  quarantineProposal,
+} from './quarantine-proposal.js';
 export { applyReport } from './report.js';
 export {
   finishRollout,

@@ -33,7 +33,7 @@ export interface TokenUser {
   login: string;
 }
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 export interface GitHubClientOptions {
   token: string;

@@ -22,6 +22,11 @@ export {
   type TokenUser,
 } from './client.js';
 export { type DriftIssueRequest, type DriftIssueResult, upsertDriftIssue } from './drift-issue.js';
+export {
+  type HoldPullRequest,
+  type HoldPullRequestResult,
+  upsertHoldPullRequest,
+} from './hold-pull-request.js';
 export { configKey, hasMarker, marker } from './marker.js';
 export { appendOutputs, formatOutput } from './outputs.js';
 export { planOutputs, publishToRun } from './publish.js';

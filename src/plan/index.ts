@@ -24,6 +24,7 @@ export { previewRollout } from './preview.js';
 export { healthChecksNeeded, type WaveCheck, wavesDone } from './rollout-checks.js';
 export {
   adoptQuarantines,
+  compileDesiredQuarantines,
   type FoundQuarantine,
   quarantinesOfApply,
   recordQuarantines,

@@ -51,5 +51,12 @@ export { type PlanJsonOptions, planJsonChunks, renderPlanJson } from './plan-jso
 export { DEFAULT_MARKDOWN_CAP, type PlanMarkdownOptions, renderPlanMarkdown } from './plan-markdown.js';
 export { type PlanTextOptions, planTextChunks, renderPlanText } from './plan-text.js';
 export { shortId } from './plan-words.js';
+export {
+  type QuarantineEvidence,
+  type QuarantinePullRequestInput,
+  quarantinePullRequestBody,
+  quarantinePullRequestTitle,
+} from './quarantine-pr.js';
+export { holdYaml } from './quarantines.js';
 export { haltMarkdown, haltText } from './rollout-halt.js';
 export { safeText, terminalText } from './safe-text.js';

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FakeComment, FakeIssue, RouteContext } from './fake-github.js';
+import { GIT_ROUTES } from './fake-github-git.js';
 
 export interface Reply {
   status: number;
@@ -29,6 +30,11 @@ export function routeRequest(ctx: RouteContext): Reply {
   for (const [method, pattern, handler] of ROUTES) {
     const match = pattern.exec(ctx.path);
     if (method === ctx.method && match) return handler(ctx, match.slice(1).map(decodeURIComponent));
+  }
+  for (const [method, pattern, handler] of GIT_ROUTES) {
+    const match = pattern.exec(ctx.path);
+    if (method === ctx.method && match)
+      return handler(ctx, ctx.fake.git, match.slice(1).map(decodeURIComponent));
   }
   return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' } };
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createFakeGit, type FakeGit } from './fake-github-git.js';
 import { type Reply, routeRequest, send } from './fake-github-routes.js';
 
 /**
@@ -82,6 +83,8 @@ export interface FakeGitHub {
   requests: RecordedRequest[];
   comments: FakeComment[];
   issues: FakeIssue[];
+  /** Branches, files on them and pull requests (fake-github-git.ts). */
+  git: FakeGit;
   /** The same account (and id) for a login on every call; logins ending in `[bot]` are bots. */
   account(login: string): FakeAccount;
   /** The account the token acts as (see `personalToken`). */
@@ -121,6 +124,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     requests: [],
     comments: [],
     issues: [],
+    git: createFakeGit(),
     account(login) {
       const id = state.accounts.get(login) ?? 5_000_000 + state.accounts.size;
       state.accounts.set(login, id);
