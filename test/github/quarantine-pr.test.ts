@@ -44,7 +44,13 @@ describe('the quarantine pull request, against the sandbox and a fake GitHub', (
   const rollout = async (at: Date) => {
     let stdout = '';
     const ctx: CliContext = {
-      stdout: { write: (s: string) => ((stdout += s), true), isTTY: false },
+      stdout: {
+        write: (s: string) => {
+          stdout += s;
+          return true;
+        },
+        isTTY: false,
+      },
       stderr: { write: () => true, isTTY: false },
       env: {
         ...sandboxEnv(sandbox, dir),
