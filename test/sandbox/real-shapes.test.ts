@@ -40,6 +40,8 @@ describe('compat-6.1 shapes of the real dashboard', () => {
     expect(one.status).toBe(200);
     expect(Object.keys(one.body)).toEqual(['data']);
     expect(one.body.data).toMatchObject({ id: '2', url: 'http://127.0.0.1:8182/', ignored_plugins: '' });
+    const anonymous = await api.rest('GET', 'sites/2', undefined, null);
+    expect([anonymous.status, anonymous.headers.get('allow')]).toEqual([401, null]);
     const missing = await api.rest('GET', 'sites/999');
     expect(missing.status).toBe(500);
     expect(missing.body.code).toBe('ability_invalid_permissions');
@@ -71,6 +73,7 @@ describe('compat-6.1 shapes of the real dashboard', () => {
       headers: { authorization: api.admin },
     });
     expect(res.headers.get('x-wp-total')).toBe(String(SHIPPED));
+    expect(res.headers.get('allow')).toBe('GET');
     const names: string[] = res.body.map((a: { name: string }) => a.name);
     expect(names.filter((n) => n.startsWith('core/'))).toHaveLength(2);
     expect(names.filter((n) => n.startsWith('mainwp/'))).toHaveLength(SHIPPED - 2);
@@ -78,6 +81,7 @@ describe('compat-6.1 shapes of the real dashboard', () => {
     expect(sites.input_schema.properties.status.enum).toContain('available_update');
     const run = await api.ability('list-clients-v1');
     expect(run.status).toBe(501);
+    expect(run.headers.get('allow')).toBeNull();
     expect(run.body.code).toBe('sandbox_not_emulated');
     expect(run.body.message).toContain('mainwp/list-clients-v1');
   });

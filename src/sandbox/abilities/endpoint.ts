@@ -76,6 +76,21 @@ export function handleAbilities(
   rest: string,
   catalogue: AbilityInfo[],
 ): Reply {
+  const reply = dispatchAbilities(ctx, req, rest, catalogue);
+  if (reply.status < 200 || reply.status >= 300) return reply;
+  // MainWP 6.1.2 on WordPress 6.9 names the route's methods on answers that succeed (errors of
+  // these routes carry none): the run route takes them all (the annotations pick one), the
+  // catalogue routes only GET.
+  const allow = abilityOfPath(rest) ? 'GET, POST, PUT, PATCH, DELETE' : 'GET';
+  return { ...reply, headers: { ...reply.headers, Allow: allow } };
+}
+
+function dispatchAbilities(
+  ctx: SandboxContext,
+  req: SandboxRequest,
+  rest: string,
+  catalogue: AbilityInfo[],
+): Reply {
   const caller = abilityCaller(ctx, req);
   if ('error' in caller) return caller.error;
   if (rest === 'abilities' || rest === 'abilities/') {

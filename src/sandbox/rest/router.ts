@@ -146,14 +146,15 @@ export function matchRest(
     return {
       route: route.name,
       reply: () => {
-        const reply =
-          restAuthError(ctx, req) ??
-          route.handler(
-            ctx,
-            req,
-            [...match].map((m) => m ?? ''),
-          );
-        // WordPress names the route's methods on every answer of a matched route, errors too.
+        // An authentication failure is answered before the route is dispatched: no Allow.
+        const denied = restAuthError(ctx, req);
+        if (denied) return denied;
+        const reply = route.handler(
+          ctx,
+          req,
+          [...match].map((m) => m ?? ''),
+        );
+        // WordPress names the route's methods on every answer of a dispatched route, errors too.
         return { ...reply, headers: { ...reply.headers, Allow: route.methods.join(', ') } };
       },
     };
