@@ -1,21 +1,15 @@
 import type * as nodeFs from 'node:fs';
-import { resolve } from 'node:path';
 import {
   type ApplyReport,
-  applyReport,
   approveSaved,
   type DashboardClient,
   type Diagnostic,
   openSession,
-  plannedCalls,
-  recordApply,
   refusalError,
-  runApproved,
   type Session,
   type SessionPlan,
   type Settings,
   SvcError,
-  statePaths,
   type VariableOf,
 } from '../../index.js';
 import { renderApplyCalls } from '../../render/index.js';
@@ -77,7 +71,7 @@ export interface EngineOptions {
 }
 
 export function createEngine(options: EngineOptions): GitopsEngine {
-  const { client, settings, fs, cwd, now } = options;
+  const { client, settings, cwd } = options;
   return {
     ...planning(options),
 
@@ -101,30 +95,42 @@ export function createEngine(options: EngineOptions): GitopsEngine {
     },
 
     async apply(planned, signal) {
-      const decision = approve(options, planned, settings.safeMode);
-      const warnings: string[] = [];
-      const paths = statePaths(resolve(cwd, options.stateDir), client.url);
-      const result = await runApproved(decision, {
-        client,
-        settings,
-        fs,
-        paths,
-        signal,
-        now,
-        replan: options.replan,
-        onWarning: (message) => {
-          warnings.push(message);
-          options.onWarning(message);
-        },
-      });
-      // The rollout state records the waves this run updated, as the CLI's apply does.
-      await recordApply({ fs, cwd, now, signal }, planned.desired, planned.configPath, result);
-      return applyReport(decision, result, client.url, warnings);
+      const approved = approve(options, planned, settings.safeMode);
+      // Run, journal and rollout records through the session, as the CLI's apply runs them.
+      const session = sessionOf(options, signal, []);
+      try {
+        const applied = await session.apply(
+          {
+            kind: 'approved',
+            approved,
+            dashboardUrl: client.url,
+            configPath: planned.configPath,
+            desired: planned.desired,
+          },
+          { stateDir: options.stateDir },
+        );
+        return applied.report;
+      } catch (error) {
+        throw inToolWords(error, options.replan);
+      } finally {
+        await session.close();
+      }
     },
 
     async describeCalls(planned) {
-      const decision = approve(options, planned, false);
-      return renderApplyCalls(plannedCalls(decision, await client.capabilities()), client.url);
+      const approved = approve(options, planned, false);
+      const session = sessionOf(options, undefined, []);
+      try {
+        const calls = await session.calls({
+          kind: 'approved',
+          approved,
+          dashboardUrl: client.url,
+          configPath: planned.configPath,
+        });
+        return renderApplyCalls(calls, client.url);
+      } finally {
+        await session.close();
+      }
     },
   };
 }
@@ -155,6 +161,16 @@ function approve(options: EngineOptions, planned: Planned, safeMode: boolean) {
   if (decision.kind !== 'approved')
     throw new SvcError('INTERNAL', `a saved-plan approval ended ${decision.kind}`);
   return decision;
+}
+
+/**
+ * A refusal the run words for the CLI, in the tool's words: a plan whose touched sites changed
+ * (`details.changed_sites`) is planned again with the plan tool, not with `plan --out FILE`.
+ */
+function inToolWords(error: unknown, replan: string): unknown {
+  if (!(error instanceof SvcError) || error.code !== 'PREVIEW_REQUIRED' || !error.details.changed_sites)
+    return error;
+  return new SvcError(error.code, error.message, { hint: replan, details: error.details, cause: error });
 }
 
 /**
