@@ -1,20 +1,45 @@
 import type { SvcError } from '../errors.js';
 
 /**
- * The CLI's words for the engine's refusals: the engine says what happened (a code, and data with
- * a `reason`), each front end says what to do about it. An error that carries its own hint keeps it.
+ * The CLI's words for the engine's refusals: the engine says what happened (a code, and data
+ * with a `reason`), each front end says it in its own terms (its flags) and what to do about it.
+ * A refusal without a reason keeps its message and hint.
  */
-const HINTS: Record<string, string> = {
-  'rollout-state-unwritable':
-    'the rollout state lives beside the desired state: make that directory writable',
-  'rollout-state-locked':
-    'another svc-gitops run is recording the rollout state: wait for it; if no run is left, delete the .lock file named above',
-  'resume-while-unhealthy':
-    'fix the sites and run `svc-gitops apply --resume` again, or continue anyway with `--override-health`',
+type Words = (error: SvcError) => { message?: string; hint?: string };
+
+/** The engine names a target as `target X`; the CLI's flag is `--target`. */
+const flagged = (error: SvcError) => error.message.replace(/^target /, '--target ');
+
+const WORDS: Record<string, Words> = {
+  'rollout-state-unwritable': () => ({
+    hint: 'the rollout state lives beside the desired state: make that directory writable',
+  }),
+  'rollout-state-locked': () => ({
+    hint: 'another svc-gitops run is recording the rollout state: wait for it; if no run is left, delete the .lock file named above',
+  }),
+  'resume-while-unhealthy': () => ({
+    hint: 'fix the sites and run `svc-gitops apply --resume` again, or continue anyway with `--override-health`',
+  }),
+  'target-matches-none': (error) => {
+    const target = String(error.details.target);
+    // `--target` takes every value after it: a plan file written after it lands here.
+    return {
+      message: flagged(error),
+      ...(/\.json$/i.test(target)
+        ? {
+            hint: `--target takes every value after it: put the plan file first (svc-gitops apply ${target} …) or end the list with --`,
+          }
+        : {}),
+    };
+  },
+  'target-names-many': (error) => {
+    const ids = error.details.siteIds as number[] | undefined;
+    return { message: flagged(error), hint: `give the site's ID instead (--target ${ids?.[0] ?? ''})` };
+  },
 };
 
-export function cliHint(error: SvcError): string | undefined {
-  if (error.hint !== undefined) return error.hint;
+export function cliWords(error: SvcError): { message: string; hint: string | undefined } {
   const reason = error.details.reason;
-  return typeof reason === 'string' ? HINTS[reason] : undefined;
+  const words = typeof reason === 'string' ? (WORDS[reason]?.(error) ?? {}) : {};
+  return { message: words.message ?? error.message, hint: words.hint ?? error.hint };
 }

@@ -2,7 +2,7 @@ import { CommanderError } from 'commander';
 import { type Diagnostic, EXIT, isSvcError } from '../errors.js';
 import type { CliContext } from './context.js';
 import { jsonLine } from './format-option.js';
-import { cliHint } from './hints.js';
+import { cliWords } from './hints.js';
 
 /**
  * `--format json` errors: one JSON document on stdout (`schemas/error.schema.json`), so a script
@@ -50,13 +50,8 @@ export function reportErrorJson(error: unknown, ctx: CliContext, usage: string):
     const diagnostics = Array.isArray(error.details.diagnostics)
       ? (error.details.diagnostics as Diagnostic[])
       : [];
-    write({
-      kind: 'error',
-      code: error.code,
-      message: error.message,
-      hint: cliHint(error) ?? null,
-      diagnostics,
-    });
+    const { message, hint } = cliWords(error);
+    write({ kind: 'error', code: error.code, message, hint: hint ?? null, diagnostics });
     return error.code === 'INTERRUPTED' ? EXIT.interrupted : EXIT.error;
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -4,7 +4,7 @@ import { terminalText } from '../render/index.js';
 import { DEFAULT_CREDENTIALS } from '../sandbox/index.js';
 import { SecretMask } from '../secrets/index.js';
 import type { CliContext, OutputStream } from './context.js';
-import { cliHint } from './hints.js';
+import { cliWords } from './hints.js';
 import { jsonRequested, reportErrorJson } from './json-errors.js';
 import { maskedFs } from './masked-fs.js';
 import { createProgram } from './program.js';
@@ -62,8 +62,8 @@ export function reportError(error: unknown, ctx: CliContext): number {
       return EXIT.interrupted;
     }
     // Messages may quote what the dashboard sent: no escape sequence of its reaches the terminal.
-    ctx.stderr.write(`svc-gitops: error [${error.code}]: ${terminalText(error.message)}\n`);
-    const hint = cliHint(error);
+    const { message, hint } = cliWords(error);
+    ctx.stderr.write(`svc-gitops: error [${error.code}]: ${terminalText(message)}\n`);
     if (hint) ctx.stderr.write(`  hint: ${terminalText(hint)}\n`);
     return EXIT.error;
   }

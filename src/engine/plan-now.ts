@@ -10,8 +10,6 @@ export interface ReadLiveOptions {
   desired: DesiredState;
   /** Site IDs, domains or domain globs to restrict the plan to (`--target`); each must match. */
   targets?: readonly string[] | undefined;
-  /** How a refusal names the targets: `--target` (the CLI's, default) or a tool's argument. */
-  targetLabel?: string | undefined;
   /** Ask the dashboard to re-sync the managed (and targeted) sites before reading. */
   refresh?: boolean | undefined;
   signal?: AbortSignal | undefined;
@@ -50,8 +48,7 @@ export async function readLive(client: DashboardClient, options: ReadLiveOptions
         ...(progress ? { onProgress: progress.onProgress } : {}),
         ...(targets
           ? {
-              selectSites: (sites: readonly Site[]) =>
-                (targetSiteIds = resolveTargets(targets, sites, options.targetLabel)),
+              selectSites: (sites: readonly Site[]) => (targetSiteIds = resolveTargets(targets, sites)),
             }
           : {}),
       });

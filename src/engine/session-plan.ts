@@ -47,7 +47,6 @@ export async function planUseCase(deps: PlanDeps, request: PlanRequest): Promise
     desired,
     security,
     targets: request.targets,
-    targetLabel: request.targetLabel,
     refresh: request.refresh,
     signal,
     onWarning: events.warning,

@@ -60,8 +60,6 @@ export interface PlanRequest {
   config?: string | undefined;
   /** Site IDs, domains or domain globs to restrict the plan to. */
   targets?: readonly string[] | undefined;
-  /** How a refused target's message names the option (`--target` by default; a tool's `target`). */
-  targetLabel?: string | undefined;
   /** Ask the dashboard to re-sync the managed sites before reading. */
   refresh?: boolean | undefined;
   /** Open wave gates whose health checks fail; time gates hold. */

@@ -3,14 +3,11 @@ import { compileSelections } from '../plan/index.js';
 import type { Site, SiteMatcher } from '../types.js';
 
 /**
- * `--target` values: numeric IDs, domains or domain globs; each must name at least one site.
- * `label` is how a refusal names them (a tool's argument is `target`).
+ * Targets: numeric IDs, domains or domain globs; each must name at least one site, and a domain
+ * one site only. Refusals say it in no front end's words (`details.reason` and the target); a
+ * front end names its own flag or argument.
  */
-export function resolveTargets(
-  targets: readonly string[],
-  sites: readonly Site[],
-  label = '--target',
-): number[] {
+export function resolveTargets(targets: readonly string[], sites: readonly Site[]): number[] {
   const matchers = targets.map(
     (target): SiteMatcher =>
       /^\d+$/.test(target)
@@ -39,19 +36,20 @@ export function resolveTargets(
     const list = `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
     throw new SvcError(
       'USAGE',
-      `${label} ${targets[position]} names ${named.length} sites of the dashboard (IDs ${list})`,
-      { hint: `give the site's ID instead (${label} ${named[0]})`, details: { siteIds: named } },
+      `target ${targets[position]} names ${named.length} sites of the dashboard (IDs ${list})`,
+      {
+        hint: `give the site's ID instead (${named[0]})`,
+        details: { reason: 'target-names-many', target: targets[position], siteIds: named },
+      },
     );
   }
   const unmatched = matched.indexOf(false);
   if (unmatched >= 0) {
     const target = targets[unmatched] as string;
-    // `--target` takes every value after it: a plan file written after it lands here.
-    const hint =
-      label === '--target' && /\.json$/i.test(target)
-        ? `--target takes every value after it: put the plan file first (svc-gitops apply ${target} …) or end the list with --`
-        : 'give a site ID, a domain such as shop.example.com, or a glob such as "*.example.com"';
-    throw new SvcError('USAGE', `${label} ${target} matches no site of the dashboard`, { hint });
+    throw new SvcError('USAGE', `target ${target} matches no site of the dashboard`, {
+      hint: 'give a site ID, a domain such as shop.example.com, or a glob such as "*.example.com"',
+      details: { reason: 'target-matches-none', target },
+    });
   }
   return [...ids].sort((a, b) => a - b);
 }

@@ -2,7 +2,13 @@ import * as fs from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSettings, openSession, withRolloutLock } from '../../src/index.js';
+import {
+  loadSettings,
+  openSession,
+  resolveTargets,
+  type SvcError,
+  withRolloutLock,
+} from '../../src/index.js';
 import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
 import { fastClientEnv, sandboxPer } from '../helpers/sandbox.js';
 import { tempDirForFile } from '../helpers/temp-dir.js';
@@ -96,5 +102,25 @@ describe('the session', () => {
     await Promise.all([released, ran]);
     expect(order).toEqual(['released', 'work']);
     expect(fs.existsSync(`${path}.lock`)).toBe(false);
+  });
+
+  it("refuses a target in no front end's words: a reason and the target, no flag", () => {
+    const sites = [
+      { id: 2, url: 'https://shop.test/', name: 'a', status: 'connected' },
+      { id: 5, url: 'https://shop.test/', name: 'b', status: 'connected' },
+    ] as Parameters<typeof resolveTargets>[1];
+    const refusal = (targets: string[]) => {
+      try {
+        resolveTargets(targets, sites);
+      } catch (error) {
+        return error as SvcError;
+      }
+      throw new Error('not refused');
+    };
+    const none = refusal(['plan.json']);
+    expect(none.details).toEqual({ reason: 'target-matches-none', target: 'plan.json' });
+    const many = refusal(['shop.test']);
+    expect(many.details).toEqual({ reason: 'target-names-many', target: 'shop.test', siteIds: [2, 5] });
+    for (const error of [none, many]) expect(`${error.message} ${error.hint}`).not.toMatch(/--|svc-gitops /);
   });
 });

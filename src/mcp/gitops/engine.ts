@@ -217,7 +217,7 @@ function planning(options: EngineOptions): Pick<GitopsEngine, 'plan'> {
         return await withProblems(problems, () =>
           session.plan({
             config,
-            ...(request.targets?.length ? { targets: request.targets, targetLabel: 'target' } : {}),
+            ...(request.targets?.length ? { targets: request.targets } : {}),
           }),
         );
       } finally {
