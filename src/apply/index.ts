@@ -37,6 +37,14 @@ export {
   type VariableOf,
 } from './guard.js';
 export type { HeldBack } from './held-back.js';
+export { HISTORY_FILE, type HistoryRecord, historyPath } from './history.js';
+export {
+  filterHistory,
+  type HistoryFilter,
+  type HistoryProblem,
+  type HistoryRead,
+  readHistory,
+} from './history-read.js';
 export { type ApplyJournal, type JournalRecord, openJournal, readJournal } from './journal.js';
 export { acquireLock, type HeldLock } from './lock.js';
 export { type ApplyLockPlace, applyLockPlace } from './lock-dir.js';

@@ -10,6 +10,7 @@ import type { Approved } from './decision.js';
 import type { ApplyEvent } from './events.js';
 import { type GateHealth, gateHealthCheck } from './gate-health.js';
 import { checkLiveUnchanged } from './guard.js';
+import { recordHistory } from './history-record.js';
 import { completedUpdates, type JournalRecord, openJournal, readJournal } from './journal.js';
 import { type ApplyLockPlace, applyLockPlace } from './lock-dir.js';
 import { withApplyLock } from './session.js';
@@ -22,7 +23,8 @@ export interface RunApprovedOptions {
     DashboardClient,
     'setIgnored' | 'runUpdates' | 'readLive' | 'stats' | 'capabilities' | 'checkSites'
   >;
-  settings: { safeMode: boolean; concurrency: number };
+  /** historyFile: where the run's history lines go (history.ts); unset, the state directory's. */
+  settings: { safeMode: boolean; concurrency: number; historyFile?: string | undefined };
   fs: typeof nodeFs;
   /** The apply records of this dashboard and config (`statePaths`). */
   paths: StatePaths;
@@ -87,7 +89,7 @@ export async function runApproved(approved: Approved, options: RunApprovedOption
       ? () => markPlanUsed(fs, paths.usedPlans, planId, now(), options.replan)
       : undefined;
     try {
-      return await applyPlan(approved.plan, {
+      const result = await applyPlan(approved.plan, {
         client,
         live: { capabilities: capabilities ?? (await client.capabilities()), pending },
         settings: options.settings,
@@ -101,6 +103,15 @@ export async function runApproved(approved: Approved, options: RunApprovedOption
         afterRunStart: markUsed,
         gateHealth,
       });
+      recordHistory(
+        fs,
+        paths,
+        options.settings.historyFile,
+        result,
+        approved.plan.dashboard.url,
+        options.onWarning,
+      );
+      return result;
     } finally {
       journal.close();
     }

@@ -99,6 +99,10 @@ export const EXAMPLES: Readonly<Record<string, ReadonlyArray<readonly [string, s
   ],
   comment: [['svc-gitops comment --dry-run', 'print the pull-request comment instead of posting it']],
   drift: [['svc-gitops drift --issue', 'open or update the drift issue (in GitHub Actions)']],
+  history: [
+    ['svc-gitops history --site 23 --since 7d', 'what the applies of the last week did on site 23'],
+    ['svc-gitops history --item akismet/akismet.php --format json', "one plugin's history, for a script"],
+  ],
   completion: [
     ['source <(svc-gitops completion bash)', 'bash: add the line to ~/.bashrc'],
     ['svc-gitops completion zsh > ~/.zfunc/_svc-gitops', 'zsh: with fpath+=(~/.zfunc) before compinit'],

@@ -3,6 +3,7 @@ import { registerApply } from './commands/apply.js';
 import { registerComment } from './commands/comment.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerDrift } from './commands/drift.js';
+import { registerHistory } from './commands/history.js';
 import { registerImport } from './commands/import.js';
 import { registerInit } from './commands/init.js';
 import { registerMcp } from './commands/mcp.js';
@@ -52,6 +53,7 @@ export function createProgram(ctx: CliContext, setExit: (code: number) => void):
   registerApply(program, ctx, setExit);
   registerComment(program, ctx, setExit);
   registerDrift(program, ctx, setExit);
+  registerHistory(program, ctx, setExit);
   registerSandbox(program, ctx, setExit);
   registerMcp(program, ctx, setExit);
   registerCompletion(program, ctx, setExit);

@@ -49,6 +49,8 @@ export interface Settings {
   retryEnabled: boolean;
   /** The vulnerability feed's API key (Wordfence Intelligence v3), for `security.feed`. */
   feedApiKey?: string;
+  /** The apply history file (JSON Lines); unset: history.jsonl in the state directory. */
+  historyFile?: string;
 }
 
 export type SettingKey = keyof Settings;
@@ -84,6 +86,7 @@ export const SETTING_ENV: Readonly<Record<SettingKey, string>> = {
   responseFormat: 'SVC_RESPONSE_FORMAT',
   retryEnabled: 'SVC_RETRY_ENABLED',
   feedApiKey: 'SVC_FEED_API_KEY',
+  historyFile: 'SVC_HISTORY_FILE',
 };
 
 /** The product name in variables (SVC_URL) and file names (~/.config/svc-mcp/) unless told otherwise. */

@@ -23,6 +23,7 @@ describe('--help', () => {
       'apply',
       'comment',
       'drift',
+      'history',
       'sandbox',
       'mcp',
       'completion',

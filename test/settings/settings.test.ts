@@ -248,6 +248,7 @@ describe('loadSettings', () => {
         SVC_HTTP_TOKEN: 'h'.repeat(16),
         SVC_FEED_API_KEY: 'f',
         SVC_NAMESPACE: 'svc',
+        SVC_HISTORY_FILE: 'history.jsonl',
       },
     );
     expect(Object.keys(settings).sort()).toEqual(schemaKeys);
