@@ -12,6 +12,7 @@ import {
 } from '../wire/reads.js';
 import { StringPool } from '../wire/string-pool.js';
 import { assembleLive } from './assemble.js';
+import { readAroundBrokenEntries } from './broken-ignores.js';
 import { type Listing, type PageParser, type Reader, readListing } from './listing.js';
 import { classifyIgnores, needsWholeListing, refuseRepeatedIgnores } from './origins.js';
 import { createReadProgress, type ReadProgressTracker } from './read-progress.js';
@@ -193,8 +194,13 @@ async function readPieces<T>(
 ): Promise<{ items: T[]; errors: WireError[] }> {
   const paged = read.caller.declares(ability, 'page') && read.caller.declares(ability, 'per_page');
   if (!paged) read.progress.expect(stage, pieces.length);
+  // A piece whose listing holds a broken entry is read again site by site (broken-ignores.ts).
   const results = await Promise.all(
-    pieces.map((piece) => readListing(read, ability, { [SITE_KEY]: piece }, stage, parse, paged)),
+    pieces.map((piece) =>
+      readAroundBrokenEntries(piece, (sites) =>
+        readListing(read, ability, { [SITE_KEY]: sites }, stage, parse, paged),
+      ),
+    ),
   );
   return { items: results.flatMap((r) => r.items), errors: results.flatMap((r) => r.errors) };
 }
