@@ -26,7 +26,9 @@ describe('a poisoned ignored listing', () => {
 
   it('plans the other sites and names the broken one, planning nothing on it', async () => {
     const api = client(sb, 'mainwp');
-    expect((await api.rest('POST', 'updates/2/ignore/plugins', { slug: 'akismet/akismet.php' })).status).toBe(200);
+    expect((await api.rest('POST', 'updates/2/ignore/plugins', { slug: 'akismet/akismet.php' })).status).toBe(
+      200,
+    );
     const dir = mkdtempSync(join(tmpdir(), 'svc-broken-'));
     writeFileSync(join(dir, 'svc-gitops.yaml'), DESIRED);
     const r = await cli(['plan'], { env: fastClientEnv(sb, { SVC_RETRY_MAX_RETRIES: '1' }), cwd: dir });
@@ -35,7 +37,9 @@ describe('a poisoned ignored listing', () => {
     // Sites 1 and 3: akismet and twentytwentyone each; site 2 is unreadable.
     expect(r.stdout).toContain('4 to update on 2 sites');
     expect(r.stdout).toContain('ignored_entry_broken');
-    expect(r.stdout).toMatch(/site 2[^\n]*could not be read|could not be read[^\n]*site 2|127\.0\.0\.1:8182[^\n]*could not be read/);
+    expect(r.stdout).toMatch(
+      /site 2[^\n]*could not be read|could not be read[^\n]*site 2|127\.0\.0\.1:8182[^\n]*could not be read/,
+    );
     expect(r.stdout).toContain('slug 0');
   });
 });
