@@ -48,16 +48,16 @@ async function confirmation(plan: Plan, options: PromptApprovalOptions): Promise
   if (!plan.needs_approval && options.autoApprove) return 'auto-approve';
   if (!plan.needs_approval && !options.requireUserConfirmation) return 'no-confirmation';
   if (options.confirm) return (await options.confirm(plan)) ? 'prompt' : undefined;
+  // No front end's words (flags, commands): the reason says which refusal it is; each front
+  // end words it and its way out.
   if (plan.needs_approval) {
     throw new SvcError(
       'PREVIEW_REQUIRED',
-      'this plan needs a person’s approval (see its needs-approval notes); --auto-approve is not enough',
-      {
-        hint: 'run apply at a terminal, or save the plan (`svc-gitops plan --out plan.json`), have it reviewed and run `svc-gitops apply plan.json`',
-      },
+      'this plan needs a person’s approval (see its needs-approval notes); an automatic approval is not enough',
+      { details: { reason: 'needs-person' } },
     );
   }
   throw new SvcError('PREVIEW_REQUIRED', 'there is no terminal to confirm the plan at', {
-    hint: 'pass --auto-approve, set requireUserConfirmation: false, or apply a saved plan file',
+    details: { reason: 'no-one-to-ask' },
   });
 }

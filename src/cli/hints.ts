@@ -20,6 +20,14 @@ const WORDS: Record<string, Words> = {
   'resume-while-unhealthy': () => ({
     hint: 'fix the sites and run `svc-gitops apply --resume` again, or continue anyway with `--override-health`',
   }),
+  'needs-person': () => ({
+    message:
+      'this plan needs a person’s approval (see its needs-approval notes); --auto-approve is not enough',
+    hint: 'run apply at a terminal, or save the plan (`svc-gitops plan --out plan.json`), have it reviewed and run `svc-gitops apply plan.json`',
+  }),
+  'no-one-to-ask': () => ({
+    hint: 'pass --auto-approve, set requireUserConfirmation: false, or apply a saved plan file',
+  }),
   'target-matches-none': (error) => {
     const target = String(error.details.target);
     // `--target` takes every value after it: a plan file written after it lands here.

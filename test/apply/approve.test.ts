@@ -92,7 +92,9 @@ describe('approvePrompt', () => {
     const needsPerson = { ...planned, plan: reId({ ...planned.plan, needs_approval: true }) };
     const auto = refused(await approvePrompt(needsPerson, { ...settings, autoApprove: true }));
     expect(auto.code).toBe('PREVIEW_REQUIRED');
-    expect(auto.message).toContain('--auto-approve is not enough');
+    expect(auto.details).toEqual({ reason: 'needs-person' });
+    // No front end's words: each front end words the refusal by its reason.
+    expect(`${auto.message} ${auto.hint ?? ''}`).not.toMatch(/--|svc-gitops /);
     const risky = { ...planned, plan: withHighRisk(planned.plan) };
     expect(refused(await approvePrompt(risky, { ...settings, autoApprove: true })).code).toBe(
       'SAFE_MODE_BLOCKED',
