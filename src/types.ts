@@ -213,6 +213,24 @@ export interface HealthRules {
   responseTimeFactor?: number;
   /** Unhealthy sites a wave may leave before the rollout stops. */
   maxUnhealthy: number;
+  /** The site's own pages fetched after check-site passes (at most five). */
+  paths?: HealthPath[];
+  /** Milliseconds one page fetch may take (default 10 s). */
+  pathTimeoutMs?: number;
+  /** Milliseconds all page fetches after one wave may take together (default 120 s). */
+  pathBudgetMs?: number;
+}
+
+/** One page of every updated site that a health check fetches. */
+export interface HealthPath {
+  /** Below the site's URL, starting with `/`. */
+  path: string;
+  /** Accepted statuses: `200`, `2xx`, `200-399`. */
+  status: string[];
+  contains?: string;
+  notContains?: string;
+  /** Adds `svc_gitops_check=<unique value>` to the query. */
+  cacheBust: boolean;
 }
 
 export interface ApprovalRules {

@@ -76,8 +76,8 @@ describe('module boundaries (docs/architecture.md)', () => {
     allowedOnly('git', /^errors\.js$/);
   });
 
-  it('apply: the dashboard client, the planner, types and errors', () => {
-    allowedOnly('apply', /^(types\.js|errors\.js|dashboard\/client\.js|plan\/index\.js)$/);
+  it('apply: the dashboard client, the planner, types, errors and undici (page health checks)', () => {
+    allowedOnly('apply', /^(types\.js|errors\.js|dashboard\/client\.js|plan\/index\.js|undici)$/);
   });
 
   it('engine: the index files of the modules it composes, types and errors', () => {

@@ -1,6 +1,7 @@
 import type { DashboardClient, SiteCheck } from '../dashboard/client.js';
 import { siteProblem } from '../plan/index.js';
 import type { Action, ActionOutcome, HealthRules, UnhealthySite, WaveHealth } from '../types.js';
+import { checkPages } from './page-checks.js';
 
 /**
  * The health step between waves: before a wave's updates, a reading of its sites (only when
@@ -73,12 +74,21 @@ export function createWaveHealthStep(options: WaveHealthOptions): WaveHealthStep
       } catch (error) {
         failure = error instanceof Error ? error.message : String(error);
       }
+      const problems = new Map<number, string>();
       for (const [index, id] of ids.entries()) {
-        const entry = updated.get(id)!;
         const reading = readings?.[index];
         const problem = reading
           ? siteProblem(reading, options.rules, baseline.get(id))
           : `health check failed: ${failure ?? 'no answer'}`;
+        if (problem !== undefined) problems.set(id, problem);
+      }
+      // Pages only of sites check-site passed: one problem per site, check-site's first.
+      const passed = ids.filter((id) => !problems.has(id)).map((id) => ({ id, url: updated.get(id)!.url }));
+      for (const [id, problem] of await checkPages(passed, options.rules, options.signal))
+        problems.set(id, problem);
+      for (const id of ids) {
+        const problem = problems.get(id);
+        const entry = updated.get(id)!;
         if (problem !== undefined)
           unhealthy.push({ site_id: id, site_url: entry.url, problem, after: entry.moves });
       }

@@ -49,5 +49,6 @@ export { type ApplyJournal, type JournalRecord, openJournal, readJournal } from 
 export { acquireLock, type HeldLock } from './lock.js';
 export { type ApplyLockPlace, applyLockPlace } from './lock-dir.js';
 export { type MergeRefusal, refusalsAtMerge } from './merge-refusals.js';
+export { checkPages, type PageSite } from './page-checks.js';
 export { plannedCalls, type RunApprovedOptions, runApproved } from './run.js';
 export { DEFAULT_STATE_DIR, type StatePaths, stateDirOf, statePaths } from './state-dir.js';

@@ -1,4 +1,11 @@
-import type { IgnorableKind, IgnoreScope, ItemKind, SiteMatcher, VersionLevel } from '../types.js';
+import type {
+  HealthRules,
+  IgnorableKind,
+  IgnoreScope,
+  ItemKind,
+  SiteMatcher,
+  VersionLevel,
+} from '../types.js';
 
 /**
  * Internal shapes between parsing and the final DesiredState. Everything keeps its `Place`
@@ -75,11 +82,7 @@ export interface RawWaveAfter {
   healthyFor: string;
 }
 
-export interface RawHealth {
-  status: string[];
-  responseTimeFactor?: number;
-  maxUnhealthy: number;
-}
+export type RawHealth = HealthRules;
 
 export interface RawHold {
   sites: RawSelection;

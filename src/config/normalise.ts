@@ -1,5 +1,6 @@
 import {
   CORE_SLUG,
+  type HealthPath,
   type IgnorableKind,
   type IgnoreScope,
   type ItemKind,
@@ -41,7 +42,8 @@ export const HANDLED_KEYS = {
   wave: ['name', 'sites', 'max_failures', 'window', 'after', 'max_unhealthy'],
   window: ['schedule', 'timezone'],
   waveAfter: ['wave', 'healthy_for'],
-  health: ['status', 'response_time_factor', 'max_unhealthy'],
+  health: ['status', 'response_time_factor', 'max_unhealthy', 'paths', 'timeout_seconds', 'budget_seconds'],
+  healthPath: ['path', 'status', 'contains', 'not_contains', 'cache_bust'],
 } as const;
 
 /** YAML kind names (plural, as people say them) to the domain's item kinds. */
@@ -198,6 +200,22 @@ function healthOf(health: Obj): RawHealth {
     maxUnhealthy: (health.max_unhealthy as number | undefined) ?? 0,
   };
   if (typeof health.response_time_factor === 'number') out.responseTimeFactor = health.response_time_factor;
+  if (Array.isArray(health.paths)) out.paths = (health.paths as Obj[]).map(healthPathOf);
+  if (typeof health.timeout_seconds === 'number') out.pathTimeoutMs = health.timeout_seconds * 1000;
+  if (typeof health.budget_seconds === 'number') out.pathBudgetMs = health.budget_seconds * 1000;
+  return out;
+}
+
+function healthPathOf(page: Obj): HealthPath {
+  const status =
+    page.status === undefined ? ['2xx'] : Array.isArray(page.status) ? page.status : [page.status];
+  const out: HealthPath = {
+    path: page.path as string,
+    status: status.map(String),
+    cacheBust: page.cache_bust === true,
+  };
+  if (typeof page.contains === 'string') out.contains = page.contains;
+  if (typeof page.not_contains === 'string') out.notContains = page.not_contains;
   return out;
 }
 

@@ -1,4 +1,5 @@
 import type * as nodeFs from 'node:fs';
+import { checkPages } from '../apply/index.js';
 import type { DashboardClient } from '../dashboard/index.js';
 import {
   adoptQuarantines,
@@ -108,10 +109,17 @@ export async function prepareRollout(
       progress?.finish();
     }
     health[wave] = [];
+    const problems = new Map<number, string>();
     for (const reading of readings) {
       const problem = siteProblem(reading, rules);
-      if (problem !== undefined)
-        health[wave].push({ site_id: reading.siteId, site_url: urls.get(reading.siteId) ?? '', problem });
+      if (problem !== undefined) problems.set(reading.siteId, problem);
+    }
+    // The site's pages as after a wave, so a halt from a page check is not cleared by check-site alone.
+    const passed = siteIds.filter((id) => !problems.has(id)).map((id) => ({ id, url: urls.get(id) ?? '' }));
+    for (const [id, problem] of await checkPages(passed, rules, ctx.signal)) problems.set(id, problem);
+    for (const id of siteIds) {
+      const problem = problems.get(id);
+      if (problem !== undefined) health[wave].push({ site_id: id, site_url: urls.get(id) ?? '', problem });
     }
     // A refused check (a login that may only read) counts as unhealthy: the safe side.
     const refused = readings.flatMap((reading) => (reading.error === undefined ? [] : [reading.error]));

@@ -7,6 +7,7 @@ import type { OutputAudit } from './output-audit.js';
 import type { Quirks } from './quirks.js';
 import type { ReleaseSchedule } from './scheduled-releases.js';
 import type { SiteCost } from './site-cost.js';
+import type { SitePages } from './site-pages.js';
 import type { SandboxStats } from './stats.js';
 import type { SandboxStore } from './store.js';
 
@@ -32,6 +33,8 @@ export interface SandboxContext {
   faults: FaultInjector;
   /** Sites that answer check-site badly once a given update ran (health-faults.ts). */
   healthFaults: HealthFaults;
+  /** Child sites' own pages served at `/__sites/<id>/` (site-pages.ts). */
+  sitePages: SitePages;
   /** Releases published once the dashboard has updated so many items (scheduled-releases.ts). */
   releases: ReleaseSchedule;
   /** Which surfaces exist: REST v2 off = filter `svc_rest_api_v2_enabled` off; abilities off = WordPress < 6.9. */

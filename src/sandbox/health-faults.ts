@@ -18,6 +18,9 @@ export interface HealthFault {
   httpCode: number;
   /** Response time in seconds; default: the site's usual time. */
   responseTime?: number;
+  /** What the site's own pages (site-pages.ts) answer while it fires: status (default `httpCode`), body text. */
+  pageStatus?: number;
+  pageBody?: string;
 }
 
 export interface HealthFaults {
@@ -73,6 +76,8 @@ function parseRule(
     httpCode: typeof rule.http_code === 'number' ? rule.http_code : 500,
   };
   if (typeof rule.response_time === 'number') fault.responseTime = rule.response_time;
+  if (typeof rule.page_status === 'number') fault.pageStatus = rule.page_status;
+  if (typeof rule.page_body === 'string') fault.pageBody = rule.page_body;
   return fault;
 }
 

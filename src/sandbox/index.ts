@@ -26,6 +26,7 @@ import { restRoutes } from './rest/router.js';
 import { createReleaseSchedule } from './scheduled-releases.js';
 import { createHandler } from './server.js';
 import { defaultSiteCost, type SiteCost } from './site-cost.js';
+import { SITE_PAGES_PREFIX, SitePages } from './site-pages.js';
 import { SandboxStats } from './stats.js';
 import { SandboxStore } from './store.js';
 import { makeSelfSignedCertificate } from './tls.js';
@@ -93,6 +94,11 @@ export interface SandboxOptions {
    * suite sets it), otherwise off.
    */
   outputAudit?: AuditSink;
+  /**
+   * Serve child sites' pages (site-pages.ts) and give every site the URL
+   * `<sandbox>/__sites/<id>/` once listening, so page health checks reach them over loopback.
+   */
+  sitePages?: boolean;
 }
 
 export interface SandboxCredentials {
@@ -175,6 +181,7 @@ async function serve(
     jobs,
     faults: new FaultInjector(options.faults ?? [], seed),
     healthFaults: createHealthFaults(),
+    sitePages: new SitePages(),
     releases: createReleaseSchedule(),
     surfaces: {
       rest: options.surfaces?.rest ?? true,
@@ -225,6 +232,7 @@ async function serve(
   const port = await listener.listen(host, options.port ?? 0);
   const url = `${certificate ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   ctx.baseUrl = url;
+  if (options.sitePages) store.relocate((site) => `${url}${SITE_PAGES_PREFIX}${site.id}/`);
   const running: RunningSandbox = {
     url,
     credentials,

@@ -50,6 +50,11 @@ export function handleIntrospection(ctx: SandboxContext, req: SandboxRequest, re
       if (problem) return errorReply(400, 'sandbox_invalid_health_faults', problem);
       return ok({ rules: ctx.healthFaults.rules() });
     }
+    case 'GET site-pages':
+      return ok(ctx.sitePages.snapshot());
+    case 'POST site-pages/reset':
+      ctx.sitePages.reset();
+      return ok(ctx.sitePages.snapshot());
     case 'GET scheduled-releases':
       return ok(ctx.releases.rules());
     case 'PUT scheduled-releases': {

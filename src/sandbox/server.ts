@@ -19,6 +19,7 @@ import { advanceJobs } from './job-runner.js';
 import type { StateWriter } from './persist.js';
 import { type RequestLimits, refuseOversized } from './request-limits.js';
 import { matchRest, type Route } from './rest/router.js';
+import { SITE_PAGES_PREFIX } from './site-pages.js';
 
 export interface ServerParts {
   ctx: SandboxContext;
@@ -80,6 +81,7 @@ async function handle(parts: ServerParts, req: IncomingMessage, res: ServerRespo
     send(parts, res, 'sandbox', reply);
     return;
   }
+  if (url.pathname.startsWith(SITE_PAGES_PREFIX)) res.on('close', ctx.sitePages.enter());
   // WordPress cron runs on ordinary traffic: due job chunks are processed before the request.
   advanceJobs(ctx);
   const { route, ability, dispatch } = classify(parts, sreq);
@@ -130,6 +132,8 @@ function classify(
     const dispatch = (): Reply => handleAbilities(ctx, req, rest, parts.catalogue);
     return ability ? { route, ability, dispatch } : { route, dispatch };
   }
+  if (req.path.startsWith(SITE_PAGES_PREFIX))
+    return { route: 'GET /__sites/:id/', dispatch: () => ctx.sitePages.answer(ctx, req) };
   return { route: 'no route', dispatch: noRoute };
 }
 

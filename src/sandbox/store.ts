@@ -165,6 +165,18 @@ export class SandboxStore {
     this.onChange();
   }
 
+  /** Gives every site a new URL (site-pages.ts: pages served by the sandbox itself). */
+  relocate(urlOf: (site: FleetSite) => string): void {
+    this.byDomain.clear();
+    for (const site of this.fleet.sites) {
+      site.url = urlOf(site);
+      this.index(site);
+    }
+    this.visibleCache.clear();
+    this.dropListings();
+    this.onChange();
+  }
+
   nextSiteId(): number {
     return (this.fleet.sites.at(-1)?.id ?? 0) + 1;
   }

@@ -94,4 +94,33 @@ rollout:
     expect(health.length).toBeGreaterThan(0);
     expect(health[0]?.path).toMatch(/^\/rollout\/health\/status\/[01]$/);
   });
+
+  it('reads page health checks, and refuses a sixth page or a path without its slash', async () => {
+    const { desired, diagnostics } = await loadText(
+      doc(`rollout:
+  health:
+    timeout_seconds: 5
+    budget_seconds: 60
+    paths:
+      - {path: /, not_contains: Fatal error, cache_bust: true}
+      - {path: /shop/, status: [200, 300-399], contains: site-footer}
+`),
+    );
+    expect(diagnostics).toEqual([]);
+    expect(desired?.health).toEqual({
+      status: ['2xx', '3xx'],
+      maxUnhealthy: 0,
+      pathTimeoutMs: 5000,
+      pathBudgetMs: 60_000,
+      paths: [
+        { path: '/', status: ['2xx'], notContains: 'Fatal error', cacheBust: true },
+        { path: '/shop/', status: ['200', '300-399'], contains: 'site-footer', cacheBust: false },
+      ],
+    });
+    const six = Array.from({ length: 6 }, (_, i) => `{path: /p${i}/}`).join(', ');
+    const tooMany = errors(await diagnosticsOf(doc(`rollout:\n  health: {paths: [${six}]}\n`)));
+    expect(tooMany[0]?.path).toBe('/rollout/health/paths');
+    const slashless = errors(await diagnosticsOf(doc('rollout:\n  health: {paths: [{path: shop}]}\n')));
+    expect(slashless[0]?.path).toMatch(/^\/rollout\/health\/paths\/0/);
+  });
 });

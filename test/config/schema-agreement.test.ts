@@ -25,6 +25,7 @@ const OBJECTS: Record<keyof typeof HANDLED_KEYS, Node | undefined> = {
   window: defs.window,
   waveAfter: defs.wave?.properties?.after,
   health: defs.health,
+  healthPath: defs.healthPath,
   security: schema.properties?.security,
   securityApproval: schema.properties?.security?.properties?.approval,
   feed: defs.feed,
