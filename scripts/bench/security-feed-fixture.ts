@@ -13,8 +13,10 @@ export interface FeedFixtureOptions {
   seed?: number;
   /** Approximate bytes of one record (the real feed averages ~3,800). */
   recordBytes?: number;
-  /** Share of records about the reference fleet's plugins. */
+  /** Share of records about the reference fleet's plugins (default 0.01: ~2 per fleet plugin). */
   fleetShare?: number;
+  /** Share of records whose affected range reaches the fleet's versions (default 0.2). */
+  recentShare?: number;
 }
 
 function prng(seed: number): () => number {
@@ -37,13 +39,16 @@ const WORDS =
 export function* wordfenceRecords(options: FeedFixtureOptions): Generator<string> {
   const random = prng(options.seed ?? 7);
   const pick = (n: number) => Math.floor(random() * n);
-  const share = options.fleetShare ?? 0.05;
+  const share = options.fleetShare ?? 0.01;
   const target = options.recordBytes ?? 3800;
   for (let i = 0; i < options.records; i++) {
     const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
     const fleet = random() < share;
     const slug = fleet ? `plugin-${pick(200)}` : `other-plugin-${pick(20_000)}`;
-    const major = 1 + pick(5);
+    // Most advisories affect versions long superseded (the reference fleet runs 1.x to 5.x);
+    // `recentShare` of them reach into the versions a fleet runs.
+    const recent = random() < (options.recentShare ?? 0.2);
+    const major = recent ? 1 + pick(5) : 0;
     const minor = pick(10);
     const patch = pick(20);
     const fixed = random() < 0.85;

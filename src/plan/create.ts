@@ -299,7 +299,7 @@ function securityContext(desired: DesiredState, options: PlanOptions): PlanSecur
 function notPlannedInWave(finding: SecurityFinding, siteId: number, security: SecurityBook, book: NoteBook) {
   security.add(finding.update, finding.advisories, 'not-planned', siteId);
   const { update } = finding;
-  const message = `${describeItem(update)} ${update.from} is vulnerable; the fix ${update.to} is not planned: its wave waits`;
+  const message = `${describeItem(update)} is on a vulnerable version; the fix is pending but not planned (see the security section)`;
   book.add({ kind: 'vulnerable', item: { kind: update.kind, slug: update.slug }, message }, siteId);
 }
 

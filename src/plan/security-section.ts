@@ -22,13 +22,21 @@ function planAdvisory(advisory: Advisory): PlanAdvisory {
 
 export function createSecurityBook(feed: PlanSecurity['feed']): SecurityBook {
   const advisories = new Map<string, PlanAdvisory>();
-  const moves = new Map<string, { move: SecurityMove; fix: Fix; severity: number }>();
+  type Entry = { move: SecurityMove; fix: Fix; severity: number };
+  // A verdict's advisory list stands for one (item, move) of the plan: with the fix, it names
+  // an entry without building a key per site.
+  const byList = new Map<readonly Advisory[], Map<Fix, Entry>>();
+  const moves: Entry[] = [];
   return {
     add(update, found, fix, siteId) {
-      const ids = [...new Set(found.map((advisory) => advisory.id))].sort(compareText);
-      const key = JSON.stringify([fix, update.kind, update.slug, update.from, update.to, ids]);
-      let entry = moves.get(key);
+      let byFix = byList.get(found);
+      if (!byFix) {
+        byFix = new Map();
+        byList.set(found, byFix);
+      }
+      let entry = byFix.get(fix);
       if (!entry) {
+        const ids = [...new Set(found.map((advisory) => advisory.id))].sort(compareText);
         for (const advisory of found)
           if (!advisories.has(advisory.id)) advisories.set(advisory.id, planAdvisory(advisory));
         const name = update.name !== '' ? update.name : update.slug;
@@ -36,12 +44,13 @@ export function createSecurityBook(feed: PlanSecurity['feed']): SecurityBook {
         const move: SecurityMove = { kind, slug, name, from, to, advisories: ids, site_ids: [] };
         const severity = Math.max(-1, ...found.map((advisory) => advisory.cvss ?? -1));
         entry = { move, fix, severity };
-        moves.set(key, entry);
+        byFix.set(fix, entry);
+        moves.push(entry);
       }
       entry.move.site_ids.push(siteId);
     },
     section() {
-      const entries = [...moves.values()].sort(
+      const entries = [...moves].sort(
         (a, b) =>
           b.severity - a.severity ||
           compareText(a.move.kind, b.move.kind) ||

@@ -11,8 +11,7 @@
  * judged once per plan: a fleet repeats the same few moves on thousands of sites.
  */
 import type { Advisory, ItemKind, PendingUpdate, VersionRange } from '../types.js';
-import { memoPairs } from './memo.js';
-import { compareVersions } from './versions.js';
+import { canonicalSegments, compareSegmentLists, compareVersions } from './versions.js';
 
 export interface SecurityVerdict {
   /** Advisories that affect `from` and that `to` fixes, in feed order. */
@@ -49,41 +48,114 @@ export function inRange(version: string, range: VersionRange, compare = compareV
 }
 
 export function createSecurityIndex(advisories: readonly Advisory[]): SecurityIndex {
-  const byItem = new Map<string, Advisory[]>();
+  const byItem = {
+    core: new Map<string, Advisory[]>(),
+    plugin: new Map<string, Advisory[]>(),
+    theme: new Map<string, Advisory[]>(),
+  };
   for (const advisory of advisories) {
-    const key = `${advisory.kind} ${advisory.slug}`;
-    const list = byItem.get(key);
+    const bySlug = byItem[advisory.kind];
+    const list = bySlug.get(advisory.slug);
     if (list) list.push(advisory);
-    else byItem.set(key, [advisory]);
+    else bySlug.set(advisory.slug, [advisory]);
   }
-  const compare = memoPairs(compareVersions);
-  const affects = (advisory: Advisory, version: string) =>
-    advisory.affected.some((range) => inRange(version, range, compare));
+  // Each distinct version is parsed once per plan, and each range's ends once: a comparison
+  // then walks parsed segments (a fleet's moves are mostly distinct, so pairs rarely repeat).
+  const parsed = new Map<string, string[]>();
+  const segments = (version: string) => {
+    let list = parsed.get(version);
+    if (!list) {
+      list = canonicalSegments(version);
+      parsed.set(version, list);
+    }
+    return list;
+  };
+  const compare = (a: string, b: string) => compareSegmentLists(segments(a), segments(b));
+  const bounds = new Map<VersionRange, { from?: string[]; to?: string[] }>();
+  const boundsOf = (range: VersionRange) => {
+    let ends = bounds.get(range);
+    if (!ends) {
+      ends = {};
+      if (range.from !== OPEN && range.from !== '') ends.from = segments(range.from);
+      if (range.to !== OPEN && range.to !== '') ends.to = segments(range.to);
+      bounds.set(range, ends);
+    }
+    return ends;
+  };
+  const within = (version: string[], range: VersionRange) => {
+    const ends = boundsOf(range);
+    if (ends.from) {
+      const low = compareSegmentLists(version, ends.from);
+      if (low < 0 || (low === 0 && !range.fromInclusive)) return false;
+    }
+    if (ends.to) {
+      const high = compareSegmentLists(version, ends.to);
+      if (high > 0 || (high === 0 && !range.toInclusive)) return false;
+    }
+    return true;
+  };
+  const affects = (advisory: Advisory, version: string[]) =>
+    advisory.affected.some((range) => within(version, range));
   const fixes = (advisory: Advisory, to: string) =>
-    to !== '' && !affects(advisory, to) && advisory.patched.some((patched) => compare(to, patched) >= 0);
-  const verdicts = new Map<string, Map<string, SecurityVerdict | null>>();
+    to !== '' &&
+    !affects(advisory, segments(to)) &&
+    advisory.patched.some((patched) => compare(to, patched) >= 0);
+  /** What affects `from`, and a verdict per target once asked. */
+  interface Affected {
+    list: Advisory[];
+    byTo: Map<string, SecurityVerdict>;
+  }
+  const affectedBy = (list: readonly Advisory[], from: string): Affected | null => {
+    const version = segments(from);
+    // Most versions are affected by nothing: decided without building a list.
+    if (!list.some((advisory) => affects(advisory, version))) return null;
+    return { list: list.filter((advisory) => affects(advisory, version)), byTo: new Map() };
+  };
+  const verdictFor = (affected: Affected, to: string): SecurityVerdict => {
+    let verdict = affected.byTo.get(to);
+    if (!verdict) {
+      const fixed: Advisory[] = [];
+      const unfixed: Advisory[] = [];
+      for (const advisory of affected.list) (fixes(advisory, to) ? fixed : unfixed).push(advisory);
+      verdict = { fixed, unfixed };
+      affected.byTo.set(to, verdict);
+    }
+    return verdict;
+  };
+  // Per dashboard slug (plugins carry `/` or `.php`, themes neither, core is `wordpress`, so
+  // kinds never share one): the item's advisories, found once, and what affects each version.
+  const items = new Map<string, { list: Advisory[] | undefined; byFrom: Map<string, Affected | null> }>();
   return {
     judge(update) {
       if (update.kind === 'translation') return undefined;
-      const list = byItem.get(`${update.kind} ${feedSlug(update.kind, update.slug)}`);
+      let item = items.get(update.slug);
+      if (!item) {
+        const list = byItem[update.kind].get(feedSlug(update.kind, update.slug));
+        item = { list, byFrom: new Map() };
+        items.set(update.slug, item);
+      }
+      const { list } = item;
       if (!list) return undefined;
-      let byMove = verdicts.get(update.slug);
-      if (!byMove) {
-        byMove = new Map();
-        verdicts.set(update.slug, byMove);
+      let affected = item.byFrom.get(update.from);
+      if (affected === undefined) {
+        affected = affectedBy(list, update.from);
+        item.byFrom.set(update.from, affected);
       }
-      const move = `${update.from}\0${update.to}`;
-      let verdict = byMove.get(move);
-      if (verdict === undefined) {
-        const affecting = list.filter((advisory) => affects(advisory, update.from));
-        const fixed = affecting.filter((advisory) => fixes(advisory, update.to));
-        const unfixed = affecting.filter((advisory) => !fixed.includes(advisory));
-        verdict = affecting.length === 0 ? null : { fixed, unfixed };
-        byMove.set(move, verdict);
-      }
-      return verdict ?? undefined;
+      return affected === null ? undefined : verdictFor(affected, update.to);
     },
   };
+}
+
+const labels = new WeakMap<readonly Advisory[], string>();
+
+/** The labels of a verdict's advisories, joined; remembered per list (a fleet repeats them). */
+export function advisoryLabels(advisories: readonly Advisory[]): string {
+  let text = labels.get(advisories);
+  if (text === undefined) {
+    text = advisories.map(advisoryLabel).join(', ');
+    labels.set(advisories, text);
+  }
+  return text;
 }
 
 /** `CVE-2024-1 (CVSS 9.8)`, or the title when the advisory has no CVE id. */

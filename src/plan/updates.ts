@@ -12,7 +12,7 @@ import type { CompiledRules, HoldVerdict, PolicyVerdict, SiteRules } from './pol
 import { describeItem, sourceLabel } from './reasons.js';
 import type { UpdateGates } from './rollout-gates.js';
 import type { QuarantineGate } from './rollout-quarantine.js';
-import { advisoryLabel, type SecurityIndex } from './security.js';
+import { advisoryLabels, type SecurityIndex } from './security.js';
 
 /** The advisories of a plan and how security updates are treated (desired `security`). */
 export interface SiteSecurityContext {
@@ -43,17 +43,55 @@ export interface SiteUpdateOutcome {
   security: SecurityFinding[];
 }
 
+// Keyed like vulnerableNotes below: per plan, by a verdict's advisory list.
+const reasons = new WeakMap<readonly Advisory[], Map<string, string>>();
+
+/** A security update's reason, one string per (advisories, policy verdict) in a fleet. */
+function securityReason(fixed: readonly Advisory[], policyReason: string): string {
+  let byPolicy = reasons.get(fixed);
+  if (!byPolicy) {
+    byPolicy = new Map();
+    reasons.set(fixed, byPolicy);
+  }
+  let reason = byPolicy.get(policyReason);
+  if (reason === undefined) {
+    reason = `security fix of ${advisoryLabels(fixed)}; ${policyReason}`;
+    byPolicy.set(policyReason, reason);
+  }
+  return reason;
+}
+
+// Keyed by a verdict's advisory list, which the security index makes once per (item, move) of
+// one plan: the entries go when the plan's index does.
+const vulnerableNotes = new WeakMap<readonly Advisory[], Map<string, Omit<PlanNote, 'site_ids'>>>();
+
+/** One note object per (advisories, fix): a fleet repeats it on every site of the move. */
 function vulnerableNote(finding: SecurityFinding): Omit<PlanNote, 'site_ids'> {
-  const { update, advisories, fix } = finding;
-  const labels = advisories.map(advisoryLabel).join(', ');
+  let byFix = vulnerableNotes.get(finding.advisories);
+  if (!byFix) {
+    byFix = new Map();
+    vulnerableNotes.set(finding.advisories, byFix);
+  }
+  let note = byFix.get(finding.fix);
+  if (!note) {
+    note = buildVulnerableNote(finding);
+    byFix.set(finding.fix, note);
+  }
+  return note;
+}
+
+function buildVulnerableNote(finding: SecurityFinding): Omit<PlanNote, 'site_ids'> {
+  const { update, fix } = finding;
+  // One note per item and kind of finding, whatever the versions and advisories (which differ
+  // site by site in a fleet): those are in the plan's security section, listed with the sites.
   const why =
     fix === 'no-fix'
-      ? `vulnerable, no fix${update.to === '' ? '' : ` in ${update.to}`}`
-      : `vulnerable; the fix ${update.to} is not planned`;
+      ? 'is on a vulnerable version that no pending update fixes'
+      : 'is on a vulnerable version; the fix is pending but not planned';
   return {
     kind: 'vulnerable',
     item: { kind: update.kind, slug: update.slug },
-    message: `${describeItem(update)} ${update.from} is ${why}: ${labels}`,
+    message: `${describeItem(update)} ${why} (see the security section)`,
   };
 }
 
@@ -133,23 +171,20 @@ export function planSiteUpdates(
     if (judged && judged.unfixed.length > 0)
       findings.push({ update, advisories: judged.unfixed, fix: 'no-fix' });
     const fixed = judged && judged.fixed.length > 0 ? judged.fixed : undefined;
-    const notPlanned = () => {
-      if (fixed) findings.push({ update, advisories: fixed, fix: 'not-planned' });
-    };
     if (staysIgnored(ignores, update)) {
-      notPlanned();
+      if (fixed) findings.push({ update, advisories: fixed, fix: 'not-planned' });
       continue;
     }
     const verdict = rules.judge(siteRules, update);
     if (!verdict) {
-      notPlanned();
+      if (fixed) findings.push({ update, advisories: fixed, fix: 'not-planned' });
       continue;
     }
     if ('hold' in verdict) {
       if (verdict.hold.versions !== undefined) quarantine?.held(update);
       const item = { kind: update.kind, slug: update.slug };
       notes.push({ kind: 'held', item, message: heldMessage(update, verdict) });
-      notPlanned();
+      if (fixed) findings.push({ update, advisories: fixed, fix: 'not-planned' });
       continue;
     }
     // A quarantined version is held before any gate: no wave or window lets it through.
@@ -157,7 +192,7 @@ export function planSiteUpdates(
     if (quarantined !== undefined) {
       quarantine!.held(update);
       notes.push({ kind: 'held', item: { kind: update.kind, slug: update.slug }, message: quarantined });
-      notPlanned();
+      if (fixed) findings.push({ update, advisories: fixed, fix: 'not-planned' });
       continue;
     }
     const bypass = fixed ? security?.rules.bypass : undefined;
@@ -165,12 +200,10 @@ export function planSiteUpdates(
     if (wait !== undefined) {
       notes.push({ kind: 'waiting', item: { kind: update.kind, slug: update.slug }, message: wait });
       waiting += 1;
-      notPlanned();
+      if (fixed) findings.push({ update, advisories: fixed, fix: 'not-planned' });
       continue;
     }
-    const reason = fixed
-      ? `security fix of ${fixed.map(advisoryLabel).join(', ')}; ${verdict.reason}`
-      : verdict.reason;
+    const reason = fixed ? securityReason(fixed, verdict.reason) : verdict.reason;
     const action = updateAction(site, update, verdict, wave, reason);
     actions.push(action);
     if (fixed) findings.push({ update, advisories: fixed, fix: 'update', action });

@@ -83,7 +83,8 @@ export function compareVersions(a: string, b: string): number {
   return compareSegmentLists(canonicalSegments(a), canonicalSegments(b));
 }
 
-function compareSegmentLists(left: readonly string[], right: readonly string[]): number {
+/** compareVersions of two versions already in canonical segments (canonicalSegments). */
+export function compareSegmentLists(left: readonly string[], right: readonly string[]): number {
   if (left.length === 0 || right.length === 0) return Math.sign(left.length - right.length);
   const common = Math.min(left.length, right.length);
   for (let i = 0; i < common; i++) {
