@@ -144,6 +144,7 @@ export {
   type LoadedSettings,
   type LoadSettingsOptions,
   loadSettings,
+  SECRET_KEYS,
   type Settings,
 } from './settings/index.js';
 export type {

@@ -83,7 +83,7 @@ describe('module boundaries (docs/architecture.md)', () => {
   it('engine: the index files of the modules it composes, types and errors', () => {
     allowedOnly(
       'engine',
-      /^((config|settings|dashboard|plan|apply|render|security|git)\/index\.js|types\.js|errors\.js)$/,
+      /^((config|settings|dashboard|plan|apply|render|security|git|notify)\/index\.js|types\.js|errors\.js)$/,
     );
   });
 
@@ -131,6 +131,12 @@ describe('module boundaries (docs/architecture.md)', () => {
 
   it('security: types, errors, the public URL and undici', () => {
     allowedOnly('security', /^(types\.js|errors\.js|public-url\.js|undici)$/);
+  });
+
+  it('notify: types, the secret mask and undici', () => {
+    expect(importsOf('notify').length).toBeGreaterThan(3);
+    for (const line of outsideImports('notify'))
+      expect(line.split(' → ')[1], line).toMatch(/^(types\.js|secrets\/index\.js|undici)$/);
   });
 
   it('github: types, errors, undici, the secret mask and render through its index', () => {

@@ -5,6 +5,7 @@ import {
   openDashboard as openClient,
   openSession,
   renderDiagnosticsText,
+  SECRET_KEYS,
   type Session,
   type SessionEvents,
   type Settings,
@@ -35,7 +36,7 @@ export function cliSettings(ctx: CliContext, overrides?: Partial<Settings>): Set
     homeDir: ctx.env.HOME ?? homedir(),
     ...(overrides === undefined ? {} : { overrides }),
   });
-  ctx.addSecrets?.([loaded.settings.applicationPassword, loaded.settings.token, loaded.settings.feedApiKey]);
+  ctx.addSecrets?.(SECRET_KEYS.map((key) => loaded.settings[key]).filter((v) => typeof v === 'string'));
   for (const warning of loaded.warnings) ctx.stderr.write(`svc-gitops: warning: ${warning}\n`);
   return loaded.settings;
 }

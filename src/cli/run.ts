@@ -10,7 +10,7 @@ import { maskedFs } from './masked-fs.js';
 import { createProgram } from './program.js';
 
 /** Environment variables whose values must never reach any output. */
-const SECRET_VARIABLES = ['SVC_APP_PASSWORD', 'SVC_TOKEN', 'GITHUB_TOKEN', 'GH_TOKEN'];
+const SECRET_VARIABLES = ['SVC_APP_PASSWORD', 'SVC_TOKEN', 'SVC_WEBHOOK_URL', 'GITHUB_TOKEN', 'GH_TOKEN'];
 
 /**
  * Runs one command line and returns its exit code. Never throws: user errors become a message

@@ -8,11 +8,13 @@ import {
   statePaths,
 } from '../apply/index.js';
 import type { DashboardClient } from '../dashboard/index.js';
+import type { NotificationEvent } from '../notify/index.js';
 import type { ApplyReport } from '../render/index.js';
 import type { Settings } from '../settings/index.js';
 import type { ApplyResult } from '../types.js';
 import { openDashboard } from './dashboard.js';
 import { type DesiredLoad, loadDesired } from './desired.js';
+import { applyEvents, notify, thrownFailure } from './notify-events.js';
 import { applyReport } from './report.js';
 import { recordApply } from './rollout.js';
 import { type Approval, type ApproveRequest, approveUseCase } from './session-approve.js';
@@ -119,20 +121,38 @@ async function applyApproved(
   const client = deps.client();
   const paths = statePaths(resolve(options.cwd, run.stateDir), client.url);
   const warnings: string[] = [];
-  const result = await runApproved(approval.approved, {
-    client,
-    settings: deps.settings(),
-    fs: options.fs,
-    paths,
-    ...(run.lock ? { lock: await run.lock(client.url) } : {}),
-    signal: options.signal,
-    now: options.now,
-    onEvent: run.onEvent,
-    onWarning: (message) => {
-      events.warning?.(message);
-      warnings.push(message);
-    },
-  });
+  const onWarning = (message: string) => {
+    events.warning?.(message);
+    warnings.push(message);
+  };
+  const notifyOf = (found: NotificationEvent[], planId: string | null) =>
+    notify(found, {
+      settings: deps.settings(),
+      dashboardUrl: client.url,
+      planId,
+      now: options.now(),
+      onWarning,
+      sleep: options.timers ? (ms) => options.timers!.sleep(ms) : undefined,
+    });
+  let result: ApplyResult;
+  try {
+    result = await runApproved(approval.approved, {
+      client,
+      settings: deps.settings(),
+      fs: options.fs,
+      paths,
+      ...(run.lock ? { lock: await run.lock(client.url) } : {}),
+      signal: options.signal,
+      now: options.now,
+      onEvent: run.onEvent,
+      onWarning,
+    });
+  } catch (error) {
+    // An apply that could not run (the lock, a refused login) is a failed apply too.
+    const code = (error as { code?: unknown }).code;
+    await notifyOf([thrownFailure(typeof code === 'string' ? code : 'ERROR')], approval.approved.plan.id);
+    throw error;
+  }
   if (approval.desired) {
     const path = await recordApply(
       rolloutContext(options, events),
@@ -142,6 +162,7 @@ async function applyApproved(
     );
     if (path !== undefined) events.recorded?.(path);
   }
+  await notifyOf(applyEvents(approval.approved.plan, result, options.now()), result.plan_id);
   return {
     result,
     report: applyReport(approval.approved, result, client.url, warnings),

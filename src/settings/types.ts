@@ -51,6 +51,10 @@ export interface Settings {
   feedApiKey?: string;
   /** The apply history file (JSON Lines); unset: history.jsonl in the state directory. */
   historyFile?: string;
+  /** Where notifications are posted (src/notify); a secret. Unset: none are sent. */
+  webhookUrl?: string;
+  /** The notification body: svc-gitops' own JSON or a Slack incoming-webhook body. */
+  webhookFormat?: 'json' | 'slack';
 }
 
 export type SettingKey = keyof Settings;
@@ -87,6 +91,8 @@ export const SETTING_ENV: Readonly<Record<SettingKey, string>> = {
   retryEnabled: 'SVC_RETRY_ENABLED',
   feedApiKey: 'SVC_FEED_API_KEY',
   historyFile: 'SVC_HISTORY_FILE',
+  webhookUrl: 'SVC_WEBHOOK_URL',
+  webhookFormat: 'SVC_WEBHOOK_FORMAT',
 };
 
 /** The product name in variables (SVC_URL) and file names (~/.config/svc-mcp/) unless told otherwise. */
@@ -106,4 +112,10 @@ export function productVariable(suffix: string, product = DEFAULT_PRODUCT): stri
 }
 
 /** Settings that hold a credential: never printed, logged or put into an error. */
-export const SECRET_KEYS: readonly SettingKey[] = ['applicationPassword', 'token', 'httpToken', 'feedApiKey'];
+export const SECRET_KEYS: readonly SettingKey[] = [
+  'applicationPassword',
+  'token',
+  'httpToken',
+  'feedApiKey',
+  'webhookUrl',
+];

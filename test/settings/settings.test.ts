@@ -247,6 +247,7 @@ describe('loadSettings', () => {
         SVC_MAX_SESSION_DATA: '1000',
         SVC_HTTP_TOKEN: 'h'.repeat(16),
         SVC_FEED_API_KEY: 'f',
+        SVC_WEBHOOK_URL: 'https://hooks.example.com/x',
         SVC_NAMESPACE: 'svc',
         SVC_HISTORY_FILE: 'history.jsonl',
       },
