@@ -3,6 +3,7 @@ import { resolveConfigPath } from '../engine/index.js';
 import { EXIT } from '../errors.js';
 import { appendOutputs, pullRequestBase } from '../github/index.js';
 import { rolloutStatePath } from '../index.js';
+import { linkHistory } from './action-history.js';
 import { proposeQuarantine } from './action-quarantine.js';
 import type { CliContext } from './context.js';
 import { runCli } from './run.js';
@@ -127,16 +128,16 @@ export async function runAction(ctx: CliContext, run: RunCli = runCli): Promise<
         true,
       );
       if (checked !== EXIT.ok) return checked;
-      return report(ctx, cli, ['apply', '--reviewed', planFileInput, ...configArgs], runnerTemp);
+      return report(ctx, env, cli, ['apply', '--reviewed', planFileInput, ...configArgs], runnerTemp);
     }
     case 'resume':
       // Finishes an interrupted apply from its journal (the state-dir restored from its artifact).
-      return report(ctx, cli, ['apply', '--resume', ...configArgs], runnerTemp);
+      return report(ctx, env, cli, ['apply', '--resume', ...configArgs], runnerTemp);
     case 'rollout': {
       // A scheduled apply of what is due now: windows, soak times and wave gates decide, health
       // checks between waves stop a broken rollout. `--auto-approve` refuses a plan that needs a
       // person (core, major, many sites): those go through a pull request.
-      const code = await report(ctx, cli, ['apply', '--auto-approve', ...configArgs], runnerTemp);
+      const code = await report(ctx, env, cli, ['apply', '--auto-approve', ...configArgs], runnerTemp);
       nameRolloutState(ctx, config);
       // A version the rollout quarantined becomes a reviewed hold: one pull request per config.
       await proposeQuarantine(ctx, actionInput(ctx.env, 'github-token'), config);
@@ -162,6 +163,7 @@ function pullRequestEvent(env: CliContext['env']): boolean {
  */
 async function report(
   ctx: CliContext,
+  env: CliContext['env'],
   cli: (argv: string[]) => Promise<number>,
   argv: string[],
   runnerTemp: string,
@@ -169,6 +171,7 @@ async function report(
   const file = resolve(runnerTemp, 'svc-gitops-apply-report.md');
   ctx.fs.rmSync(file, { force: true });
   const code = await cli([...argv, '--format', 'markdown', '--out', file]);
+  linkHistory(ctx, env, file);
   if (ctx.fs.existsSync(file)) {
     const summary = ctx.env.GITHUB_STEP_SUMMARY;
     if (summary) ctx.fs.appendFileSync(summary, ctx.fs.readFileSync(file, 'utf8'));

@@ -291,6 +291,19 @@ describe('the bundled action with the real CLI', () => {
     expect(run.summary).toMatch(/wave canary: \d+ updated site\(s\) checked, 0 unhealthy/);
     expect(run.outputs['report-file']).toBe(join(runnerTemp, 'svc-gitops-apply-report.md'));
     expect(run.outputs['rollout-state-file']).toBe('rollout.rollout.json');
+    // The history the apply appended, named for the upload step and linked from the report.
+    const history = run.outputs['history-file'] as string;
+    expect(history).toBe(join(stateDir(rolledOut), 'history.jsonl'));
+    const records = readFileSync(history, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const updates = records.filter((record) => record.op === 'update');
+    expect(updates.length).toBeGreaterThan(0);
+    expect(updates.every((record) => record.outcome === 'done' && record.wave === 'canary')).toBe(true);
+    expect(readFileSync(run.outputs['report-file'] as string, 'utf8')).toContain(
+      'artifact `svc-gitops-history` of [this workflow run](https://github.com/acme/sites/actions/runs/77)',
+    );
     const state = parseRolloutState(
       readFileSync(join(dir, 'rollout.rollout.json'), 'utf8'),
       'rollout.rollout.json',
