@@ -1,11 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { Notification } from '../../src/notify/index.js';
 import { driftIssueBody, renderPlanMarkdown } from '../../src/render/index.js';
 import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
 import type { Plan } from '../../src/types.js';
 import { cli } from '../helpers/cli.js';
 import { sandboxPer } from '../helpers/sandbox.js';
+import { startReceiver } from '../notify/receiver.js';
 import { planSchemaErrors, sandboxEnv, T0, tempDir } from './helpers.js';
 
 /**
@@ -159,6 +161,35 @@ describe('security updates against the sandbox', () => {
     const after = JSON.parse((await run(['plan', '--format', 'json'], T0)).stdout) as Plan;
     expect(updates(after)).toEqual([]);
     expect(after.security?.vulnerable.map((v) => v.site_ids)).toEqual([[5, 6]]);
+  });
+
+  it('an apply whose plan has vulnerable, no-fix sites notifies vulnerable.no_fix', async () => {
+    const receiver = await startReceiver();
+    try {
+      const applied = await cli(['apply', '--auto-approve'], {
+        env: { ...env, SVC_WEBHOOK_URL: `${receiver.url}/hook/${API_KEY}-path` },
+        cwd: dir,
+        now: () => T0,
+      });
+      expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+      expect(applied.stdout + applied.stderr).not.toContain(API_KEY);
+      expect(receiver.deliveries).toHaveLength(1);
+      const body = JSON.parse(receiver.deliveries[0]!.body) as Notification;
+      expect(body.events).toMatchObject([
+        {
+          event: 'vulnerable.no_fix',
+          kind: 'plugin',
+          slug: 'contact-form-7/wp-contact-form-7.php',
+          version: '5.0',
+          site_ids: [5, 6],
+        },
+      ]);
+      expect(body.summary).toMatch(
+        /^Vulnerable, no fix: plugin contact-form-7\/wp-contact-form-7.php 5.0 on 2 sites$/,
+      );
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('a security update still stops at an unhealthy canary', async () => {
