@@ -64,6 +64,11 @@ describe('svc_plan and svc_apply keep the rollout state', () => {
     expect(existsSync(stateFile)).toBe(true);
     const state = parseRolloutState(readFileSync(stateFile, 'utf8'), stateFile, clock.now());
     expect(Object.keys(state.waves)).toContain('canary');
+    // The tool server's apply goes through the same run as the CLI's: it appends the history.
+    const history = readFileSync(join(agent.cwd, '.svc-gitops', 'history.jsonl'), 'utf8')
+      .trimEnd()
+      .split('\n');
+    expect(history.map((line) => JSON.parse(line).outcome)).toEqual(['done', 'done']);
 
     // An hour later: canary is healthy but not yet for 24h, so `early` is not offered.
     clock.advance(3_600_000);
