@@ -31,7 +31,10 @@ import { needsCheck, unconfirmed, type VerifyReport, verifyOutcomes } from './ve
  */
 
 export interface ApplyOptions {
-  client: Pick<DashboardClient, 'setIgnored' | 'runUpdates' | 'readLive' | 'stats' | 'checkSites'>;
+  client: Pick<
+    DashboardClient,
+    'setIgnored' | 'runUpdates' | 'readLive' | 'stats' | 'checkSites' | 'readRollbacks'
+  >;
   /**
    * What the dashboard can do, and its pending updates on the touched sites as read before
    * writing: with them, update calls group sites whose item sets differ (batch.ts).

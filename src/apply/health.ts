@@ -1,7 +1,8 @@
 import type { DashboardClient, SiteCheck } from '../dashboard/client.js';
-import { siteProblem } from '../plan/index.js';
+import { describeMove, siteProblem } from '../plan/index.js';
 import type { Action, ActionOutcome, HealthRules, UnhealthySite, WaveHealth } from '../types.js';
 import { checkPages } from './page-checks.js';
+import { rolledBackSites } from './rollbacks.js';
 
 /**
  * The health step between waves: before a wave's updates, a reading of its sites (only when
@@ -9,7 +10,7 @@ import { checkPages } from './page-checks.js';
  * leaves more unhealthy sites than it may stops the rollout: later waves do not start.
  */
 export interface WaveHealthOptions {
-  client: Pick<DashboardClient, 'checkSites'>;
+  client: Pick<DashboardClient, 'checkSites'> & Partial<Pick<DashboardClient, 'readRollbacks'>>;
   rules: HealthRules;
   maxUnhealthy: (wave: string | undefined) => number;
   signal?: AbortSignal | undefined;
@@ -92,22 +93,28 @@ export function createWaveHealthStep(options: WaveHealthOptions): WaveHealthStep
         if (problem !== undefined)
           unhealthy.push({ site_id: id, site_url: entry.url, problem, after: entry.moves });
       }
+      const rolledBack = await rolledBackSites(options.client, outcomes, options.signal);
+      for (const site of rolledBack) {
+        const known = unhealthy.find((entry) => entry.site_id === site.site_id);
+        if (!known) unhealthy.push(site);
+        else {
+          known.problem += `; ${site.problem}`;
+          known.after = [...(known.after ?? []), ...(site.after ?? [])];
+        }
+      }
+      unhealthy.sort((a, b) => a.site_id - b.site_id);
       const max = options.maxUnhealthy(wave);
+      // A version WordPress rolled back is known-bad whatever the wave may tolerate.
       const report: WaveHealth = {
         wave,
         checked: ids.length,
         unhealthy,
         max_unhealthy: max,
-        stopped: unhealthy.length > max,
+        stopped: unhealthy.length > max || rolledBack.length > 0,
       };
       reports.push(report);
       return report;
     },
     reports: () => [...reports],
   };
-}
-
-function describeMove(action: Action): string {
-  const item = action.kind === 'core' ? 'core' : `${action.kind} ${action.slug}`;
-  return `${item} ${action.from ?? '?'} → ${action.to || '?'}`;
 }

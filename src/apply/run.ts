@@ -21,7 +21,7 @@ import { alreadyUsed, isPlanUsed, markPlanUsed } from './used-plans.js';
 export interface RunApprovedOptions {
   client: Pick<
     DashboardClient,
-    'setIgnored' | 'runUpdates' | 'readLive' | 'stats' | 'capabilities' | 'checkSites'
+    'setIgnored' | 'runUpdates' | 'readLive' | 'stats' | 'capabilities' | 'checkSites' | 'readRollbacks'
   >;
   /** historyFile: where the run's history lines go (history.ts); unset, the state directory's. */
   settings: { safeMode: boolean; concurrency: number; historyFile?: string | undefined };

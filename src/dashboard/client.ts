@@ -61,6 +61,13 @@ export interface DashboardClient {
   checkSites(siteIds: readonly number[], options?: CheckSitesOptions): Promise<SiteCheck[]>;
 
   /**
+   * The plugin and theme versions WordPress rolled back on each site after a failed update
+   * (`rollback_items` of `get-site-updates-v1`). Undefined when the dashboard does not offer
+   * that ability (no abilities API, or an older one).
+   */
+  readRollbacks(siteIds: readonly number[], options?: CallOptions): Promise<SiteRollbacks[] | undefined>;
+
+  /**
    * Looks for plugin and theme slugs among the items installed on the given sites, stopping once
    * all are found (one read per site and kind: slow on a large fleet, so only `--strict` asks).
    * Undefined when the dashboard cannot list installed items (no abilities API, or no listing).
@@ -82,6 +89,13 @@ export interface DashboardClient {
   stats(): ClientStats;
 
   close(): Promise<void>;
+}
+
+export interface SiteRollbacks {
+  siteId: number;
+  items: Array<{ kind: 'plugin' | 'theme'; slug: string; version: string }>;
+  /** The dashboard's error about this site: nothing is known of its rollbacks. */
+  error?: string;
 }
 
 export interface CallOptions {

@@ -6,6 +6,7 @@ import { type AbilityCaller, createAbilityCaller } from './abilities/call.js';
 import { readCatalogue } from './abilities/catalogue.js';
 import { checkSites } from './abilities/check-sites.js';
 import { setIgnored } from './abilities/ignore.js';
+import { readRollbacks } from './abilities/rollbacks.js';
 import { runUpdates } from './abilities/run-updates.js';
 import { syncSitesViaAbility } from './abilities/sync.js';
 import type { DashboardClient, ReadLiveOptions } from './client.js';
@@ -186,6 +187,11 @@ export function createDashboardClient(
     async checkSites(siteIds, callOptions = {}) {
       const caller = await abilities('checking site health', callOptions.signal);
       return checkSites(caller, siteIds, settings.concurrency, callOptions);
+    },
+    async readRollbacks(siteIds, callOptions = {}) {
+      const s = await resolveSurface(callOptions.signal);
+      if (s.kind !== 'abilities') return undefined;
+      return readRollbacks(s.caller, siteIds, settings.concurrency, callOptions);
     },
     async runAbilityJson(shortName, input, callOptions = {}) {
       const caller = await abilities(`the ability ${shortName}`, callOptions.signal);

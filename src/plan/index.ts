@@ -25,6 +25,7 @@ export { healthChecksNeeded, type WaveCheck, wavesDone } from './rollout-checks.
 export {
   adoptQuarantines,
   compileDesiredQuarantines,
+  describeMove,
   type FoundQuarantine,
   quarantinesOfApply,
   recordQuarantines,

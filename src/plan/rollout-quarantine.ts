@@ -9,6 +9,7 @@
  * not yet adopted is never dropped: a lost pull request keeps the version held, never frees it.
  */
 import type {
+  Action,
   ActionOutcome,
   ApplyResult,
   DesiredState,
@@ -57,15 +58,28 @@ export function quarantinesOfApply(
   return [...found].map(([key, record]) => ({ key, record }));
 }
 
+/**
+ * The unhealthy site an outcome is blamed for: an update of the halting wave the site lists in
+ * `after` (the updates done there, and the ones WordPress rolled back, which failed); a site
+ * without `after` blames every update done there.
+ */
 function blamed(
   outcome: ActionOutcome,
   wave: string | undefined,
   unhealthy: ReadonlyMap<number, UnhealthySite>,
 ): UnhealthySite | undefined {
   const { action } = outcome;
-  if (action.op !== 'update' || outcome.status !== 'done' || !action.to) return undefined;
-  if (action.wave !== wave) return undefined;
-  return unhealthy.get(action.site_id);
+  if (action.op !== 'update' || !action.to || action.wave !== wave) return undefined;
+  const site = unhealthy.get(action.site_id);
+  if (!site) return undefined;
+  if (site.after === undefined) return outcome.status === 'done' ? site : undefined;
+  return site.after.includes(describeMove(action)) ? site : undefined;
+}
+
+/** How an update shows in an unhealthy site's `after`: `plugin akismet/akismet.php 5.3.6 → 5.3.7`. */
+export function describeMove(action: Action): string {
+  const item = action.kind === 'core' ? 'core' : `${action.kind} ${action.slug}`;
+  return `${item} ${action.from ?? '?'} → ${action.to || '?'}`;
 }
 
 /** The state with these quarantines recorded (merged into any record of the same version). */

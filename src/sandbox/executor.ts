@@ -13,6 +13,20 @@ const FAILURE_TEXT: Record<UpdateEntry['type'], string> = {
   translation: 'No update found for the set locale.',
 };
 
+const ROLLBACK_TEXT = 'The update failed; WordPress restored the previous version.';
+
+/** A rollback rule for this update: WordPress restores the old version and remembers the new one. */
+function rolledBack(ctx: SandboxContext, site: FleetSite, entry: UpdateEntry): boolean {
+  if (entry.type !== 'plugin' && entry.type !== 'theme') return false;
+  if (!ctx.healthFaults.rollsBack(site, `${entry.type}:${entry.slug}`, entry.new_version)) return false;
+  ctx.healthFaults.recordRollback(site.id, entry.type, {
+    slug: entry.slug,
+    name: entry.name,
+    version: entry.new_version,
+  });
+  return true;
+}
+
 export function isConnectorOutdated(site: FleetSite): boolean {
   return Number.parseFloat(site.connectorVersion) < 4;
 }
@@ -59,6 +73,10 @@ export function runSiteUpdates(ctx: SandboxContext, site: FleetSite, selection: 
       }
       if (record.failUpdates.includes(`${entry.type}:${entry.slug}`)) {
         result.errors.push(itemError('update_failed', FAILURE_TEXT[entry.type]));
+        continue;
+      }
+      if (rolledBack(ctx, site, entry)) {
+        result.errors.push(itemError('update_failed', ROLLBACK_TEXT));
         continue;
       }
       const language = applyUpdate(record, entry);

@@ -8,6 +8,10 @@ import type { FleetSite } from './fleet-types.js';
  * A rule names the site, the item (`plugin:<slug>`, `theme:<slug>`, `core`) and the version that
  * breaks it; without a version, the version pending on the site when the rule was set. It fires
  * while the site has that version installed, so undoing the update (or a newer one) heals it.
+ *
+ * A rule with `rollback: true` is the other failure WordPress itself handles: updating the item
+ * to that version on that site fails, WordPress restores the installed version, and
+ * get-site-updates-v1 lists the attempted version in `rollback_items` from then on.
  */
 export interface HealthFault {
   site: number;
@@ -21,6 +25,15 @@ export interface HealthFault {
   /** What the site's own pages (site-pages.ts) answer while it fires: status (default `httpCode`), body text. */
   pageStatus?: number;
   pageBody?: string;
+  /** The update to `version` is rolled back by WordPress instead of breaking the site. */
+  rollback?: true;
+}
+
+/** One `rollback_items` entry: the version WordPress rolled back after a failed update. */
+export interface RolledBackItem {
+  slug: string;
+  name: string;
+  version: string;
 }
 
 export interface HealthFaults {
@@ -29,10 +42,17 @@ export interface HealthFaults {
   replace(value: unknown, resolve: (id: number | string) => FleetSite | undefined): string | undefined;
   /** The rule that fires for this site now, if any. */
   firing(site: FleetSite): HealthFault | undefined;
+  /** Whether updating `item` (`plugin:<slug>`) to `version` on the site is rolled back. */
+  rollsBack(site: FleetSite, item: string, version: string): boolean;
+  /** Records a rollback, as WordPress keeps it for get-site-updates-v1. */
+  recordRollback(siteId: number, kind: 'plugin' | 'theme', entry: RolledBackItem): void;
+  /** The site's `rollback_items`. */
+  rollbacks(siteId: number): { plugins: RolledBackItem[]; themes: RolledBackItem[] };
 }
 
 export function createHealthFaults(): HealthFaults {
   let rules: HealthFault[] = [];
+  const rolledBack = new Map<number, { plugins: RolledBackItem[]; themes: RolledBackItem[] }>();
   return {
     rules: () => rules.map((rule) => ({ ...rule })),
     replace(value, resolve) {
@@ -48,8 +68,25 @@ export function createHealthFaults(): HealthFaults {
     },
     firing(site) {
       return rules.find(
-        (rule) => rule.site === site.id && installedVersion(site, rule.item) === rule.version,
+        (rule) =>
+          !rule.rollback && rule.site === site.id && installedVersion(site, rule.item) === rule.version,
       );
+    },
+    rollsBack(site, item, version) {
+      return rules.some(
+        (rule) => rule.rollback && rule.site === site.id && rule.item === item && rule.version === version,
+      );
+    },
+    recordRollback(siteId, kind, entry) {
+      const lists = rolledBack.get(siteId) ?? { plugins: [], themes: [] };
+      const list = kind === 'plugin' ? lists.plugins : lists.themes;
+      if (!list.some((known) => known.slug === entry.slug && known.version === entry.version))
+        list.push({ ...entry });
+      rolledBack.set(siteId, lists);
+    },
+    rollbacks(siteId) {
+      const lists = rolledBack.get(siteId);
+      return { plugins: [...(lists?.plugins ?? [])], themes: [...(lists?.themes ?? [])] };
     },
   };
 }
@@ -75,6 +112,8 @@ function parseRule(
     online: rule.online === undefined ? false : rule.online === true,
     httpCode: typeof rule.http_code === 'number' ? rule.http_code : 500,
   };
+  if (rule.rollback === true) fault.rollback = true;
+  if (fault.rollback && item === 'core') return 'rollback applies to plugins and themes only';
   if (typeof rule.response_time === 'number') fault.responseTime = rule.response_time;
   if (typeof rule.page_status === 'number') fault.pageStatus = rule.page_status;
   if (typeof rule.page_body === 'string') fault.pageBody = rule.page_body;

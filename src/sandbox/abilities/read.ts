@@ -110,7 +110,7 @@ export function getSiteUpdates(ctx: SandboxContext, { input, site }: SiteCall): 
     site_name: entries[0]?.site_name ?? site.url.replace(/^https?:\/\/|\/$/g, ''),
   };
   if (ctx.quirks.abilityShippedOutputs) {
-    return ok({ ...head, updates: entries, summary, rollback_items: { plugins: [], themes: [] } });
+    return ok({ ...head, updates: entries, summary, rollback_items: ctx.healthFaults.rollbacks(site.id) });
   }
   const updates = entries.map(({ type, slug, name, current_version, new_version }) => ({
     type,
