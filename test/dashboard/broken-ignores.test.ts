@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/index.js';
+import { generateFleet, startSandbox } from '../../src/sandbox/index.js';
 import { cli } from '../helpers/cli.js';
 import { rigFleet } from '../helpers/rig-fleet.js';
 import { fastClientEnv, sandboxPer } from '../helpers/sandbox.js';
@@ -41,5 +41,26 @@ describe('a poisoned ignored listing', () => {
       /site 2[^\n]*could not be read|could not be read[^\n]*site 2|127\.0\.0\.1:8182[^\n]*could not be read/,
     );
     expect(r.stdout).toContain('slug 0');
+  });
+
+  it('keeps global ignores global when a broken site lists none of them', async () => {
+    // Seed 7 gives site 4 its own jetpack ignore beside the global one: listed twice, which only
+    // reads as one global entry while jetpack is on every site whose listing was read.
+    const fleet = generateFleet({ sites: 30, pendingPerSite: 3, ignoredPerSite: 2, seed: 7 });
+    const all = (slug: string) => ({ slug, name: slug, versions: 'all' as const });
+    fleet.globalIgnores.plugins.push({ slug: 'jetpack/jetpack.php', name: 'Jetpack', versions: 'all' });
+    // MainWP stores a slug written as an integer under an integer key, which breaks its listing.
+    fleet.sites[16]!.ignores.themes.push(all('123'));
+    const broken = await startSandbox({ fleet, profile: 'compat-6.1' });
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-broken-'));
+      writeFileSync(join(dir, 'svc-gitops.yaml'), 'version: 1\n');
+      const r = await cli(['plan'], { env: fastClientEnv(broken, { SVC_RETRY_MAX_RETRIES: '1' }), cwd: dir });
+      expect(r.stderr).not.toMatch(/INCOMPLETE_READ|listed twice/);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('ignored_entry_broken');
+    } finally {
+      await broken.close();
+    }
   });
 });

@@ -85,8 +85,11 @@ export async function readLiveViaAbilities(
   const picked = wanted && new Set(wanted);
   // A read restricted by selectSites reports every listed site, and ignores for the picked ones.
   const siteFlags = picked ? new Map([...flags].filter(([id]) => picked.has(id))) : flags;
-  refuseRepeatedIgnores(ignored.items, listedSites);
-  const ignores = classifyIgnores(ignored.items, siteFlags, listedSites);
+  // A global ignore is listed on every site whose listing was read; a site whose listing is
+  // broken (broken-ignores.ts) lists nothing, so it cannot count against that.
+  const readSites = withoutSites(listedSites, ignored.errors);
+  refuseRepeatedIgnores(ignored.items, readSites);
+  const ignores = classifyIgnores(ignored.items, siteFlags, readSites);
   return assembleLive({
     dashboardUrl,
     sites: sites.items,
@@ -203,4 +206,10 @@ async function readPieces<T>(
     ),
   );
   return { items: results.flatMap((r) => r.items), errors: results.flatMap((r) => r.errors) };
+}
+
+function withoutSites(sites: ReadonlySet<number>, errors: readonly WireError[]): ReadonlySet<number> {
+  if (errors.length === 0) return sites;
+  const unread = new Set(errors.map((error) => error.siteId));
+  return new Set([...sites].filter((id) => !unread.has(id)));
 }
