@@ -59,7 +59,8 @@ function awkwardFleet(): Fleet {
   s[13]!.ignores.core = ['6.9.0'];
   s[14]!.flags.plugins = true;
   const all = (slug: string) => ({ slug, name: slug, versions: 'all' as const });
-  s[16]!.ignores.themes.push(all('123'), all('true'), all('-lead'), all('1e5'), all('astra'));
+  // '0123', not '123': MainWP would store 123 as an integer key, which poisons its listing.
+  s[16]!.ignores.themes.push(all('0123'), all('true'), all('-lead'), all('1e5'), all('astra'));
   s[17]!.ignores.themes.push({ ...all('my theme#x'), name: 'x' });
   s[17]!.ignores.plugins.push({ ...all('a: b/c.php'), name: 'x' });
   s[18]!.ignores.plugins.push({ slug: 'x/y.php', name: 'x', versions: ['2.0', '1.0'] });

@@ -145,8 +145,9 @@ export function listIgnored(ctx: SandboxContext, { user, input }: AbilityCall): 
     ? resolved.sites.flatMap((site) => ignoredEntries(site, ctx.store.global, kinds))
     : ctx.store.ignoredFlat(kinds);
   if (ctx.quirks.ignoredListingIndexSlug500) {
-    // PHP turns the numeric key into an integer, which the output schema's string slug refuses.
-    const index = ignored.findIndex((entry) => /^\d+$/.test(entry.slug));
+    // PHP turns a key written as a canonical decimal integer ("0", "123"; not "0123" or "1e5")
+    // into an integer, which the output schema's string slug refuses.
+    const index = ignored.findIndex((entry) => /^(0|-?[1-9]\d{0,17})$/.test(entry.slug));
     if (index >= 0) {
       // WordPress sends this error with `data: null` (no status in it).
       const message = `Ability "${ctx.ns}/list-ignored-updates-v1" has invalid output. Reason: output[ignored][${index}][slug] is not of type string.`;
