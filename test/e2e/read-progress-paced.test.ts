@@ -13,7 +13,7 @@ const openWorld = closedAfterEach(startWorld);
 describe('plan read progress on a real rate-limited read (virtual time)', () => {
   it('prints a line about every 10 s without a terminal, at a rate the limit allows', async () => {
     const w = await openWorld({
-      fleet: generateFleet({ sites: 6000, pendingPerSite: 1, seed: 4 }),
+      fleet: generateFleet({ sites: 6000, pendingPerSite: 4, seed: 4 }),
       config: 'version: 1\n',
     });
     const run = await cliInVirtualTime(['plan'], {
@@ -45,7 +45,7 @@ describe('plan read progress on a real rate-limited read (virtual time)', () => 
     ['import', ''],
   ])('Ctrl-C after many answers: %s says how far the read got; exit 130', async (command, after) => {
     const w = await openWorld({
-      fleet: generateFleet({ sites: 6000, pendingPerSite: 1, seed: 4 }),
+      fleet: generateFleet({ sites: 6000, pendingPerSite: 4, seed: 4 }),
       config: 'version: 1\n',
     });
     const timers = new VirtualTimers();

@@ -235,7 +235,7 @@ describe('the bundled action with the real CLI', () => {
     const text = readFileSync(join(runnerTemp, 'svc-gitops-plan.txt'), 'utf8');
     expect(text.split('\n')[0]).toMatch(/^\d+ to ignore, \d+ to unignore, \d+ to update on \d+ sites/);
     expect(text).toContain('\nBy site:\n');
-    expect(run.summary).toContain('## svc-gitops plan');
+    expect(run.summary).toContain('**svc-gitops** plan for config');
     expect(run.stdout).toContain(plan.id);
     expect(github.requests).toEqual([]);
   });
@@ -272,7 +272,7 @@ describe('the bundled action with the real CLI', () => {
     const run = await step({ command: 'apply', planFile, dashboard: merged });
     expect(run.status, run.stderr).toBe(0);
     expect(run.outputs['plan-id']).toBe(JSON.parse(readFileSync(planFile, 'utf8')).id);
-    expect(run.summary).toContain('## svc-gitops plan');
+    expect(run.summary).toContain('**svc-gitops** plan for config');
     expect(run.summary).toMatch(/^### .*svc-gitops apply$/m);
     expect(existsSync(join(runnerTemp, 'svc-gitops-apply-report.md'))).toBe(true);
     const after = await step({
