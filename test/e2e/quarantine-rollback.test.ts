@@ -34,7 +34,9 @@ describe('an update WordPress rolled back is quarantined, against the sandbox', 
     const reply = await fetch(`${sandbox.url}/__sandbox/health-faults`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify([{ site: 2, item: 'plugin:akismet/akismet.php', version: '5.3.7', rollback: true }]),
+      body: JSON.stringify([
+        { site: 2, item: 'plugin:akismet/akismet.php', version: '5.3.7', rollback: true },
+      ]),
     });
     expect(reply.ok).toBe(true);
   });
