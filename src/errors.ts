@@ -110,6 +110,11 @@ export const EXIT = {
    * after it are held), on every run until a health check passes or `--override-health`.
    */
   halted: 3,
+  /**
+   * `plan`, `drift` with `--fail-on-vulnerable`: the plan lists sites vulnerable with no fix.
+   * An error (1) or a halted rollout (3) outranks it; it outranks changes and drift (2).
+   */
+  vulnerable: 4,
   interrupted: 130,
 } as const;
 

@@ -124,7 +124,7 @@ export {
   isSvcError,
   SvcError,
 } from './errors.js';
-export { createPlan, type PlanOptions, verifyPlanId } from './plan/index.js';
+export { createPlan, type PlanOptions, verifyPlanId, vulnerableNoFixSites } from './plan/index.js';
 export {
   type ApplyReport,
   type ChangeView,

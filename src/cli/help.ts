@@ -68,6 +68,10 @@ export const EXIT_CODES_HELP = table([
     String(EXIT.halted),
     'plan, drift, apply: the rollout is halted (a wave has unhealthy sites; the waves after it wait)',
   ],
+  [
+    String(EXIT.vulnerable),
+    'plan, drift with --fail-on-vulnerable: the plan lists sites vulnerable with no fix',
+  ],
   [String(EXIT.interrupted), 'interrupted (SIGINT/SIGTERM): calls in flight finished, journal written'],
 ]);
 

@@ -46,4 +46,5 @@ export {
 export { compileSelection, compileSelections, matchesSelection, normaliseAddress } from './select.js';
 export { summarise } from './summary.js';
 export { compareVersions, levelWithin, versionLevel, withinPin } from './versions.js';
+export { vulnerableNoFixSites } from './vulnerable.js';
 export { REMAINING_WAVE } from './waves.js';

@@ -79,7 +79,7 @@ describe('completion', () => {
     const file = await script('bash');
     const [commands, plan, format, afterGlobal, shells, validateFormat] = bashComplete(file, [
       ['svc-gitops', ''],
-      ['svc-gitops', 'plan', '--f'],
+      ['svc-gitops', 'plan', '--fo'],
       ['svc-gitops', 'plan', '--format', ''],
       ['svc-gitops', '--no-color', 'validate', '--format', 'j'],
       ['svc-gitops', 'completion', ''],

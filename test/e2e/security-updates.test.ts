@@ -192,6 +192,40 @@ describe('security updates against the sandbox', () => {
     }
   });
 
+  it('--fail-on-vulnerable exits 4 from plan and drift while the plan lists vulnerable, no-fix sites', async () => {
+    const plain = await run(['plan'], T0);
+    expect(plain.code, plain.stderr).toBe(0);
+    const failing = await run(['plan', '--format', 'json', '--fail-on-vulnerable'], T0);
+    expect(failing.code, failing.stderr).toBe(4);
+    // stdout stays the plan document; the verdict goes to stderr with the sites it names.
+    expect((JSON.parse(failing.stdout) as Plan).security?.vulnerable[0]?.site_ids).toEqual([5, 6]);
+    expect(failing.stderr).toContain('--fail-on-vulnerable: 2 sites vulnerable with no fix (sites 5, 6)');
+    // With --detailed-exitcode too, the vulnerable sites outrank the changes (2).
+    expect((await run(['plan', '--detailed-exitcode', '--fail-on-vulnerable'], T0)).code).toBe(4);
+    expect((await run(['plan', '--detailed-exitcode'], T0)).code).toBe(2);
+    // drift: 2 (drifted) without the option, 4 with it.
+    expect((await run(['drift'], T0)).code).toBe(2);
+    const drift = await run(['drift', '--fail-on-vulnerable'], T0);
+    expect(drift.code, drift.stderr).toBe(4);
+    expect(drift.stdout).toContain('Vulnerable, no fix (1):');
+  });
+
+  it('--fail-on-vulnerable exits 0 when the plan lists no vulnerable, no-fix site', async () => {
+    const onlyFixed = Object.fromEntries(Object.entries(RECORDS).slice(0, 1));
+    const stored = await fetch(`${sandbox.url}/__sandbox/vulnerability-feed`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ records: onlyFixed, api_key: API_KEY }),
+    });
+    expect(stored.status).toBe(200);
+    const planned = await run(['plan', '--format', 'json', '--fail-on-vulnerable'], T0);
+    expect(planned.code, planned.stderr).toBe(0);
+    const plan = JSON.parse(planned.stdout) as Plan;
+    expect(plan.security?.updates.map((u) => u.site_ids)).toEqual([[1, 2, 3, 4]]);
+    expect(plan.security?.vulnerable).toEqual([]);
+    expect(planned.stderr).not.toContain('--fail-on-vulnerable');
+  });
+
   it('a security update still stops at an unhealthy canary', async () => {
     await fetch(`${sandbox.url}/__sandbox/health-faults`, {
       method: 'PUT',

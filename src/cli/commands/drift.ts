@@ -25,6 +25,7 @@ import {
 import type { CliContext } from '../context.js';
 import { cliSession } from '../pipeline.js';
 import { groupByOption, type PlanFormat, printPlan } from '../print-plan.js';
+import { FAIL_ON_VULNERABLE_HELP, failsOnVulnerable } from '../vulnerable-exit.js';
 
 interface DriftFlags {
   config?: string;
@@ -34,6 +35,7 @@ interface DriftFlags {
   label: string;
   quiet?: boolean;
   strict?: boolean;
+  failOnVulnerable?: boolean;
 }
 
 /** Room the issue's own text around the rendered plan needs. */
@@ -41,7 +43,8 @@ const ISSUE_FRAME_CHARS = 2_000;
 
 /**
  * `svc-gitops drift`: plan against the live dashboard; drift is a plan with actions. Exit 0 no
- * drift, 2 drift, 3 the rollout is halted, 1 error (like `plan --detailed-exitcode`). With `--issue`, one issue per
+ * drift, 2 drift, 3 the rollout is halted, 1 error (like `plan --detailed-exitcode`); with
+ * `--fail-on-vulnerable`, 4 when the plan lists sites vulnerable with no fix. With `--issue`, one issue per
  * dashboard is created or updated while drift lasts and closed with a comment when it is gone.
  */
 export function registerDrift(program: Command, ctx: CliContext, setExit: (code: number) => void): void {
@@ -61,6 +64,7 @@ export function registerDrift(program: Command, ctx: CliContext, setExit: (code:
       '--strict',
       'exit 1 when the desired state names a site or slug the dashboard does not know (also: strict setting, SVC_STRICT)',
     )
+    .option('--fail-on-vulnerable', FAIL_ON_VULNERABLE_HELP)
     .option('-q, --quiet', 'no progress lines while reading the dashboard')
     .action(async (flags: DriftFlags) => setExit(await runDrift(ctx, flags)));
 }
@@ -138,7 +142,9 @@ export async function runDrift(ctx: CliContext, flags: DriftFlags): Promise<numb
   }
   // Under strict a name the dashboard does not know is an error, as it is for `plan`.
   if (strict && unknown.length > 0) return refuseNames(ctx, unknown);
-  return plan.rollout_halt ? EXIT.halted : drift ? EXIT.changes : EXIT.ok;
+  if (plan.rollout_halt) return EXIT.halted;
+  if (failsOnVulnerable(ctx, plan, flags.failOnVulnerable)) return EXIT.vulnerable;
+  return drift ? EXIT.changes : EXIT.ok;
 }
 
 function refuseNames(ctx: CliContext, unknown: readonly UnknownName[]): number {

@@ -15,6 +15,7 @@ import { compareWithBase } from '../compare-to.js';
 import type { CliContext } from '../context.js';
 import { cliSession } from '../pipeline.js';
 import { groupByOption, type PlanFormat, printPlan } from '../print-plan.js';
+import { FAIL_ON_VULNERABLE_HELP, failsOnVulnerable } from '../vulnerable-exit.js';
 import { refuseConfigAsOutput, writeFileAtomic } from '../write-file.js';
 
 interface PlanFlags {
@@ -23,6 +24,7 @@ interface PlanFlags {
   format: PlanFormat;
   groupBy?: GroupBy;
   detailedExitcode?: boolean;
+  failOnVulnerable?: boolean;
   target?: string[];
   refresh?: boolean;
   strict?: boolean;
@@ -34,7 +36,8 @@ interface PlanFlags {
 /**
  * `svc-gitops plan`: the dry-run preview. Reads, never writes to the dashboard (except the
  * optional `--refresh` sync). Exit 0; with --detailed-exitcode 2 when the plan has changes; 3
- * while the rollout is halted (the plan's `rollout_halt`).
+ * while the rollout is halted (the plan's `rollout_halt`); with --fail-on-vulnerable 4 when the
+ * plan lists sites vulnerable with no fix.
  */
 export function registerPlan(program: Command, ctx: CliContext, setExit: (code: number) => void): void {
   program
@@ -50,6 +53,7 @@ export function registerPlan(program: Command, ctx: CliContext, setExit: (code: 
     )
     .addOption(groupByOption())
     .option('--detailed-exitcode', 'exit 2 when the plan has changes, 0 when it has none')
+    .option('--fail-on-vulnerable', FAIL_ON_VULNERABLE_HELP)
     .option(
       '--compare-to <ref>',
       'first show what changes against REF: the desired state at the merge base of REF and HEAD (read with git), planned on the same dashboard read; text and markdown only',
@@ -126,6 +130,7 @@ export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
     );
   }
   if (result.rollout_halt) return EXIT.halted;
+  if (failsOnVulnerable(ctx, result, flags.failOnVulnerable)) return EXIT.vulnerable;
   return flags.detailedExitcode && result.actions.length > 0 ? EXIT.changes : EXIT.ok;
 }
 
