@@ -1,5 +1,12 @@
-import type { SandboxContext } from './context.js';
+import type { HealthFaults } from './health-faults.js';
 import type { Reply, SandboxRequest } from './http-util.js';
+import type { SandboxStore } from './store.js';
+
+/** The parts of the sandbox context a page answer reads (context.ts imports this file). */
+interface PageSources {
+  store: Pick<SandboxStore, 'resolve'>;
+  healthFaults: Pick<HealthFaults, 'firing'>;
+}
 
 /**
  * Child sites' own pages, served by the sandbox over loopback: `GET /__sites/<id>/<path>`.
@@ -47,7 +54,7 @@ export class SitePages {
     this.stats = { requests: 0, maxInFlight: this.inFlight, recent: [] };
   }
 
-  answer(ctx: SandboxContext, req: SandboxRequest): Reply {
+  answer(ctx: PageSources, req: SandboxRequest): Reply {
     const match = /^\/__sites\/(\d+)(\/.*)?$/.exec(req.path);
     const site = match ? ctx.store.resolve(Number(match[1])) : undefined;
     if (!match || !site || req.method !== 'GET') return page(404, 'Not Found', '');
