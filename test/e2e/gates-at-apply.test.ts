@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
 import type { Plan } from '../../src/types.js';
 import { cli } from '../helpers/cli.js';
-import { sandboxPer } from '../helpers/sandbox.js';
+import { sandboxControl, sandboxPer } from '../helpers/sandbox.js';
 import { hours, pluginUpdateFleet, sandboxEnv, THREE_WAVE_ROLLOUT, tempDir } from './helpers.js';
 
 /**
@@ -116,11 +116,9 @@ rollout:
       },
     ]);
     // The canary breaks after the plan was saved.
-    await fetch(`${sandbox.url}/__sandbox/health-faults`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify([{ site: 2, item: 'plugin:akismet/akismet.php', version: '5.3.7' }]),
-    });
+    await sandboxControl(sandbox)('PUT', 'health-faults', [
+      { site: 2, item: 'plugin:akismet/akismet.php', version: '5.3.7' },
+    ]);
     const late = await run(['apply', 'plan.json'], hours(25.5));
     expect(late.code).toBe(1);
     expect(late.stderr).toContain(

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Notification } from '../../src/notify/index.js';
 import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
 import { cli } from '../helpers/cli.js';
-import { sandboxPer } from '../helpers/sandbox.js';
+import { sandboxControl, sandboxPer } from '../helpers/sandbox.js';
 import { VirtualTimers } from '../helpers/virtual-timers.js';
 import { startReceiver } from '../notify/receiver.js';
 import { pluginUpdateFleet, sandboxEnv, tempDir } from './helpers.js';
@@ -34,11 +34,9 @@ describe('webhook notifications, against the sandbox', () => {
   beforeEach(async () => {
     dir = tempDir();
     writeFileSync(join(dir, 'svc-gitops.yaml'), CONFIG);
-    await fetch(`${sandbox.url}/__sandbox/health-faults`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify([{ site: 2, item: 'plugin:akismet/akismet.php', version: '5.3.7' }]),
-    });
+    await sandboxControl(sandbox)('PUT', 'health-faults', [
+      { site: 2, item: 'plugin:akismet/akismet.php', version: '5.3.7' },
+    ]);
   });
   afterEach(async () => {
     await receiver?.close();

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
 import type { Plan } from '../../src/types.js';
 import { cli } from '../helpers/cli.js';
-import { sandboxPer } from '../helpers/sandbox.js';
+import { sandboxControl, sandboxPer } from '../helpers/sandbox.js';
 import { hours, planSchemaErrors, pluginUpdateFleet, sandboxEnv, T0, tempDir } from './helpers.js';
 
 /**
@@ -31,14 +31,9 @@ describe('an update WordPress rolled back is quarantined, against the sandbox', 
     dir = tempDir();
     env = { ...sandboxEnv(sandbox, dir), SVC_RATE_LIMIT: '0' };
     writeFileSync(join(dir, 'svc-gitops.yaml'), CONFIG);
-    const reply = await fetch(`${sandbox.url}/__sandbox/health-faults`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify([
-        { site: 2, item: 'plugin:akismet/akismet.php', version: '5.3.7', rollback: true },
-      ]),
-    });
-    expect(reply.ok).toBe(true);
+    await sandboxControl(sandbox)('PUT', 'health-faults', [
+      { site: 2, item: 'plugin:akismet/akismet.php', version: '5.3.7', rollback: true },
+    ]);
   });
   const run = (argv: string[], at: Date) => cli(argv, { env, cwd: dir, now: () => at });
   const state = () => readFileSync(join(dir, 'svc-gitops.rollout.json'), 'utf8');

@@ -6,7 +6,7 @@ import { planCommentFrame } from '../../src/render/plan-comment.js';
 import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
 import type { Plan } from '../../src/types.js';
 import { cli } from '../helpers/cli.js';
-import { sandboxPer } from '../helpers/sandbox.js';
+import { sandboxControl, sandboxPer } from '../helpers/sandbox.js';
 import { pluginUpdateFleet, sandboxEnv, tempDir } from './helpers.js';
 
 /**
@@ -34,11 +34,9 @@ describe('a halted rollout, against the sandbox', () => {
   beforeEach(async () => {
     dir = tempDir();
     env = { ...sandboxEnv(sandbox, dir), SVC_RATE_LIMIT: '0' };
-    await fetch(`${sandbox.url}/__sandbox/health-faults`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify([{ site: 2, item: 'plugin:akismet/akismet.php', version: '5.3.7' }]),
-    });
+    await sandboxControl(sandbox)('PUT', 'health-faults', [
+      { site: 2, item: 'plugin:akismet/akismet.php', version: '5.3.7' },
+    ]);
   });
   const run = (argv: string[], at: Date) => cli(argv, { env, cwd: dir, now: () => at });
   const firstLine = (text: string) => text.split('\n')[0];

@@ -6,7 +6,7 @@ import { driftIssueBody, renderPlanMarkdown } from '../../src/render/index.js';
 import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
 import type { Plan } from '../../src/types.js';
 import { cli } from '../helpers/cli.js';
-import { sandboxPer } from '../helpers/sandbox.js';
+import { sandboxControl, sandboxPer } from '../helpers/sandbox.js';
 import { startReceiver } from '../notify/receiver.js';
 import { planSchemaErrors, sandboxEnv, T0, tempDir } from './helpers.js';
 
@@ -227,11 +227,9 @@ describe('security updates against the sandbox', () => {
   });
 
   it('a security update still stops at an unhealthy canary', async () => {
-    await fetch(`${sandbox.url}/__sandbox/health-faults`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify([{ site: 2, item: 'plugin:akismet/akismet.php', version: '5.3.7' }]),
-    });
+    await sandboxControl(sandbox)('PUT', 'health-faults', [
+      { site: 2, item: 'plugin:akismet/akismet.php', version: '5.3.7' },
+    ]);
     const applied = await run(['apply', '--auto-approve'], T0);
     expect(applied.code).toBe(1);
     expect(applied.stdout).toContain('Apply stopped (wave canary left unhealthy sites)');
