@@ -1,5 +1,5 @@
 import { SvcError } from '../errors.js';
-import { compileSelections } from '../plan/index.js';
+import { compileSelections, firstAmbiguousDomain } from '../plan/index.js';
 import type { Site, SiteMatcher } from '../types.js';
 
 /**
@@ -16,32 +16,36 @@ export function resolveTargets(targets: readonly string[], sites: readonly Site[
           ? { type: 'glob', pattern: target }
           : { type: 'domain', domain: target },
   );
+  // A domain names one site: the planner's own check, so a target and a desired-state
+  // selection refuse the same sites.
+  const domainTargets = matchers.flatMap((matcher, position) =>
+    matcher.type === 'domain' ? [position] : [],
+  );
+  const ambiguous = firstAmbiguousDomain(
+    domainTargets.map((position) => targets[position] as string),
+    sites,
+  );
+  if (ambiguous !== undefined) {
+    const target = targets[domainTargets[ambiguous.index] as number] as string;
+    const named = ambiguous.siteIds;
+    const list = `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
+    throw new SvcError(
+      'USAGE',
+      `target ${target} names ${named.length} sites of the dashboard (IDs ${list})`,
+      {
+        hint: `give the site's ID instead (${named[0]})`,
+        details: { reason: 'target-names-many', target, siteIds: named },
+      },
+    );
+  }
   // All targets at once: a long list (thousands of IDs) is not a scan of the fleet per target.
   const selecting = compileSelections(matchers.map((matcher) => ({ include: [matcher], exclude: [] })));
   const ids = new Set<number>();
   const matched = new Array<boolean>(targets.length).fill(false);
-  // A domain names one site: the IDs each domain target matched, to refuse one that names more.
-  const byDomain = new Map<number, number[]>();
   for (const site of sites) {
     const positions = selecting(site);
     if (positions.length > 0) ids.add(site.id);
-    for (const position of positions) {
-      matched[position] = true;
-      if (matchers[position]?.type === 'domain')
-        byDomain.set(position, [...(byDomain.get(position) ?? []), site.id]);
-    }
-  }
-  for (const [position, named] of byDomain) {
-    if (named.length < 2) continue;
-    const list = `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
-    throw new SvcError(
-      'USAGE',
-      `target ${targets[position]} names ${named.length} sites of the dashboard (IDs ${list})`,
-      {
-        hint: `give the site's ID instead (${named[0]})`,
-        details: { reason: 'target-names-many', target: targets[position], siteIds: named },
-      },
-    );
+    for (const position of positions) matched[position] = true;
   }
   const unmatched = matched.indexOf(false);
   if (unmatched >= 0) {

@@ -31,38 +31,55 @@ function selectionsOf(desired: DesiredState): Array<[SiteSelection, Owner]> {
 }
 
 /**
+ * The first of `domains` whose address the dashboard lists for two or more sites, with those
+ * sites' IDs ascending; undefined when each names at most one. The one check of "a domain
+ * names one site", for the desired state's selections and for targets alike. Addresses compare
+ * as selections match them (`normaliseAddress`); among several ambiguous domains, the one whose
+ * first site the listing gives first is returned.
+ */
+export function firstAmbiguousDomain(
+  domains: readonly string[],
+  sites: readonly Site[],
+): { index: number; siteIds: number[] } | undefined {
+  const indexOf = new Map<string, number>();
+  for (let i = 0; i < domains.length; i++) {
+    const address = normaliseAddress(domains[i] as string);
+    if (!indexOf.has(address)) indexOf.set(address, i);
+  }
+  if (indexOf.size === 0) return undefined;
+  const idsByAddress = new Map<string, number[]>();
+  for (const site of sites) {
+    const address = normaliseAddress(site.url);
+    if (!indexOf.has(address)) continue;
+    const ids = idsByAddress.get(address);
+    if (ids === undefined) idsByAddress.set(address, [site.id]);
+    else ids.push(site.id);
+  }
+  for (const [address, ids] of idsByAddress) {
+    if (ids.length >= 2) return { index: indexOf.get(address) as number, siteIds: ids.sort((a, b) => a - b) };
+  }
+  return undefined;
+}
+
+/**
  * A domain names one site. When the dashboard lists several site IDs with one address (a site
  * added twice), a domain in the desired state would select all of them, and the plan would act
  * on sites nobody named: refused whole, naming the IDs, as a site ID listed twice is refused
  * (dashboard/live/invariants.ts). Globs select many sites by design and are not checked.
  */
 export function refuseAmbiguousDomains(desired: DesiredState, sites: readonly Site[]): void {
-  const named = new Map<string, { domain: string; owner: Owner }>();
+  const domains: string[] = [];
+  const owners: Owner[] = [];
   for (const [selection, owner] of selectionsOf(desired)) {
     for (const matcher of [...selection.include, ...selection.exclude]) {
       if (matcher.type !== 'domain') continue;
-      const address = normaliseAddress(matcher.domain);
-      if (!named.has(address)) named.set(address, { domain: matcher.domain, owner });
+      domains.push(matcher.domain);
+      owners.push(owner);
     }
   }
-  if (named.size === 0) return;
-  const idsByAddress = new Map<string, number[]>();
-  for (const site of sites) {
-    const address = normaliseAddress(site.url);
-    if (!named.has(address)) continue;
-    const ids = idsByAddress.get(address);
-    if (ids === undefined) idsByAddress.set(address, [site.id]);
-    else ids.push(site.id);
-  }
-  for (const [address, ids] of idsByAddress) {
-    if (ids.length < 2) continue;
-    const { domain, owner } = named.get(address) as { domain: string; owner: Owner };
-    throw ambiguous(
-      domain,
-      owner,
-      [...ids].sort((a, b) => a - b),
-    );
-  }
+  const found = firstAmbiguousDomain(domains, sites);
+  if (found !== undefined)
+    throw ambiguous(domains[found.index] as string, owners[found.index] as Owner, found.siteIds);
 }
 
 function ambiguous(domain: string, owner: Owner, ids: number[]): SvcError {
