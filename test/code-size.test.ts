@@ -18,8 +18,6 @@ const MAX_FUNCTION_LINES = 80;
  * joins them.
  */
 const NOT_YET_SPLIT = new Set([
-  'cli/commands/comment.ts',
-  'cli/commands/comment.ts runComment',
   'mcp/http.ts serveHttp',
 ]);
 

@@ -1,5 +1,5 @@
 import { type ReviewRefusal, refusalsBeforeMerge } from '../../index.js';
-import { type CommentRefusal, renderDiagnosticsGithub } from '../../render/index.js';
+import { type CommentRefusal, renderDiagnosticsGithub, safeText } from '../../render/index.js';
 import type { Plan } from '../../types.js';
 import type { CliContext } from '../context.js';
 import { cliSettings } from '../pipeline.js';
@@ -31,6 +31,16 @@ const REFUSAL_FIXES: Record<ReviewRefusal['code'], string> = {
 /** Refusals that fail the check: those the pull request can fix. */
 export function failsCheck(refusal: { code: string }): boolean {
   return refusal.code === 'UNKNOWN_NAMES';
+}
+
+/** Each refusal on stderr: an error when it fails the check, else a warning. */
+export function warnRefusals(ctx: CliContext, refusals: readonly CommentRefusal[]): void {
+  for (const refusal of refusals) {
+    const level = failsCheck(refusal) ? 'error' : 'warning';
+    ctx.stderr.write(
+      `svc-gitops: ${level}: the apply after the merge would refuse this plan (${refusal.code}): ${safeText(refusal.message)}\n`,
+    );
+  }
 }
 
 /** One annotation per refusal, on the check of the workflow run. */

@@ -1,63 +1,26 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { loadDesiredState, resolveConfigPath, verifyPlanId } from '../../engine/index.js';
-import { type Diagnostic, EXIT, isSvcError, SvcError } from '../../errors.js';
+import { resolveConfigPath } from '../../engine/index.js';
+import { EXIT } from '../../errors.js';
 import {
   actionsRun,
   configKey,
   eventCommitSha,
-  githubClientFromEnv,
   githubToken,
   marker,
-  planOutputs,
   publishToRun,
   pullRequestNumber,
   repositoryFromEnv,
-  upsertStickyComment,
 } from '../../github/index.js';
-import { readPlanFile, type SessionPlan } from '../../index.js';
-import {
-  artifactHint,
-  type ChangeView,
-  type CommentRefusal,
-  capBody,
-  type PlanCommentInput,
-  planCommentFrame,
-  planFailedComment,
-  planJsonChunks,
-  planTextChunks,
-  renderDiagnosticsGithub,
-  renderPlanMarkdown,
-  safeText,
-  validationComment,
-} from '../../render/index.js';
-import type { LiveState, Plan } from '../../types.js';
-import { compareOrExplain } from '../compare-to.js';
 import type { CliContext } from '../context.js';
-import { jsonLine, type TextOrJson, textOrJsonOption } from '../format-option.js';
-import { cliSession } from '../pipeline.js';
-import { refuseConfigAsOutput, writeFileAtomic } from '../write-file.js';
-import { failsCheck, refusalAnnotations, savedPlanRefusals, withFix } from './comment-refusals.js';
-
-interface CommentFlags {
-  config?: string;
-  planFile?: string;
-  compareTo?: string;
-  out?: string;
-  pr?: string;
-  artifactName: string;
-  artifactUrl?: string;
-  dryRun?: boolean;
-  quiet?: boolean;
-  strict?: boolean;
-  format: TextOrJson;
-}
-
-type Obtained =
-  | { plan: Plan; live?: LiveState; refusals?: CommentRefusal[]; change?: ChangeView }
-  | { diagnostics: Diagnostic[] }
-  /** Planning failed for another known reason: the comment says so, then the error is reported. */
-  | { failed: SvcError };
+import { jsonLine, textOrJsonOption } from '../format-option.js';
+import { refuseConfigAsOutput } from '../write-file.js';
+import { commentBody } from './comment-body.js';
+import type { CommentFlags } from './comment-flags.js';
+import { obtainPlan } from './comment-obtain.js';
+import { commentOutputs, saveForArtifact } from './comment-outputs.js';
+import { type CommentTarget, postComment } from './comment-post.js';
+import { failsCheck, refusalAnnotations, warnRefusals } from './comment-refusals.js';
 
 /**
  * `svc-gitops comment`: one sticky plan comment per pull request and config, the same text in
@@ -100,15 +63,8 @@ export async function runComment(ctx: CliContext, flags: CommentFlags): Promise<
   if (flags.out) refuseConfigAsOutput(ctx.fs, ctx.cwd, flags.out, configPath);
   const root = run.workspace ?? ctx.cwd;
   const key = configKey(resolve(ctx.cwd, configPath), root);
-  const toRepoPath = (file: string) => configKey(resolve(ctx.cwd, file), root);
   // Where to post (and the token) are checked before planning: a mistake there costs no dashboard reads.
-  const target = flags.dryRun
-    ? undefined
-    : {
-        repository: repositoryFromEnv(ctx.env, 'preview the comment without GitHub: --dry-run'),
-        issueNumber: pullRequestNumber(ctx.env, ctx.fs, flags.pr),
-      };
-  if (target) githubToken(ctx.env);
+  const target = commentTarget(ctx, flags);
   const commitSha = eventCommitSha(ctx.env, ctx.fs);
   const common = {
     marker: marker('plan', key),
@@ -125,156 +81,54 @@ export async function runComment(ctx: CliContext, flags: CommentFlags): Promise<
   // the error document reports that).
   let document: Record<string, unknown> | undefined;
   try {
-    let body: string;
-    if ('failed' in obtained) {
-      const { code, message, hint } = obtained.failed;
-      body = planFailedComment({ ...common, failure: { code, message, ...(hint ? { hint } : {}) } }).body;
-    } else if ('diagnostics' in obtained) {
-      printed += renderDiagnosticsGithub(obtained.diagnostics.map((d) => inRepository(d, toRepoPath)));
-      body = validationComment({ ...common, diagnostics: obtained.diagnostics }, toRepoPath).body;
-    } else {
-      if (flags.out) {
-        writeFileAtomic(ctx.fs, ctx.cwd, flags.out, planJsonChunks(obtained.plan));
-        // The comment is capped; the whole plan for people travels in the artifact too.
-        writeFileAtomic(ctx.fs, ctx.cwd, textPlanPath(flags.out), planTextChunks(obtained.plan));
-      }
-      const url = flags.artifactUrl ?? run.runUrl;
-      body = planBody({
-        ...common,
-        ...obtained,
-        artifact: url ? { name: flags.artifactName, url } : { name: flags.artifactName },
-      });
-    }
-
+    saveForArtifact(ctx, flags, obtained);
+    const url = flags.artifactUrl ?? run.runUrl;
+    const artifact = url ? { name: flags.artifactName, url } : { name: flags.artifactName };
+    const made = commentBody(obtained, common, artifact, (file) => configKey(resolve(ctx.cwd, file), root));
+    printed += made.printed;
     // The body goes to GitHub and the step summary, past the output mask: masked as stdout would
     // be (an error or a diagnostic may quote a value, and a secret typed into the YAML is one).
-    if (ctx.redact) body = ctx.redact(body);
-    const outputs: Record<string, string> = 'plan' in obtained ? planOutputs(obtained.plan) : {};
-    if (flags.planFile) outputs['plan-file'] = resolve(ctx.cwd, flags.planFile);
-    else if (flags.out) {
-      outputs['plan-file'] = resolve(ctx.cwd, flags.out);
-      if ('plan' in obtained) outputs['plan-text-file'] = resolve(ctx.cwd, textPlanPath(flags.out));
-    }
+    const body = ctx.redact ? ctx.redact(made.body) : made.body;
+    const outputs = commentOutputs(ctx, flags, obtained);
     let posted: { action: string; url: string } | null = null;
-    if (target === undefined) {
-      printed += body.endsWith('\n') ? body : `${body}\n`;
-    } else {
-      const client = githubClientFromEnv(ctx.env, ctx.signal);
-      try {
-        const result = await upsertStickyComment(client, { ...target, marker: common.marker, body });
-        const where = `${target.repository.owner}/${target.repository.repo}#${target.issueNumber}`;
-        printed += `svc-gitops: comment ${result.action} on ${where}: ${result.url}\n`;
-        posted = { action: result.action, url: result.url };
-        if (result.duplicates.length > 0) {
-          ctx.stderr.write(
-            `svc-gitops: warning: other comments carry the same marker (ids ${result.duplicates.join(', ')}); only the oldest is updated\n`,
-          );
-        }
-        outputs['comment-url'] = result.url;
-      } finally {
-        await client.close();
-      }
+    if (target === undefined) printed += body.endsWith('\n') ? body : `${body}\n`;
+    else {
+      const result = await postComment(ctx, target, common.marker, body);
+      printed += result.printed;
+      posted = { action: result.action, url: result.url };
+      outputs['comment-url'] = result.url;
     }
     const refusals = 'plan' in obtained ? (obtained.refusals ?? []) : [];
-    for (const refusal of refusals) {
-      const level = failsCheck(refusal) ? 'error' : 'warning';
-      ctx.stderr.write(
-        `svc-gitops: ${level}: the apply after the merge would refuse this plan (${refusal.code}): ${safeText(refusal.message)}\n`,
-      );
-    }
+    warnRefusals(ctx, refusals);
     // In a workflow, each refusal is also an annotation on the check, where the reviewer looks.
     if (ctx.env.GITHUB_ACTIONS === 'true' && flags.format !== 'json') printed += refusalAnnotations(refusals);
     const published = publishToRun(ctx.fs, run, { summary: body, outputs });
     if (published.summary?.truncated)
       ctx.stderr.write('svc-gitops: warning: the step summary was cut to its 1 MiB limit\n');
     if ('failed' in obtained) throw obtained.failed;
+    const invalid = 'diagnostics' in obtained;
     document = {
       kind: 'comment',
-      result: 'diagnostics' in obtained ? 'invalid' : 'plan',
+      result: invalid ? 'invalid' : 'plan',
       comment: posted,
       body: posted ? null : body,
-      diagnostics: 'diagnostics' in obtained ? obtained.diagnostics : [],
+      diagnostics: invalid ? obtained.diagnostics : [],
       outputs,
     };
-    return 'diagnostics' in obtained || refusals.some(failsCheck) ? EXIT.error : EXIT.ok;
+    return invalid || refusals.some(failsCheck) ? EXIT.error : EXIT.ok;
   } finally {
     if (flags.format !== 'json') ctx.stdout.write(printed);
     else if (document) ctx.stdout.write(jsonLine(document));
   }
 }
 
-/** `plan.json` → `plan.txt`; any other name gets `.txt` added. */
-export function textPlanPath(jsonPath: string): string {
-  return /\.json$/i.test(jsonPath) ? jsonPath.replace(/\.json$/i, '.txt') : `${jsonPath}.txt`;
-}
-
-async function obtainPlan(ctx: CliContext, flags: CommentFlags, configPath: string): Promise<Obtained> {
-  if (flags.planFile) {
-    if (flags.out)
-      throw new SvcError('USAGE', '--out saves a plan made now; it cannot be used with --plan-file');
-    if (flags.compareTo !== undefined)
-      throw new SvcError(
-        'USAGE',
-        '--compare-to plans the base on a live read made now; it cannot be used with --plan-file',
-      );
-    const plan = readPlanFile(ctx.fs, resolve(ctx.cwd, flags.planFile));
-    if (!verifyPlanId(plan)) {
-      throw new SvcError(
-        'PLAN_INVALID',
-        `${flags.planFile} does not match its plan id: it was changed after planning`,
-        {
-          hint: 'comment the file exactly as `svc-gitops plan --out FILE` wrote it',
-        },
-      );
-    }
-    return { plan, refusals: savedPlanRefusals(ctx, plan) };
-  }
-  try {
-    const session = cliSession(ctx, { quiet: flags.quiet });
-    let planned: SessionPlan;
-    try {
-      planned = await session.plan({ config: configPath, strict: flags.strict });
-    } finally {
-      await session.close();
-    }
-    const change =
-      flags.compareTo === undefined
-        ? undefined
-        : await compareOrExplain(ctx, planned, session.settings().planLifetimeMinutes, flags.compareTo);
-    const refusals = planned.refusals.map(withFix);
-    return { plan: planned.plan, live: planned.live, refusals, ...(change ? { change } : {}) };
-  } catch (error) {
-    // A bug, or an interrupt, is reported as it is; a known failure also replaces the comment.
-    if (!isSvcError(error) || error.code === 'INTERRUPTED') throw error;
-    if (error.code !== 'CONFIG_INVALID') return { failed: error };
-    // Load again only on this failure path, for the located diagnostics the comment lists.
-    const { diagnostics } = await loadDesiredState({
-      path: configPath,
-      fs: ctx.fs,
-      cwd: ctx.cwd,
-      signal: ctx.signal,
-    });
-    if (!diagnostics.some((d) => d.severity === 'error')) throw error;
-    return { diagnostics };
-  }
-}
-
-/** The diagnostic with repository-relative files: GitHub attaches annotations to files by that path. */
-function inRepository(d: Diagnostic, toRepoPath: (file: string) => string): Diagnostic {
-  const related = d.related?.map((r) => ({ ...r, file: toRepoPath(r.file) }));
-  return { ...d, ...(d.file ? { file: toRepoPath(d.file) } : {}), ...(related ? { related } : {}) };
-}
-
-/** The rendered plan, capped to the room the comment's head and tail leave. */
-function planBody(input: PlanCommentInput & { live?: LiveState }): string {
-  const frame = planCommentFrame(input);
-  const markdown = renderPlanMarkdown(input.plan, {
-    maxChars: frame.room,
-    fullPlanHint: artifactHint(input.artifact),
-    haltAbove: true,
-    // The frame holds the one title; with a change above, the plan is the backlog.
-    heading: input.change ? '### The whole plan after the merge (backlog)' : '### The whole plan',
-    ...(input.live ? { live: input.live } : {}),
-  });
-  return capBody({ head: frame.head, main: markdown.trim(), tail: frame.tail }).body;
+/** The pull request to post to, with its token checked; none with --dry-run. */
+function commentTarget(ctx: CliContext, flags: CommentFlags): CommentTarget | undefined {
+  if (flags.dryRun) return undefined;
+  const target = {
+    repository: repositoryFromEnv(ctx.env, 'preview the comment without GitHub: --dry-run'),
+    issueNumber: pullRequestNumber(ctx.env, ctx.fs, flags.pr),
+  };
+  githubToken(ctx.env);
+  return target;
 }
