@@ -7,7 +7,7 @@ import { lastUnfinishedRun, readJournal, type UnfinishedRun } from './journal.js
 import type { StatePaths } from './state-dir.js';
 import { resumeSubset } from './subset.js';
 import { inEffectIn } from './verify.js';
-import { healthOf, planLimits, waveLimits } from './wave-limits.js';
+import { healthOf, heldBackIn, planLimits, waveLimits } from './wave-limits.js';
 
 export interface ResumeApprovalOptions {
   fs: typeof nodeFs;
@@ -44,7 +44,7 @@ export function approveResume(planned: Planned, options: ResumeApprovalOptions):
       ...healthOf(planned.desired),
       capabilities: planned.live.capabilities,
       pending: planned.live.pending,
-      holdBack: subset.holdBack,
+      ...(subset.heldBack ? { heldBack: subset.heldBack } : {}),
       warnings:
         unfinished.inDoubtCalls > 0
           ? [
@@ -76,20 +76,22 @@ export function approveResumeFromJournal(options: JournalResumeOptions): Approva
     const inEffect = inEffectIn(options.live);
     const plan = journalPlan(unfinished, options.now);
     const carried = planLimits(plan);
+    const heldBack = heldBackIn(plan.actions, (action) =>
+      inEffect(action)
+        ? {
+            status: 'skipped',
+            code: 'ALREADY_DONE',
+            message: 'already in effect when the resume read the dashboard',
+          }
+        : undefined,
+    );
     return {
       kind: 'approved',
       approval: 'resume',
       plan,
       maxFailures: carried ?? waveLimits(undefined),
       capabilities: options.live.capabilities,
-      holdBack: (action) =>
-        inEffect(action)
-          ? {
-              status: 'skipped',
-              code: 'ALREADY_DONE',
-              message: 'already in effect when the resume read the dashboard',
-            }
-          : undefined,
+      ...(heldBack ? { heldBack } : {}),
       warnings: inDoubtWarnings(unfinished.inDoubtCalls),
     };
   });

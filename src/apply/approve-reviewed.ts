@@ -4,7 +4,7 @@ import type { Plan } from '../types.js';
 import { type ApprovalDecision, decidingSync, type Planned } from './decision.js';
 import { checkIntegrity, checkSafeMode, checkSameDashboard, checkSameDesiredState } from './guard.js';
 import { reviewedSubset } from './subset.js';
-import { healthOf, waveLimits } from './wave-limits.js';
+import { healthOf, heldBackOf, waveLimits } from './wave-limits.js';
 
 export interface ReviewedApprovalOptions {
   /** The URL of the dashboard the plan would run against (`client.url`). */
@@ -28,8 +28,9 @@ export function approveReviewed(
     checkSameDesiredState(reviewed, planned.desired.digest);
     refuseShutReviewedGate(reviewed, new Date(planned.plan.created_at));
     const subset = reviewedSubset(planned.plan, reviewed);
+    const held = heldBackOf(subset.heldBack);
     checkSafeMode(
-      planned.plan.actions.filter((action) => !subset.holdBack(action)),
+      planned.plan.actions.filter((action) => !held(action)),
       options.safeMode,
     );
     return {
@@ -40,7 +41,7 @@ export function approveReviewed(
       ...healthOf(planned.desired),
       capabilities: planned.live.capabilities,
       pending: planned.live.pending,
-      holdBack: subset.holdBack,
+      ...(subset.heldBack ? { heldBack: subset.heldBack } : {}),
       reviewed: { notNeeded: subset.notNeeded, unreviewed: subset.unapproved },
       warnings: [],
     };

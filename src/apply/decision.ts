@@ -1,6 +1,6 @@
 import { isSvcError, SvcError } from '../errors.js';
-import type { Action, DashboardCapabilities, DesiredState, HealthRules, LiveState, Plan } from '../types.js';
-import type { HeldBack } from './held-back.js';
+import type { Action, DashboardCapabilities, DesiredState, LiveState, Plan } from '../types.js';
+import type { FailureLimits, HealthLimits, HeldBackActions } from './wave-limits.js';
 
 /**
  * What an approval path decides: the plan approved (with what to hold back of it), a coded
@@ -42,16 +42,22 @@ export interface Refused {
   details?: Record<string, unknown>;
 }
 
+/**
+ * An approval is data: plain values only (no functions), so a front end can keep it, serialise
+ * it and hand it back; `runApproved` reads it through `failureLimit`, `unhealthyLimit` and
+ * `heldBackOf` (wave-limits.ts).
+ */
 export interface Approved {
   kind: 'approved';
   approval: ApprovalPath;
-  /** The plan to run; `holdBack` says which of its actions this approval does not cover. */
+  /** The plan to run; `heldBack` says which of its actions this approval does not cover. */
   plan: Plan;
-  /** Failed updates a wave may have before the rollout stops. */
-  maxFailures: (wave: string | undefined) => number;
+  /** Failed updates each named wave may have before the rollout stops (`failureLimit`). */
+  maxFailures: FailureLimits;
   /** Health checks after each update wave, when the desired state has `rollout.health`. */
-  health?: { rules: HealthRules; maxUnhealthy: (wave: string | undefined) => number };
-  holdBack?: (action: Action) => HeldBack | undefined;
+  health?: HealthLimits;
+  /** The plan's actions this approval does not cover, by `changeKey`: reported, never sent. */
+  heldBack?: HeldBackActions;
   /** The reviewed-plan path: reviewed actions no longer needed, and new ones nobody reviewed. */
   reviewed?: { notNeeded: Action[]; unreviewed: Action[] };
   /**

@@ -52,3 +52,11 @@ export { type MergeRefusal, refusalsAtMerge } from './merge-refusals.js';
 export { checkPages, type PageSite } from './page-checks.js';
 export { plannedCalls, type RunApprovedOptions, runApproved } from './run.js';
 export { DEFAULT_STATE_DIR, type StatePaths, stateDirOf, statePaths } from './state-dir.js';
+export {
+  type FailureLimits,
+  failureLimit,
+  type HealthLimits,
+  type HeldBackActions,
+  heldBackOf,
+  unhealthyLimit,
+} from './wave-limits.js';

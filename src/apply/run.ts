@@ -17,6 +17,7 @@ import { withApplyLock } from './session.js';
 import type { StatePaths } from './state-dir.js';
 import { combineHoldBacks, skipCompleted } from './subset.js';
 import { alreadyUsed, isPlanUsed, markPlanUsed } from './used-plans.js';
+import { failureLimit, heldBackOf, unhealthyLimit } from './wave-limits.js';
 
 export interface RunApprovedOptions {
   client: Pick<
@@ -88,6 +89,7 @@ export async function runApproved(approved: Approved, options: RunApprovedOption
     const markUsed = approved.savedPlan
       ? () => markPlanUsed(fs, paths.usedPlans, planId, now(), options.replan)
       : undefined;
+    const { health } = approved;
     try {
       const result = await applyPlan(approved.plan, {
         client,
@@ -96,9 +98,9 @@ export async function runApproved(approved: Approved, options: RunApprovedOption
         signal: options.signal,
         onEvent: options.onEvent,
         journal,
-        maxFailures: approved.maxFailures,
-        health: approved.health,
-        holdBack: combineHoldBacks(skipCompleted(completed), approved.holdBack),
+        maxFailures: (wave) => failureLimit(approved.maxFailures, wave),
+        health: health && { rules: health.rules, maxUnhealthy: (wave) => unhealthyLimit(health, wave) },
+        holdBack: combineHoldBacks(skipCompleted(completed), heldBackOf(approved.heldBack)),
         now,
         afterRunStart: markUsed,
         gateHealth,
@@ -127,7 +129,8 @@ export function plannedCalls(
   approved: Approved,
   capabilities: Pick<DashboardCapabilities, 'queueThreshold'>,
 ): CallPhase[] {
-  const runnable = approved.plan.actions.filter((action) => !approved.holdBack?.(action));
+  const held = heldBackOf(approved.heldBack);
+  const runnable = approved.plan.actions.filter((action) => !held(action));
   return batchPlan(runnable, capabilities.queueThreshold, approved.pending);
 }
 
@@ -137,9 +140,8 @@ export function plannedCalls(
  * written. Later waves are judged as they come (execute.ts), and stop the run there.
  */
 async function refuseClosedGate(approved: Approved, now: Date, gateHealth: GateHealth): Promise<void> {
-  const first = approved.plan.actions.find(
-    (action) => action.op === 'update' && !approved.holdBack?.(action),
-  );
+  const held = heldBackOf(approved.heldBack);
+  const first = approved.plan.actions.find((action) => action.op === 'update' && !held(action));
   if (!first) return;
   const shut = closedGate(approved.plan.gates, first.wave, now);
   if (shut) {

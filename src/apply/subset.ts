@@ -1,6 +1,7 @@
 import type { Action, Plan } from '../types.js';
 import type { HeldBack } from './held-back.js';
 import { changeKey, reviewKey } from './keys.js';
+import { type HeldBackActions, heldBackIn } from './wave-limits.js';
 
 /**
  * Running a fresh plan only as far as an earlier approval covers it. Used by the merge flow
@@ -9,7 +10,8 @@ import { changeKey, reviewKey } from './keys.js';
  */
 
 export interface ApprovedSubset {
-  holdBack: (action: Action) => HeldBack | undefined;
+  /** The fresh plan's actions outside the approval, by `changeKey` (undefined: none). */
+  heldBack: HeldBackActions | undefined;
   /** Approved actions the fresh plan no longer needs (done meanwhile, or the world moved). */
   notNeeded: Action[];
   /** Fresh actions nobody approved: they wait for the next review. */
@@ -52,7 +54,9 @@ function subset(
   const approvedKeys = new Set(approved.map(key));
   const freshKeys = new Set(fresh.map(key));
   return {
-    holdBack: (action) => (approvedKeys.has(key(action)) ? undefined : { status: 'blocked', ...refusal }),
+    heldBack: heldBackIn(fresh, (action) =>
+      approvedKeys.has(key(action)) ? undefined : { status: 'blocked', ...refusal },
+    ),
     notNeeded: approved.filter((action) => !freshKeys.has(key(action))),
     unapproved: fresh.filter((action) => !approvedKeys.has(key(action))),
   };

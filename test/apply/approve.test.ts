@@ -7,6 +7,8 @@ import {
   approveResume,
   approveReviewed,
   approveSaved,
+  failureLimit,
+  heldBackOf,
   openJournal,
   type Planned,
   plannedCalls,
@@ -129,7 +131,7 @@ describe('approveSaved', () => {
     expect(plan.wave_limits).toEqual({ canary: 2 });
     for (const config of [undefined, { path: 'svc-gitops.yaml', desired, named: true }]) {
       const decision = approved(approveSaved(plan, { ...options, config }));
-      expect(decision.maxFailures('canary')).toBe(2);
+      expect(failureLimit(decision.maxFailures, 'canary')).toBe(2);
       expect(decision.warnings).toEqual([]);
     }
     // A config only found (not named with -c) is no reason to refuse, whatever it holds.
@@ -139,11 +141,11 @@ describe('approveSaved', () => {
         config: { path: 'other.yaml', desired: { ...desired, digest: 'c' } },
       }),
     );
-    expect(found.maxFailures('canary')).toBe(2);
+    expect(failureLimit(found.maxFailures, 'canary')).toBe(2);
     // A plan without thresholds (none in a named wave when it was made) stops a wave at one failure.
     const { wave_limits: _limits, ...bare } = plan;
     const old = approved(approveSaved(reId(bare as Plan), options));
-    expect(old.maxFailures('canary')).toBe(0);
+    expect(failureLimit(old.maxFailures, 'canary')).toBe(0);
     expect(old.warnings).toEqual([
       'no desired-state config was found: every wave stops at its first failed update',
     ]);
@@ -179,8 +181,11 @@ describe('approveReviewed', () => {
     );
     expect(decision.approval).toBe('reviewed');
     expect(decision.reviewed).toEqual({ notNeeded: [gone], unreviewed: [first] });
-    expect(decision.holdBack?.(first!)).toMatchObject({ status: 'blocked', code: 'UNREVIEWED' });
-    expect(decision.holdBack?.(rest[0]!)).toBeUndefined();
+    expect(heldBackOf(decision.heldBack)(first!)).toMatchObject({ status: 'blocked', code: 'UNREVIEWED' });
+    expect(heldBackOf(decision.heldBack)(rest[0]!)).toBeUndefined();
+    // An approval is data: it survives a serialisation round trip whole.
+    expect(JSON.parse(JSON.stringify(decision))).toEqual(decision);
+    expect(structuredClone(decision)).toEqual(decision);
     expect(plannedCalls(decision, planned.live.capabilities).flatMap((p) => p.calls).length).toBeGreaterThan(
       0,
     );
@@ -222,7 +227,8 @@ describe('approveResume', () => {
     journal.close();
     const decision = approved(approveResume(planned, { fs: world.fs, paths }));
     expect(decision.approval).toBe('resume');
-    expect(decision.holdBack?.(first!)).toMatchObject({ status: 'blocked', code: 'NOT_APPROVED' });
+    expect(heldBackOf(decision.heldBack)(first!)).toMatchObject({ status: 'blocked', code: 'NOT_APPROVED' });
+    expect(structuredClone(decision)).toEqual(decision);
     const changed = { ...planned, desired: { ...planned.desired, digest: 'e'.repeat(64) } };
     expect(refused(approveResume(changed, { fs: world.fs, paths })).message).toContain(
       'desired-state files changed',
