@@ -17,10 +17,14 @@ export const HISTORY_FILE = 'history.jsonl';
 export interface HistoryRecord {
   /** When the run finished (ISO time): every record of one run shares it. */
   time: string;
+  /** When the run started (ISO time); with `plan_id` it names the run. Absent in older files. */
+  started_at?: string;
   plan_id: string;
   dashboard: string;
   site_id: number;
   site_url: string;
+  /** The site's name in the dashboard, when a read of this run listed it. */
+  site_name?: string;
   op: ActionOp;
   kind: ItemKind;
   slug: string;
@@ -44,18 +48,28 @@ export function historyPath(stateDir: string, setting: string | undefined): stri
   return isAbsolute(setting) ? setting : resolve(stateDir, setting);
 }
 
-/** The records of a run: its started actions in plan order; skipped ones changed nothing. */
-export function historyRecords(result: ApplyResult, dashboard: string): HistoryRecord[] {
+/**
+ * The records of a run: its started actions in plan order; skipped ones changed nothing.
+ * `siteNames` are the names the run's own reads listed (no extra call is made for them).
+ */
+export function historyRecords(
+  result: ApplyResult,
+  dashboard: string,
+  siteNames: ReadonlyMap<number, string> = new Map(),
+): HistoryRecord[] {
   const records: HistoryRecord[] = [];
   for (const outcome of result.outcomes) {
     if (outcome.status === 'skipped') continue;
     const { action } = outcome;
+    const siteName = siteNames.get(action.site_id);
     records.push({
       time: result.finished_at,
+      started_at: result.started_at,
       plan_id: result.plan_id,
       dashboard,
       site_id: action.site_id,
       site_url: action.site_url,
+      ...(siteName ? { site_name: siteName } : {}),
       op: action.op,
       kind: action.kind,
       slug: action.slug,

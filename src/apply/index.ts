@@ -43,7 +43,10 @@ export {
   type HistoryFilter,
   type HistoryProblem,
   type HistoryRead,
+  type HistoryVisitor,
+  historyFilter,
   readHistory,
+  scanHistory,
 } from './history-read.js';
 export { type ApplyJournal, type JournalRecord, openJournal, readJournal } from './journal.js';
 export { acquireLock, type HeldLock } from './lock.js';

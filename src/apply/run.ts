@@ -10,7 +10,7 @@ import type { Approved } from './decision.js';
 import type { ApplyEvent } from './events.js';
 import { type GateHealth, gateHealthCheck } from './gate-health.js';
 import { checkLiveUnchanged } from './guard.js';
-import { recordHistory } from './history-record.js';
+import { namingSites, recordHistory } from './history-record.js';
 import { completedUpdates, type JournalRecord, openJournal, readJournal } from './journal.js';
 import { type ApplyLockPlace, applyLockPlace } from './lock-dir.js';
 import { withApplyLock } from './session.js';
@@ -54,7 +54,8 @@ export interface RunApprovedOptions {
  */
 export async function runApproved(approved: Approved, options: RunApprovedOptions): Promise<ApplyResult> {
   const now = options.now ?? (() => new Date());
-  const { client, fs, paths } = options;
+  const { fs, paths } = options;
+  const { client, names } = namingSites(options.client);
   const gateHealth = gateHealthCheck(approved.plan.gates, client, approved.health?.rules, options.signal);
   await refuseClosedGate(approved, now(), gateHealth);
   const lock = options.lock ?? (await applyLockPlace({}, homedir(), approved.plan.dashboard.url));
@@ -111,6 +112,7 @@ export async function runApproved(approved: Approved, options: RunApprovedOption
         options.settings.historyFile,
         result,
         approved.plan.dashboard.url,
+        names,
         options.onWarning,
       );
       return result;

@@ -7,6 +7,8 @@ import { fastClientEnv, sandboxPer } from '../helpers/sandbox.js';
 
 interface Record_ {
   site_id: number;
+  site_name?: string;
+  started_at?: string;
   slug: string;
   op: string;
   outcome: string;
@@ -58,13 +60,30 @@ describe('apply history', () => {
     expect(readFileSync(file, 'utf8').startsWith(raw)).toBe(true);
     expect(lines(file).some((r) => r.site_id === 1)).toBe(true);
 
+    // Each record names its run (plan id, start and end) and the site as the dashboard lists it.
+    const first = records[0] as Record_;
+    expect(first.site_name).toBe('Tyrell');
+    expect(Date.parse(first.started_at as string)).toBeLessThanOrEqual(Date.parse(first.time));
+    expect(new Set(records.map((r) => `${r.started_at} ${r.time}`)).size).toBe(1);
+
     const text = await cli(['history', '--site', '23'], { env, cwd });
     expect(text.code, text.stderr).toBe(0);
     const rows = text.stdout.trimEnd().split('\n');
-    expect(rows[0]).toMatch(/^TIME\s+SITE\s+ITEM\s+ACTION\s+CHANGE\s+OUTCOME\s+PLAN$/);
-    expect(rows).toHaveLength(records.length + 1);
+    // One run: its summary line, the column heads, then one row per record.
+    expect(rows[0]).toMatch(
+      new RegExp(
+        `^Apply \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ → \\S+, plan ${first.plan_id.slice(0, 12)}, http\\S+: ${records.length} actions on 1 site: \\d+ done, 1 failed$`,
+      ),
+    );
+    expect(rows[1]).toMatch(/^ {2}SITE\s+ITEM\s+ACTION\s+CHANGE\s+OUTCOME$/);
+    expect(rows).toHaveLength(records.length + 2);
+    expect(rows[2]).toMatch(/^ {2}23 tyrell\.demo\.test \(Tyrell\) /);
     expect(text.stdout).toContain('failed (svc_update_failed)');
-    expect(text.stdout).not.toMatch(/^\S+\s+1 /m);
+    expect(text.stdout).not.toMatch(/^ {2}1 /m);
+    // The same site by its domain, its address or its name.
+    for (const site of ['tyrell.demo.test', 'https://tyrell.demo.test/', 'tyrell']) {
+      expect((await cli(['history', '--site', site], { env, cwd })).stdout).toBe(text.stdout);
+    }
 
     const json = await cli(
       ['history', '--site', '23', '--item', 'wordfence/wordfence.php', '--format', 'json'],
@@ -94,7 +113,7 @@ describe('apply history', () => {
     expect(lines(join(cwd, '.svc-gitops', 'audit', 'applies.jsonl')).length).toBeGreaterThan(0);
     const text = await cli(['history'], { env, cwd });
     expect(text.code, text.stderr).toBe(0);
-    expect(text.stdout).toMatch(/^\S+\s+1 /m);
+    expect(text.stdout).toMatch(/^ {2}1 /m);
   });
 });
 
@@ -126,8 +145,8 @@ describe('history reading', () => {
     const run = await cli(['history'], { cwd, env: { HOME: cwd } });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`${file}:2: not a history record (not JSON)`);
-    expect(run.stdout).toMatch(/^\S+\s+1 https:\/\/site1/m);
-    expect(run.stdout).toMatch(/^\S+\s+2 https:\/\/site2/m);
+    expect(run.stdout).toMatch(/^ {2}1 site1\.example\.test /m);
+    expect(run.stdout).toMatch(/^ {2}2 site2\.example\.test /m);
   });
 
   it('--since takes a duration back from now and an ISO time', async () => {

@@ -1,30 +1,41 @@
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { EXIT, SvcError } from '../../errors.js';
-import { filterHistory, type HistoryRecord, historyPath, readHistory, stateDirOf } from '../../index.js';
+import {
+  type HistoryProblem,
+  type HistoryRecord,
+  historyFilter,
+  historyPath,
+  scanHistory,
+  stateDirOf,
+} from '../../index.js';
 import { safeText } from '../../render/index.js';
 import type { CliContext } from '../context.js';
-import { jsonLine, type TextOrJson, textOrJsonOption } from '../format-option.js';
+import { printHistoryRuns } from '../history-runs.js';
 import { cliSettings } from '../pipeline.js';
+
+/** text: runs and their rows; json: one document; jsonl: the kept lines as the file holds them. */
+const HISTORY_FORMATS = ['text', 'json', 'jsonl'] as const;
 
 interface HistoryFlags {
   site?: string;
   item?: string;
   since?: string;
   file?: string;
-  format: TextOrJson;
+  format: (typeof HISTORY_FORMATS)[number];
 }
 
 /**
  * `svc-gitops history`: the records every apply appended (src/apply/history.ts), filtered and
- * printed, without contacting the dashboard. A malformed line is reported as `file:line` on
- * stderr after the good records are printed, and the exit code is 1.
+ * printed, without contacting the dashboard; the file is streamed, never held whole. A
+ * malformed line is reported as `file:line` on stderr after the good records are printed, and
+ * the exit code is 1.
  */
 export function registerHistory(program: Command, ctx: CliContext, setExit: (code: number) => void): void {
   program
     .command('history')
-    .description('print what earlier applies changed, per site (from the apply history file)')
-    .option('--site <site>', 'only this site (its id or URL)')
+    .description('print what earlier applies changed, per run and site (from the apply history file)')
+    .option('--site <site>', 'only this site (its id, address or domain, or its name in the dashboard)')
     .option('--item <item>', 'only this item (slug or name)')
     .option(
       '--since <time>',
@@ -34,26 +45,79 @@ export function registerHistory(program: Command, ctx: CliContext, setExit: (cod
       '--file <path>',
       'the history file (default: the historyFile setting, else history.jsonl in the state directory)',
     )
-    .addOption(textOrJsonOption('{"kind":"history","file","records","problems"}'))
+    .addOption(
+      new Option(
+        '--format <format>',
+        'output format (json: {"kind":"history","file","records","problems"}; jsonl: the kept lines as the file holds them)',
+      )
+        .choices(HISTORY_FORMATS)
+        .default('text'),
+    )
     .action(async (flags: HistoryFlags) => setExit(history(ctx, flags)));
 }
 
 export function history(ctx: CliContext, flags: HistoryFlags): number {
   const since = flags.since === undefined ? undefined : sinceTime(flags.since, ctx.now());
   const file = historyFile(ctx, flags.file);
-  const read = readHistory(ctx.fs, file);
-  const records = filterHistory(read.records, { site: flags.site, item: flags.item, since });
-  if (flags.format === 'json') {
-    ctx.stdout.write(jsonLine({ kind: 'history', file, records, problems: read.problems }));
-  } else {
-    ctx.stdout.write(records.length === 0 ? 'No history records match.\n' : historyTable(records));
-  }
-  for (const problem of read.problems) {
+  const keep = historyFilter({ site: flags.site, item: flags.item, since });
+  const out = bufferedWrite(ctx);
+  const problems =
+    flags.format === 'text'
+      ? printHistoryRuns(ctx.fs, file, keep, out.write)
+      : printJson(ctx, file, keep, flags.format, out.write);
+  out.flush();
+  for (const problem of problems) {
     ctx.stderr.write(
       `svc-gitops: error: ${file}:${problem.line}: not a history record (${problem.message})\n`,
     );
   }
-  return read.problems.length > 0 ? EXIT.error : EXIT.ok;
+  return problems.length > 0 ? EXIT.error : EXIT.ok;
+}
+
+/**
+ * json streams one document (`{"kind":"history","file","records":[…],"problems":[…]}`, the
+ * records as they are read); jsonl repeats each kept line unchanged.
+ */
+function printJson(
+  ctx: CliContext,
+  file: string,
+  keep: (record: HistoryRecord) => boolean,
+  format: 'json' | 'jsonl',
+  write: (text: string) => void,
+): HistoryProblem[] {
+  const problems: HistoryProblem[] = [];
+  let first = true;
+  if (format === 'json') write(`{"kind":"history","file":${JSON.stringify(file)},"records":[`);
+  scanHistory(ctx.fs, file, {
+    record(record, text) {
+      if (!keep(record)) return;
+      if (format === 'jsonl') return write(`${text}\n`);
+      write(`${first ? '' : ','}${JSON.stringify(record)}`);
+      first = false;
+    },
+    problem: (problem) => problems.push(problem),
+  });
+  if (format === 'json') write(`],"problems":${JSON.stringify(problems)}}\n`);
+  return problems;
+}
+
+/** Output in chunks of about 64 KiB: one write per record would be 50,000 writes. */
+function bufferedWrite(ctx: CliContext): { write: (text: string) => void; flush: () => void } {
+  let pending: string[] = [];
+  let size = 0;
+  const flush = () => {
+    if (size > 0) ctx.stdout.write(pending.join(''));
+    pending = [];
+    size = 0;
+  };
+  return {
+    write(text) {
+      pending.push(text);
+      size += text.length;
+      if (size >= 65_536) flush();
+    },
+    flush,
+  };
 }
 
 function historyFile(ctx: CliContext, flag: string | undefined): string {
@@ -84,27 +148,4 @@ export function sinceTime(text: string, now: Date): Date {
     });
   }
   return new Date(time);
-}
-
-function historyTable(records: readonly HistoryRecord[]): string {
-  const header = ['TIME', 'SITE', 'ITEM', 'ACTION', 'CHANGE', 'OUTCOME', 'PLAN'];
-  const rows = records.map((record) => [
-    record.time,
-    `${record.site_id} ${record.site_url}`,
-    `${record.kind} ${record.slug}`,
-    record.op,
-    record.from !== undefined || record.to !== undefined ? `${record.from ?? '?'} → ${record.to ?? '?'}` : '',
-    record.outcome + (record.code ? ` (${record.code})` : '') + (record.unverified ? ' unverified' : ''),
-    record.plan_id.slice(0, 12),
-  ]);
-  const cells = [header, ...rows].map((row) => row.map((cell) => safeText(String(cell))));
-  const widths = header.map((_, column) =>
-    Math.max(...cells.map((row) => [...(row[column] as string)].length)),
-  );
-  const line = (row: string[]) =>
-    row
-      .map((cell, column) => cell.padEnd(column === row.length - 1 ? 0 : (widths[column] as number)))
-      .join('  ')
-      .trimEnd();
-  return `${cells.map(line).join('\n')}\n`;
 }
