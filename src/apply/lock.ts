@@ -25,6 +25,14 @@ export interface LockOptions {
   holder: LockHolder;
   /** Whether a process with this pid is alive on this host (injected for tests). */
   isAlive?: (pid: number) => boolean;
+  /**
+   * A lock whose holder started longer ago than this is stale whatever its host (a lock held for
+   * moments, left by a run that died in a container whose pid this host cannot see). None: only
+   * a dead pid on this host makes a lock stale.
+   */
+  maxAgeMs?: number;
+  /** The clock holders' `started_at` is judged by (the clock they were written with). */
+  now?: () => number;
   onWarning?: (message: string) => void;
 }
 
@@ -56,10 +64,9 @@ export function acquireLock(options: LockOptions): HeldLock {
     }
     const current = readHolder(fs, path);
     // An unreadable lock may be one another process created a moment ago and is still writing.
-    const stale =
-      current === undefined
-        ? isOlderThan(fs, path, TORN_LOCK_AGE_MS)
-        : current.host === holder.host && !isAlive(current.pid);
+    const dead = current !== undefined && current.host === holder.host && !isAlive(current.pid);
+    const expired = current !== undefined && !dead && startedLongAgo(current, options);
+    const stale = current === undefined ? isOlderThan(fs, path, TORN_LOCK_AGE_MS) : dead || expired;
     if (!stale || attempt > 0) {
       const who =
         current === undefined
@@ -75,11 +82,18 @@ export function acquireLock(options: LockOptions): HeldLock {
       options.onWarning?.(
         current === undefined
           ? `taking over an unreadable apply lock ${path}`
-          : `taking over a stale apply lock of pid ${current.pid} (started ${current.started_at}; the process is gone)`,
+          : `taking over a stale apply lock of pid ${current.pid} on ${current.host} (started ${current.started_at}; ${expired ? 'held longer than a run holds it' : 'the process is gone'})`,
       );
     }
   }
   throw new SvcError('INTERNAL', 'lock acquisition fell through');
+}
+
+/** Whether the holder started more than `maxAgeMs` ago (a `started_at` that does not parse never does). */
+function startedLongAgo(holder: LockHolder, options: LockOptions): boolean {
+  if (options.maxAgeMs === undefined) return false;
+  const started = Date.parse(holder.started_at);
+  return Number.isFinite(started) && (options.now ?? Date.now)() - started > options.maxAgeMs;
 }
 
 /** A takeover lock older than this was left by a process killed mid-takeover (it takes milliseconds). */

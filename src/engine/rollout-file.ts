@@ -89,37 +89,79 @@ function syncDirectory(fs: typeof nodeFs, dir: string): void {
   }
 }
 
-/** How long a read-modify-write waits for another one (they take milliseconds). */
-const LOCK_TRIES = 50;
+/** How long a read-modify-write waits for another one (they take milliseconds), and how often it looks. */
+const LOCK_WAIT_MS = 5_000;
 const LOCK_PAUSE_MS = 100;
+/** A lock held longer than this was left by a run that died (on any host): it is taken over. */
+export const ROLLOUT_LOCK_MAX_AGE_MS = 120_000;
+
+/** The clock and waits the lock is waited for by (tests: virtual time). */
+export interface LockTimers {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+const REAL_TIMERS: LockTimers = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise((done, fail) => {
+      if (signal?.aborted) return fail(new SvcError('INTERRUPTED', 'interrupted'));
+      const timer = setTimeout(done, ms);
+      signal?.addEventListener('abort', () => {
+        clearTimeout(timer);
+        fail(new SvcError('INTERRUPTED', 'interrupted'));
+      });
+    }),
+};
+
+export interface RolloutLockOptions {
+  /** A lock taken over from a run that is gone. */
+  onWarning: (message: string) => void;
+  /** Real timers by default; the holder's `started_at` is written and judged on this clock. */
+  timers?: LockTimers | undefined;
+  /** Whether a pid on this host is alive; by default asked of the system. */
+  isAlive?: ((pid: number) => boolean) | undefined;
+  signal?: AbortSignal | undefined;
+}
 
 /**
  * Runs `work` holding the rollout state's lock (`<file>.lock`, the apply lock's kind: O_EXCL,
- * names its holder, a dead holder's lock is taken over). Every front end takes it around each
- * read-modify-write of the file; a busy lock is waited for, a lock that stays busy is LOCKED.
+ * names its holder). A busy lock is waited for, up to LOCK_WAIT_MS on `timers`; one still busy
+ * then is LOCKED. A lock is stale, and taken over with a warning, when its holder's pid is dead
+ * on this host or it was taken more than ROLLOUT_LOCK_MAX_AGE_MS ago (a run in another
+ * container, killed). Every front end takes it around each read-modify-write of the file.
  */
 export async function withRolloutLock<T>(
   fs: typeof nodeFs,
   path: string,
-  now: Date,
-  onWarning: (message: string) => void,
+  options: RolloutLockOptions,
   work: () => T,
 ): Promise<T> {
+  const timers = options.timers ?? REAL_TIMERS;
   fs.mkdirSync(dirname(path), { recursive: true });
-  const holder = { pid: process.pid, host: hostname(), started_at: now.toISOString() };
-  for (let attempt = 1; ; attempt += 1) {
+  const started = timers.now();
+  const holder = { pid: process.pid, host: hostname(), started_at: new Date(started).toISOString() };
+  for (;;) {
     let held: { release(): void };
     try {
-      held = acquireLock({ fs, path: `${path}.lock`, holder, onWarning });
+      held = acquireLock({
+        fs,
+        path: `${path}.lock`,
+        holder,
+        onWarning: options.onWarning,
+        maxAgeMs: ROLLOUT_LOCK_MAX_AGE_MS,
+        now: timers.now,
+        ...(options.isAlive ? { isAlive: options.isAlive } : {}),
+      });
     } catch (error) {
       if (!isSvcError(error) || error.code !== 'LOCKED') throw error;
-      if (attempt >= LOCK_TRIES) {
+      if (timers.now() - started >= LOCK_WAIT_MS) {
         throw new SvcError('LOCKED', `the rollout state ${path} stays locked by another run`, {
           details: { path, reason: 'rollout-state-locked', holder: error.details.holder },
           cause: error,
         });
       }
-      await new Promise((done) => setTimeout(done, LOCK_PAUSE_MS));
+      await timers.sleep(LOCK_PAUSE_MS, options.signal);
       continue;
     }
     try {

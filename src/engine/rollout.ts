@@ -27,7 +27,14 @@ import type {
   RolloutState,
   UnhealthySite,
 } from '../types.js';
-import { readRolloutState, rolloutStatePath, withRolloutLock, writeRolloutState } from './rollout-file.js';
+import {
+  type LockTimers,
+  type RolloutLockOptions,
+  readRolloutState,
+  rolloutStatePath,
+  withRolloutLock,
+  writeRolloutState,
+} from './rollout-file.js';
 
 /** Soak times, wave gates and health records need the file; windows alone do not. */
 export function usesRolloutState(desired: DesiredState): boolean {
@@ -46,6 +53,12 @@ export interface RolloutContext {
   signal?: AbortSignal | undefined;
   /** A lock taken over from a process that is gone. */
   onWarning?: ((message: string) => void) | undefined;
+  /** The clock and waits of the rollout lock (real timers by default). */
+  timers?: LockTimers | undefined;
+}
+
+function lockOptions(ctx: RolloutContext): RolloutLockOptions {
+  return { onWarning: ctx.onWarning ?? (() => {}), timers: ctx.timers, signal: ctx.signal };
 }
 
 /** The text each prepared rollout was read from: finishRollout writes over it without reading twice. */
@@ -158,7 +171,7 @@ export async function finishRollout(
   const done = wavesDone(planned.desired, planned.live, planned.plan, planned.targetSiteIds === undefined);
   const now = ctx.now();
   const mine = adoptQuarantines(recordDoneWaves(planned.rollout.state, done, now), planned.desired, now);
-  return withRolloutLock(ctx.fs, path, now, ctx.onWarning ?? (() => {}), () => {
+  return withRolloutLock(ctx.fs, path, lockOptions(ctx), () => {
     const current = currentText(ctx.fs, path);
     const state =
       read !== undefined && read.path === path && read.text === current
@@ -212,7 +225,7 @@ export async function recordApply(
   const path = rolloutStatePath(ctx.cwd, configPath);
   const unhealthyOf = new Map((result.health ?? []).map((entry) => [entry.wave, entry.unhealthy]));
   const applied = [...waves].map((wave) => ({ wave, unhealthy: unhealthyOf.get(wave) ?? [] }));
-  return withRolloutLock(ctx.fs, path, now, ctx.onWarning ?? (() => {}), () => {
+  return withRolloutLock(ctx.fs, path, lockOptions(ctx), () => {
     const { state, text } = readRolloutState(ctx.fs, path, now);
     const next = recordQuarantines(recordWaves(state, applied, now), quarantined);
     return writeRolloutState(ctx.fs, path, next, text) ? path : undefined;

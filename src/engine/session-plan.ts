@@ -81,8 +81,8 @@ export async function planUseCase(deps: PlanDeps, request: PlanRequest): Promise
 }
 
 export function rolloutContext(options: SessionOptions, events: SessionEvents): RolloutContext {
-  const { fs, cwd, now, signal } = options;
-  return { fs, cwd, now, signal, onWarning: events.warning };
+  const { fs, cwd, now, signal, timers } = options;
+  return { fs, cwd, now, signal, timers, onWarning: events.warning };
 }
 
 /** The names the dashboard does not know; under strict the installed items' read is reported. */

@@ -1,14 +1,7 @@
 import * as fs from 'node:fs';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  loadSettings,
-  openSession,
-  resolveTargets,
-  type SvcError,
-  withRolloutLock,
-} from '../../src/index.js';
+import { loadSettings, openSession, resolveTargets, type SvcError } from '../../src/index.js';
 import { parseFleet, startSandbox } from '../../src/sandbox/index.js';
 import { fastClientEnv, sandboxPer } from '../helpers/sandbox.js';
 import { tempDirForFile } from '../helpers/temp-dir.js';
@@ -77,31 +70,6 @@ describe('the session', () => {
     if (decision.kind !== 'nothing-to-apply') return;
     expect(decision.report.approval).toBe('auto-approve');
     expect(decision.report.result.outcomes).toEqual([]);
-  });
-
-  it('a read-modify-write of the rollout state waits for the lock another run holds', async () => {
-    const path = join(dir, 'waits.rollout.json');
-    // This process is alive on this host: its lock is no stale one to take over.
-    const holder = { pid: process.pid, host: hostname(), started_at: new Date().toISOString() };
-    fs.writeFileSync(`${path}.lock`, `${JSON.stringify(holder)}\n`);
-    const order: string[] = [];
-    const released = new Promise<void>((done) =>
-      setTimeout(() => {
-        order.push('released');
-        fs.rmSync(`${path}.lock`);
-        done();
-      }, 250),
-    );
-    const ran = withRolloutLock(
-      fs,
-      path,
-      new Date(),
-      () => {},
-      () => order.push('work'),
-    );
-    await Promise.all([released, ran]);
-    expect(order).toEqual(['released', 'work']);
-    expect(fs.existsSync(`${path}.lock`)).toBe(false);
   });
 
   it("refuses a target in no front end's words: a reason and the target, no flag", () => {
