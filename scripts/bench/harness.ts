@@ -65,6 +65,7 @@ export function benchSettings(
     safeMode: true,
     requireUserConfirmation: true,
     strict: false,
+    failOnVulnerable: false,
     rateLimit: 0,
     requestTimeout: 60_000,
     maxResponseSize: 50 * 1024 * 1024,

@@ -39,6 +39,7 @@ export const ACTION_INPUTS = [
   'artifact-name',
   'state-dir',
   'strict',
+  'fail-on-vulnerable',
 ] as const;
 type InputName = (typeof ACTION_INPUTS)[number];
 
@@ -75,6 +76,9 @@ function cliEnv(env: CliContext['env'], command: string): CliContext['env'] {
   // `strict: true`: plan, comment and drift fail on names the dashboard does not know.
   const strict = actionInput(env, 'strict');
   if (strict !== '') out.SVC_STRICT = strict;
+  // `fail-on-vulnerable: true`: plan, comment and drift exit 4 on sites vulnerable with no fix.
+  const failOnVulnerable = actionInput(env, 'fail-on-vulnerable');
+  if (failOnVulnerable !== '') out.SVC_FAIL_ON_VULNERABLE = failOnVulnerable;
   const stateDir = actionInput(env, 'state-dir');
   if (stateDir !== '') out.SVC_GITOPS_STATE_DIR = stateDir;
   return out;

@@ -6,7 +6,7 @@ const SHOWN_SITES = 10;
 
 /** `--fail-on-vulnerable` of `plan` and `drift`: one description, so both say the same. */
 export const FAIL_ON_VULNERABLE_HELP =
-  'exit 4 when the plan lists sites vulnerable with no fix (an error or a halted rollout exits first; outranks exit 2)';
+  'exit 4 when the plan lists sites vulnerable with no fix (an error or a halted rollout exits first; outranks exit 2; also: failOnVulnerable setting, SVC_FAIL_ON_VULNERABLE)';
 
 /**
  * True when `--fail-on-vulnerable` asks for exit 4 on this plan; says so on stderr (stdout may

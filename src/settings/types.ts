@@ -16,6 +16,8 @@ export interface Settings {
   requireUserConfirmation: boolean;
   /** plan: names the dashboard does not know are errors, not warnings. */
   strict: boolean;
+  /** plan, comment and drift: exit 4 when the plan lists sites vulnerable with no fix. */
+  failOnVulnerable: boolean;
   /** Calls per minute, 0 = unlimited; unset = adaptive pacing only. */
   rateLimit?: number;
   /** Milliseconds per request attempt. */
@@ -70,6 +72,7 @@ export const SETTING_ENV: Readonly<Record<SettingKey, string>> = {
   safeMode: 'SVC_SAFE_MODE',
   requireUserConfirmation: 'SVC_REQUIRE_USER_CONFIRMATION',
   strict: 'SVC_STRICT',
+  failOnVulnerable: 'SVC_FAIL_ON_VULNERABLE',
   rateLimit: 'SVC_RATE_LIMIT',
   requestTimeout: 'SVC_REQUEST_TIMEOUT',
   maxResponseSize: 'SVC_MAX_RESPONSE_SIZE',

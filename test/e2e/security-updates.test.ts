@@ -9,82 +9,7 @@ import { cli } from '../helpers/cli.js';
 import { sandboxControl, sandboxPer } from '../helpers/sandbox.js';
 import { startReceiver } from '../notify/receiver.js';
 import { planSchemaErrors, sandboxEnv, T0, tempDir } from './helpers.js';
-
-/**
- * Security updates end to end: the real CLI against the sandbox, which serves a Wordfence-shaped
- * feed (written here) behind an API key. akismet 5.3.6 is vulnerable and fixed in 5.3.7 (sites
- * 1-4); contact-form-7 5.0 is vulnerable with no fix released (sites 5-6, which can move to
- * 5.1, still affected); classic-editor's update is routine. The policy soaks versions for 7
- * days inside a window closed at T0 (11:00 in Berlin); two waves with health checks.
- */
-const FLEET = `sites:
-${[1, 2, 3, 4, 5, 6]
-  .map((id) => {
-    const plugin =
-      id <= 4 ? 'akismet/akismet.php: 5.3.6 -> 5.3.7' : 'contact-form-7/wp-contact-form-7.php: 5.0 -> 5.1';
-    return `  - id: ${id}\n    url: https://site-${id}.demo.test/\n    plugins:\n      ${plugin}\n      classic-editor/classic-editor.php: 1.6 -> 1.6.1`;
-  })
-  .join('\n')}
-`;
-
-const API_KEY = 'wf-key-Zq83NNxK2mVb7Tq';
-
-const RECORDS = {
-  'a1b2c3d4-0000-4000-8000-000000000001': {
-    id: 'a1b2c3d4-0000-4000-8000-000000000001',
-    title: 'Akismet <= 5.3.6 - Stored Cross-Site Scripting',
-    software: [
-      {
-        type: 'plugin',
-        name: 'Akismet',
-        slug: 'akismet',
-        affected_versions: {
-          '* - 5.3.6': { from_version: '*', from_inclusive: true, to_version: '5.3.6', to_inclusive: true },
-        },
-        patched: true,
-        patched_versions: ['5.3.7'],
-      },
-    ],
-    cve: 'CVE-2026-11111',
-    cvss: { vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', score: 9.8, rating: 'Critical' },
-    references: ['https://www.wordfence.com/threat-intel/vulnerabilities/id/a1b2c3d4'],
-  },
-  'a1b2c3d4-0000-4000-8000-000000000002': {
-    id: 'a1b2c3d4-0000-4000-8000-000000000002',
-    title: 'Contact Form 7 <= 5.1 - Unauthenticated File Upload',
-    software: [
-      {
-        type: 'plugin',
-        slug: 'contact-form-7',
-        affected_versions: {
-          '* - 5.1': { from_version: '*', from_inclusive: true, to_version: '5.1', to_inclusive: true },
-        },
-        patched: false,
-        patched_versions: [],
-      },
-    ],
-    cve: 'CVE-2026-22222',
-    cvss: { score: 7.5, rating: 'High' },
-    references: [],
-  },
-};
-
-const config = (feedUrl: string) => `version: 1
-updates:
-  - name: plugins
-    sites: [all]
-    kinds: [plugins]
-    max: minor
-    min_release_age: 7d
-    window: {schedule: '* 22-23 * * *', timezone: Europe/Berlin}
-rollout:
-  health: {}
-  waves:
-    - {name: canary, sites: [1, 2]}
-    - {name: everyone, sites: [all]}
-security:
-  feed: {wordfence: production, url: '${feedUrl}'}
-`;
+import { API_KEY, config, FLEET, putFeed, RECORDS } from './security-fixture.js';
 
 describe('security updates against the sandbox', () => {
   const sandbox = sandboxPer('test', async () => startSandbox({ fleet: parseFleet(FLEET) }));
@@ -93,12 +18,7 @@ describe('security updates against the sandbox', () => {
   beforeEach(async () => {
     dir = tempDir();
     env = { ...sandboxEnv(sandbox, dir), SVC_RATE_LIMIT: '0', SVC_FEED_API_KEY: API_KEY };
-    const stored = await fetch(`${sandbox.url}/__sandbox/vulnerability-feed`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ records: RECORDS, api_key: API_KEY }),
-    });
-    expect(stored.status).toBe(200);
+    await putFeed(sandbox.url);
     writeFileSync(join(dir, 'svc-gitops.yaml'), config(`${sandbox.url}/__sandbox/vulnerability-feed`));
   });
   const run = (argv: string[], at: Date) => cli(argv, { env, cwd: dir, now: () => at });
@@ -212,12 +132,7 @@ describe('security updates against the sandbox', () => {
 
   it('--fail-on-vulnerable exits 0 when the plan lists no vulnerable, no-fix site', async () => {
     const onlyFixed = Object.fromEntries(Object.entries(RECORDS).slice(0, 1));
-    const stored = await fetch(`${sandbox.url}/__sandbox/vulnerability-feed`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ records: onlyFixed, api_key: API_KEY }),
-    });
-    expect(stored.status).toBe(200);
+    await putFeed(sandbox.url, onlyFixed);
     const planned = await run(['plan', '--format', 'json', '--fail-on-vulnerable'], T0);
     expect(planned.code, planned.stderr).toBe(0);
     const plan = JSON.parse(planned.stdout) as Plan;

@@ -12,7 +12,14 @@ import { savedPlanRefusals, withFix } from './comment-refusals.js';
 
 /** What the comment shows: a plan, the desired state's problems, or why planning failed. */
 export type Obtained =
-  | { plan: Plan; live?: LiveState; refusals?: CommentRefusal[]; change?: ChangeView }
+  | {
+      plan: Plan;
+      live?: LiveState;
+      refusals?: CommentRefusal[];
+      change?: ChangeView;
+      /** The failOnVulnerable setting, for a plan made now (a saved plan's check never fails on it). */
+      failOnVulnerable?: boolean;
+    }
   | { diagnostics: Diagnostic[] }
   /** Planning failed for another known reason: the comment says so, then the error is reported. */
   | { failed: SvcError };
@@ -37,7 +44,14 @@ export async function obtainPlan(
         ? undefined
         : await compareOrExplain(ctx, planned, session.settings().planLifetimeMinutes, flags.compareTo);
     const refusals = planned.refusals.map(withFix);
-    return { plan: planned.plan, live: planned.live, refusals, ...(change ? { change } : {}) };
+    const { failOnVulnerable } = session.settings();
+    return {
+      plan: planned.plan,
+      live: planned.live,
+      refusals,
+      failOnVulnerable,
+      ...(change ? { change } : {}),
+    };
   } catch (error) {
     // A bug, or an interrupt, is reported as it is; a known failure also replaces the comment.
     if (!isSvcError(error) || error.code === 'INTERRUPTED') throw error;

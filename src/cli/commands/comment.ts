@@ -14,6 +14,7 @@ import {
 } from '../../github/index.js';
 import type { CliContext } from '../context.js';
 import { jsonLine, textOrJsonOption } from '../format-option.js';
+import { failsOnVulnerable } from '../vulnerable-exit.js';
 import { refuseConfigAsOutput } from '../write-file.js';
 import { commentBody } from './comment-body.js';
 import type { CommentFlags } from './comment-flags.js';
@@ -115,7 +116,10 @@ export async function runComment(ctx: CliContext, flags: CommentFlags): Promise<
       diagnostics: invalid ? obtained.diagnostics : [],
       outputs,
     };
-    return invalid || refusals.some(failsCheck) ? EXIT.error : EXIT.ok;
+    if (invalid || refusals.some(failsCheck)) return EXIT.error;
+    return 'plan' in obtained && failsOnVulnerable(ctx, obtained.plan, obtained.failOnVulnerable)
+      ? EXIT.vulnerable
+      : EXIT.ok;
   } finally {
     if (flags.format !== 'json') ctx.stdout.write(printed);
     else if (document) ctx.stdout.write(jsonLine(document));

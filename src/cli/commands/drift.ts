@@ -143,7 +143,8 @@ export async function runDrift(ctx: CliContext, flags: DriftFlags): Promise<numb
   // Under strict a name the dashboard does not know is an error, as it is for `plan`.
   if (strict && unknown.length > 0) return refuseNames(ctx, unknown);
   if (plan.rollout_halt) return EXIT.halted;
-  if (failsOnVulnerable(ctx, plan, flags.failOnVulnerable)) return EXIT.vulnerable;
+  const failOnVulnerable = flags.failOnVulnerable || session.settings().failOnVulnerable;
+  if (failsOnVulnerable(ctx, plan, failOnVulnerable)) return EXIT.vulnerable;
   return drift ? EXIT.changes : EXIT.ok;
 }
 

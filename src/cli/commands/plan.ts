@@ -91,7 +91,14 @@ export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
   }
   if (flags.out)
     refuseConfigAsOutput(ctx.fs, ctx.cwd, flags.out, resolveConfigPath(ctx.fs, ctx.cwd, flags.config));
-  const { plan: result, unknown: judged, strict, refusals, change } = await planned(ctx, flags, at);
+  const {
+    plan: result,
+    unknown: judged,
+    strict,
+    refusals,
+    change,
+    failOnVulnerable,
+  } = await planned(ctx, flags, at);
   const unknown = judged.filter((name) => !name.unchecked);
   // A plan built on a misspelt name is not saved for apply.
   const refused = strict && unknown.length > 0;
@@ -130,7 +137,7 @@ export async function plan(ctx: CliContext, flags: PlanFlags): Promise<number> {
     );
   }
   if (result.rollout_halt) return EXIT.halted;
-  if (failsOnVulnerable(ctx, result, flags.failOnVulnerable)) return EXIT.vulnerable;
+  if (failsOnVulnerable(ctx, result, flags.failOnVulnerable || failOnVulnerable)) return EXIT.vulnerable;
   return flags.detailedExitcode && result.actions.length > 0 ? EXIT.changes : EXIT.ok;
 }
 
@@ -143,7 +150,12 @@ async function planned(
   ctx: CliContext,
   flags: PlanFlags,
   at: Date | undefined,
-): Promise<Pick<SessionPlan, 'plan' | 'unknown' | 'strict' | 'refusals'> & { change?: ChangeView }> {
+): Promise<
+  Pick<SessionPlan, 'plan' | 'unknown' | 'strict' | 'refusals'> & {
+    change?: ChangeView;
+    failOnVulnerable: boolean;
+  }
+> {
   const session = cliSession(ctx, { quiet: flags.quiet });
   try {
     const head = await session.plan({
@@ -158,7 +170,8 @@ async function planned(
       flags.compareTo === undefined
         ? undefined
         : await compareWithBase(ctx, head, session.settings().planLifetimeMinutes, flags.compareTo);
-    return { plan: made, unknown, strict, refusals, ...(change ? { change } : {}) };
+    const { failOnVulnerable } = session.settings();
+    return { plan: made, unknown, strict, refusals, failOnVulnerable, ...(change ? { change } : {}) };
   } finally {
     await session.close();
   }

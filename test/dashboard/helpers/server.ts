@@ -65,6 +65,7 @@ export function testSettings(url: string, overrides: Partial<Settings> = {}): Se
     safeMode: true,
     requireUserConfirmation: true,
     strict: false,
+    failOnVulnerable: false,
     rateLimit: 0,
     requestTimeout: 2000,
     maxResponseSize: 1_000_000,
