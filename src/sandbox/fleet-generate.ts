@@ -52,7 +52,8 @@ function nextVersion(random: Random, from: string): string {
  * A deterministic fleet: the same options give the same fleet, byte for byte. Each site gets
  * between 0 and 2×`pendingPerSite` visible pending updates (so the average is
  * `pendingPerSite`), plus `ignoredPerSite` pending plugin updates hidden by per-site ignores,
- * and on `flaggedPercent` of the sites a site-wide ignore flag.
+ * and on `flaggedPercent` of the sites a site-wide ignore flag. Tags and clients follow the
+ * site's number (assignGroups).
  */
 export function generateFleet(options: GenerateFleetOptions): Fleet {
   const random = createRandom(options.seed);
@@ -84,9 +85,33 @@ export function generateFleet(options: GenerateFleetOptions): Fleet {
     addPending(random, site, pending);
     // Without random draws, so fleets generated without flags stay byte for byte the same.
     if ((n * flaggedPercent) % 100 < flaggedPercent) site.flags[flagKinds[flagged++ % 3]!] = true;
+    assignGroups(site, n);
     sites.push(site);
   }
-  return { sites, users: [], apiKeys: [], globalIgnores: { core: null, plugins: [], themes: [] } };
+  return {
+    sites,
+    users: [],
+    apiKeys: [],
+    globalIgnores: { core: null, plugins: [], themes: [] },
+    records: { tags: TAGS.map((name, i) => ({ id: i + 1, name })), clients: clients(), costs: [] },
+  };
+}
+
+/** Tags: `canary` on every 50th site (from the first), `production` on the others, `eu` on every third. */
+const TAGS = ['canary', 'production', 'eu'];
+const CLIENTS = 40;
+
+function clients(): { id: number; name: string }[] {
+  return Array.from({ length: CLIENTS }, (_, i) => ({
+    id: i + 1,
+    name: `client-${String(i + 1).padStart(2, '0')}`,
+  }));
+}
+
+/** Tags and a client by the site's number alone (no random draw: the rest of the fleet is as before). */
+function assignGroups(site: FleetSite, n: number): void {
+  site.tagIds = [n % 50 === 1 ? 1 : 2, ...(n % 3 === 0 ? [3] : [])];
+  site.clientId = 1 + ((n - 1) % CLIENTS);
 }
 
 function addPending(random: Random, site: FleetSite, count: number): void {

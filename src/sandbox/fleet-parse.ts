@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isScalar, LineCounter, parseDocument, visit } from 'yaml';
 import { displayName } from './fleet-names.js';
+import { GroupNames } from './fleet-parse-groups.js';
 import { readGlobalIgnores, readSiteIgnores, readUsersAndKeys } from './fleet-parse-ignores.js';
 import {
   isObject,
@@ -77,11 +78,19 @@ export function parseFleet(yamlText: string, fileName = 'fleet.yaml'): Fleet {
   if (!isObject(root)) return fail([], 'a fleet file must be a mapping with a `sites` list');
   onlyKeys(reader, root, [], ['sites', 'global_ignores', 'users', 'api_keys']);
   if (!Array.isArray(root.sites)) return fail(['sites'], '`sites` must be a list of sites');
-  const sites = root.sites.map((raw, index) => readSite(reader, raw, ['sites', index], index + 1));
+  const groups = new GroupNames();
+  const sites = root.sites.map((raw, index) => readSite(reader, raw, ['sites', index], index + 1, groups));
   const sharing = root.sites.map((raw) => isObject(raw) && raw.shares_url === true);
   checkUnique(reader, sites, sharing);
   const { users, apiKeys } = readUsersAndKeys(reader, root);
-  return { sites, users, apiKeys, globalIgnores: readGlobalIgnores(reader, root.global_ignores) };
+  const records = groups.result();
+  return {
+    sites,
+    users,
+    apiKeys,
+    globalIgnores: readGlobalIgnores(reader, root.global_ignores),
+    ...(records ? { records } : {}),
+  };
 }
 
 export async function loadFleet(path: string): Promise<Fleet> {
@@ -95,11 +104,29 @@ export async function loadFleet(path: string): Promise<Fleet> {
   return parseFleet(text, path);
 }
 
-const SITE_KEYS = ['id', 'url', 'name', 'status', 'connector', 'client_id', 'core', 'plugins', 'themes'];
+const SITE_KEYS = [
+  'id',
+  'url',
+  'name',
+  'status',
+  'connector',
+  'client_id',
+  'client',
+  'tags',
+  'core',
+  'plugins',
+  'themes',
+];
 const MORE_SITE_KEYS = ['translations', 'ignores', 'ignore_flags', 'fail', 'shares_url'];
 const STATUSES = ['connected', 'offline', 'suspended', 'sync-error'];
 
-function readSite(reader: Reader, raw: unknown, path: Array<string | number>, position: number): FleetSite {
+function readSite(
+  reader: Reader,
+  raw: unknown,
+  path: Array<string | number>,
+  position: number,
+  groups: GroupNames,
+): FleetSite {
   if (!isObject(raw)) return reader.fail(path, 'each site must be a mapping with at least `url`');
   onlyKeys(reader, raw, path, [...SITE_KEYS, ...MORE_SITE_KEYS]);
   if (typeof raw.url !== 'string' || !/^https?:\/\/[^/\s]+/.test(raw.url)) {
@@ -127,6 +154,7 @@ function readSite(reader: Reader, raw: unknown, path: Array<string | number>, po
       return reader.fail([...path, 'client_id'], '`client_id` must be an integer');
     site.clientId = raw.client_id as number;
   }
+  groups.readSite(reader, raw, path, site);
   if (raw.core !== undefined) {
     const move = versionMove(reader, raw.core, [...path, 'core']);
     site.core = { current: move.version, new: move.update };

@@ -36,6 +36,8 @@ export interface FleetSite {
   syncErrors: boolean;
   connectorVersion: string;
   clientId: number | null;
+  /** IDs of the site's tags (records in `Fleet.records.tags`), ascending; absent = none. */
+  tagIds?: number[];
   core: { current: string; new: string | null };
   plugins: FleetItem[];
   themes: FleetItem[];

@@ -95,8 +95,8 @@ describe('vendor-compatible, against the shipped 6.1 catalogue', () => {
     });
     const { tools } = await agent.client.listTools();
     const abilities = tools.filter((tool) => !tool.name.startsWith('mainwp_'));
-    // 22 in the catalogue, one blocked by the file's array.
-    expect(abilities).toHaveLength(21);
+    // 26 in the catalogue, one blocked by the file's array.
+    expect(abilities).toHaveLength(25);
     for (const tool of abilities) {
       expect(tool.title, tool.name).toBeTruthy();
       expect(tool.annotations, tool.name).toMatchObject({ title: tool.title, openWorldHint: true });

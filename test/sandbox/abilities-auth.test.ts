@@ -70,9 +70,9 @@ describe.each<SandboxProfile>(['compat-6.1', 'spec'])('abilities API auth and ca
       headers: { authorization: api.admin },
     });
     expect(page.status).toBe(200);
-    // 15 update abilities and 7 site abilities (check-site-v1 among them).
+    // 15 update abilities, 7 site abilities (check-site-v1 among them), 2 tag and 2 client abilities.
     const total = Number(page.headers.get('x-wp-total'));
-    expect(total).toBe(22);
+    expect(total).toBe(26);
     expect(page.headers.get('x-wp-totalpages')).toBe(String(Math.ceil(total / 10)));
     expect(page.body).toHaveLength(10);
     const capped = await api.raw('GET', '/wp-json/wp-abilities/v1/abilities?per_page=101', {

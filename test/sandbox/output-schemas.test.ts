@@ -29,6 +29,10 @@ const SAMPLES: Record<string, Record<string, unknown>[]> = {
   'run-updates-v1': [{ site_ids_or_domains: [1, 2, 3, 999], types: ['plugins'] }],
   'update-all-v1': [{ site_ids_or_domains: [2, 3, 'nowhere.test'] }],
   'unignore-site-updates-v1': [{ site_id_or_domain: 1, type: 'plugin', slugs: ['hello.php'], dry_run: true }],
+  'list-clients-v1': [{}],
+  'get-client-sites-v1': [{ client_id_or_email: 1 }],
+  'list-tags-v1': [{}, { per_page: 1, page: 2 }],
+  'get-tag-sites-v1': [{ tag_id: 1 }],
 };
 
 describe.each<SandboxProfile>([...PROFILES])(
@@ -43,6 +47,12 @@ describe.each<SandboxProfile>([...PROFILES])(
         headers: { authorization: api.admin },
       });
       const next = profile === 'next';
+      // A client and a tag for their abilities to answer about.
+      const created = await api.rest('POST', 'batch', {
+        clients: { create: [{ name: 'Acme' }] },
+        tags: { create: [{ name: 'production' }] },
+      });
+      expect(created.status).toBe(200);
       for (const item of all.body as Array<{
         name: string;
         meta: { annotations: Record<string, boolean> };

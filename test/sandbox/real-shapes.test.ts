@@ -79,11 +79,11 @@ describe('compat-6.1 shapes of the real dashboard', () => {
     expect(names.filter((n) => n.startsWith('mainwp/'))).toHaveLength(SHIPPED - 2);
     const sites = res.body.find((a: { name: string }) => a.name === 'mainwp/list-sites-v1');
     expect(sites.input_schema.properties.status.enum).toContain('available_update');
-    const run = await api.ability('list-clients-v1');
+    const run = await api.ability('count-clients-v1');
     expect(run.status).toBe(501);
     expect(run.headers.get('allow')).toBeNull();
     expect(run.body.code).toBe('sandbox_not_emulated');
-    expect(run.body.message).toContain('mainwp/list-clients-v1');
+    expect(run.body.message).toContain('mainwp/count-clients-v1');
   });
 
   it('filters sites by available_update', async () => {

@@ -12,7 +12,13 @@ describe.each<SandboxProfile>(['compat-6.1', 'spec', 'next'])('site abilities (%
       headers: { authorization: api.admin },
     });
     expect(res.status).toBe(200);
-    expect(res.body.map((c: { slug: string }) => c.slug)).toEqual(['svc-sites', 'svc-updates', 'svc-batch']);
+    expect(res.body.map((c: { slug: string }) => c.slug)).toEqual([
+      'svc-sites',
+      'svc-updates',
+      'svc-clients',
+      'svc-tags',
+      'svc-batch',
+    ]);
     const anonymous = await api.raw('GET', '/wp-json/wp-abilities/v1/categories');
     expect(anonymous.status).toBe(401);
   });

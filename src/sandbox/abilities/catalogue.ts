@@ -3,6 +3,7 @@ import type { AbilityInfo, Annotations } from './ability-info.js';
 import { DEFINITION_ONLY_ABILITIES, type DefinitionOnlyAbility } from './definition-only.js';
 import { nextReleaseAbility, unignoreAbility } from './next-release.js';
 import { SHIPPED_CATALOGUE, type ShippedAbility } from './shipped-catalogue.js';
+import { SHIPPED_GROUP_ABILITIES } from './shipped-groups.js';
 import { SPEC_INPUTS, SPEC_OUTPUTS } from './spec-schemas.js';
 import type { Schema } from './validate.js';
 
@@ -138,6 +139,28 @@ export const ABILITY_TEXTS: Readonly<Record<string, AbilityTexts>> = {
     description: 'Applies every available update, including core.',
     instructions: 'types absent means all four kinds; more than 200 sites are queued.',
   },
+  'list-clients-v1': {
+    label: 'List clients',
+    description: 'Lists the clients sites are assigned to.',
+    instructions:
+      "Page with page/per_page (at most 100) until total is reached; list-sites-v1 carries each site's client_id.",
+  },
+  'get-client-sites-v1': {
+    label: 'Get client sites',
+    description: 'Lists the sites of one client.',
+    instructions: 'Pass the client ID or email; the answer is not paged.',
+  },
+  'list-tags-v1': {
+    label: 'List tags',
+    description: 'Lists the site tags with the IDs of their sites.',
+    instructions:
+      "Page with page/per_page (at most 100) until total is reached; sites_ids lists each tag's sites.",
+  },
+  'get-tag-sites-v1': {
+    label: 'Get tag sites',
+    description: 'Lists the sites of one tag.',
+    instructions: 'Page with page/per_page (at most 100) until total is reached.',
+  },
   'get-batch-job-status-v1': {
     label: 'Get batch job status',
     description: 'Reports the progress of a queued job.',
@@ -152,7 +175,12 @@ export const ABILITY_TEXTS: Readonly<Record<string, AbilityTexts>> = {
  */
 export function abilityCatalogue(ctx: SandboxContext): AbilityInfo[] {
   const list = Object.entries(ABILITY_TEXTS).map(([name, texts]) =>
-    profileAbility(ctx, name, SHIPPED_CATALOGUE[name] as ShippedAbility, texts),
+    profileAbility(
+      ctx,
+      name,
+      (SHIPPED_CATALOGUE[name] ?? SHIPPED_GROUP_ABILITIES[name]) as ShippedAbility,
+      texts,
+    ),
   );
   if (ctx.release === 'next') list.push(unignoreAbility(ctx));
   if (ctx.quirks.fullShippedCatalogue)
@@ -223,7 +251,13 @@ function profileAbility(
  * catalogue also WordPress core's `user` (registered with no ability of its own).
  */
 export function categoryItems(ctx: SandboxContext, catalogue: AbilityInfo[]): Record<string, unknown>[] {
-  const labels: Record<string, string> = { sites: 'Sites', updates: 'Updates', batch: 'Batch jobs' };
+  const labels: Record<string, string> = {
+    sites: 'Sites',
+    updates: 'Updates',
+    clients: 'Clients',
+    tags: 'Tags',
+    batch: 'Batch jobs',
+  };
   const slugs = [...new Set(catalogue.map((a) => a.category))];
   if (ctx.quirks.fullShippedCatalogue && !slugs.includes('user')) slugs.splice(1, 0, 'user');
   return slugs.map((slug) => {

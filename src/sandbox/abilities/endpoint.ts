@@ -7,6 +7,7 @@ import { type FleetHandler, notFoundMessage, type SiteHandler } from './call.js'
 import { type AbilityInfo, catalogueItem, categoryItems, fullName, methodFor } from './catalogue.js';
 import { checkSite } from './check-site.js';
 import { gatedUpdate } from './gated.js';
+import { getClientSites, getTagSites, listClients, listTags } from './groups.js';
 import { ignoreSiteCore, ignoreSitePlugins, ignoreSiteThemes, setIgnoredUpdates } from './ignore.js';
 import { GATED_ABILITIES } from './next-release.js';
 import { getSiteUpdates, jobStatus, listIgnored, listSites, listUpdates } from './read.js';
@@ -33,6 +34,10 @@ const FLEET_HANDLERS: Record<string, FleetHandler> = {
   'list-ignored-updates-v1': listIgnored,
   'update-all-v1': updateAll,
   'get-batch-job-status-v1': jobStatus,
+  'list-clients-v1': listClients,
+  'get-client-sites-v1': getClientSites,
+  'list-tags-v1': listTags,
+  'get-tag-sites-v1': getTagSites,
 };
 
 /** Single-site abilities: the site is resolved and access-checked inside the permission check. */

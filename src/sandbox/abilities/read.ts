@@ -36,7 +36,7 @@ export function listSites(ctx: SandboxContext, { user, input }: AbilityCall): Re
           site.url.toLowerCase().includes(search) ||
           site.name.toLowerCase().includes(search)) &&
         (input.client_id === undefined || site.clientId === input.client_id) &&
-        input.tag_id === undefined,
+        (input.tag_id === undefined || (site.tagIds ?? []).includes(input.tag_id as number)),
     );
   const items = pageOf(sites, page, perPage).map((site) => ({
     id: site.id,

@@ -22,7 +22,9 @@ function filtered(ctx: SandboxContext, user: FleetUser, input: Record<string, un
         canAccess(user, site) &&
         (status === undefined || siteStatus(site) === status) &&
         (input.client_id === undefined || site.clientId === input.client_id) &&
-        (tags === undefined || tags.length === 0),
+        (tags === undefined ||
+          tags.length === 0 ||
+          tags.some((id) => (site.tagIds ?? []).includes(id as number))),
     );
 }
 
