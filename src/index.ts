@@ -111,6 +111,7 @@ export {
   type SessionEvents,
   type SessionOptions,
   type SessionPlan,
+  type SessionStatus,
   stillUnhealthy,
   type UnknownName,
   unknownNames,

@@ -672,3 +672,50 @@ export interface ApplyResult extends ApplyRun {
   /** Set when calls were held back (the actions not started are skipped with this code). */
   stopped?: { code: StopCode; message: string };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Status: the standing overview of one dashboard (`svc-gitops status`, its GitHub issue),
+// derived from a plan made now, the live read and the apply history. Field names are the
+// `status --format json` document.
+
+/** The groups of a status, in the order every view shows them. */
+export type StatusState = 'pending' | 'soaking' | 'window' | 'held' | 'quarantined' | 'failed' | 'vulnerable';
+
+/** One item in one state: what it is, why it is there, and the sites it is there on. */
+export interface StatusRow {
+  kind: ItemKind;
+  slug: string;
+  name: string;
+  /** `6.8.1–6.8.2 → 6.8.3`, a quarantined version, or empty for an ignore-list change. */
+  versions: string;
+  /** Why the item is in this state (the rule with file:line, the gate, the failure codes). */
+  detail: string;
+  /** When the state ends, when known (ISO time): a soak's end, a window's opening, a wave's earliest start. */
+  until?: string;
+  /** `until` for people: in the zone of the window or policy that sets it, and in UTC. */
+  when?: string;
+  sites: number;
+  /** The addresses of the first few sites, by site id. */
+  first_sites: string[];
+}
+
+export interface StatusGroup {
+  state: StatusState;
+  /** Distinct items (kind and slug) in the group. */
+  items: number;
+  /** Distinct sites in the group. */
+  sites: number;
+  rows: StatusRow[];
+}
+
+export interface StatusReport {
+  dashboard: string;
+  plan_id: string;
+  created_at: string;
+  /** The rollout is halted: every view leads with it. */
+  rollout_halt?: RolloutHalt;
+  /** Every state, in order, empty groups included. */
+  groups: StatusGroup[];
+  /** The last apply the history file records for this dashboard; absent when none. */
+  last_apply?: { time: string; plan_id: string; records: number; failed: number };
+}

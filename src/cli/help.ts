@@ -15,7 +15,7 @@ const OTHER_VARIABLES: ReadonlyArray<readonly [string, string]> = [
   ['SVC_GITOPS_STATE_DIR', 'Where apply keeps its journal and used plans (default .svc-gitops).'],
   ['SVC_GITOPS_DEBUG', 'Set to 1 to print the stack trace of an internal error.'],
   ['NO_COLOR', 'Set to anything to turn colour off (as --no-color); colour is used only on a terminal.'],
-  ['GITHUB_TOKEN', 'comment and drift --issue: the token that writes the comment or the issue.'],
+  ['GITHUB_TOKEN', 'comment, drift --issue and status --issue: the token that writes the comment or the issue.'],
 ];
 
 /** Help is written for 80 columns (commander's own width when output is not a terminal). */
@@ -103,6 +103,10 @@ export const EXAMPLES: Readonly<Record<string, ReadonlyArray<readonly [string, s
   ],
   comment: [['svc-gitops comment --dry-run', 'print the pull-request comment instead of posting it']],
   drift: [['svc-gitops drift --issue', 'open or update the drift issue (in GitHub Actions)']],
+  status: [
+    ['svc-gitops status', 'what is pending, soaking until when, held and why, per item'],
+    ['svc-gitops status --issue', 'keep the dashboard issue up to date (in GitHub Actions)'],
+  ],
   history: [
     ['svc-gitops history --site 23 --since 7d', 'what the applies of the last week did on site 23'],
     ['svc-gitops history --item akismet/akismet.php --format json', "one plugin's history, for a script"],

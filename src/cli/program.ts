@@ -10,6 +10,7 @@ import { registerMcp } from './commands/mcp.js';
 import { registerPlan } from './commands/plan.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerShow } from './commands/show.js';
+import { registerStatus } from './commands/status.js';
 import { registerValidate } from './commands/validate.js';
 import type { CliContext } from './context.js';
 import { addHelpSections } from './help.js';
@@ -53,6 +54,7 @@ export function createProgram(ctx: CliContext, setExit: (code: number) => void):
   registerApply(program, ctx, setExit);
   registerComment(program, ctx, setExit);
   registerDrift(program, ctx, setExit);
+  registerStatus(program, ctx, setExit);
   registerHistory(program, ctx, setExit);
   registerSandbox(program, ctx, setExit);
   registerMcp(program, ctx, setExit);

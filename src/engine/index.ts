@@ -52,6 +52,7 @@ export { readRolloutState, rolloutStatePath, withRolloutLock, writeRolloutState 
 export { loadSecurityFeed, type SecurityFeedOptions } from './security.js';
 export { type Applied, type ApplyRunOptions, openSession, type Session } from './session.js';
 export type { Approval, ApproveRequest } from './session-approve.js';
+export type { SessionStatus } from './session-status.js';
 export type { PlanRequest, SessionEvents, SessionOptions, SessionPlan } from './session-types.js';
 export { resolveTargets } from './targets.js';
 export { type InstalledSeen, type UnknownName, unknownNames } from './unknown-names.js';

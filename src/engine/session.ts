@@ -19,6 +19,7 @@ import { applyReport } from './report.js';
 import { recordApply } from './rollout.js';
 import { type Approval, type ApproveRequest, approveUseCase } from './session-approve.js';
 import { type PlanDeps, planUseCase, rolloutContext } from './session-plan.js';
+import { type SessionStatus, statusUseCase } from './session-status.js';
 import type { PlanRequest, SessionOptions, SessionPlan } from './session-types.js';
 
 /**
@@ -36,6 +37,8 @@ export interface Session {
   plan(request?: PlanRequest): Promise<SessionPlan>;
   /** Drift is a plan against the live dashboard; a halted rollout is drift until resolved. */
   drift(request?: PlanRequest): Promise<SessionPlan & { drift: boolean }>;
+  /** A plan made now, grouped by state with the last apply's failures (the history file). */
+  status(request?: PlanRequest): Promise<SessionStatus>;
   /** Decides whether and what to apply; never sends a write. */
   approve(request: ApproveRequest): Promise<Approval>;
   /** Runs an approval: apply lock, journal, calls, re-read; then the rollout state and the report. */
@@ -100,6 +103,7 @@ export function openSession(options: SessionOptions): Session {
         drift: planned.plan.actions.length > 0 || planned.plan.rollout_halt !== undefined,
       };
     },
+    status: (request = {}) => statusUseCase(deps, request),
     approve: (request) => approveUseCase(deps, request),
     apply: (approval, run) => applyApproved(deps, approval, run),
     async calls(approval) {

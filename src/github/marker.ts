@@ -8,7 +8,7 @@ import type { TokenUser } from './client.js';
  * The key is percent-encoded: `>` and spaces cannot end the comment early, and distinct keys
  * (config paths, dashboard URLs) give distinct markers.
  */
-export type MarkerKind = 'plan' | 'drift' | 'quarantine';
+export type MarkerKind = 'plan' | 'drift' | 'quarantine' | 'status';
 
 export function marker(kind: MarkerKind, key: string): string {
   return `<!-- svc-gitops:${kind} ${encodeURIComponent(key)} -->`;

@@ -45,6 +45,13 @@ export {
   waveClock,
 } from './rollout-state.js';
 export { compileSelection, compileSelections, matchesSelection, normaliseAddress } from './select.js';
+export {
+  classify,
+  deriveStatus,
+  STATUS_STATES,
+  type StatusHistoryRecord,
+  type StatusInput,
+} from './status.js';
 export { summarise } from './summary.js';
 export { compareVersions, levelWithin, versionLevel, withinPin } from './versions.js';
 export { vulnerableNoFixSites } from './vulnerable.js';

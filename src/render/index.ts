@@ -60,3 +60,5 @@ export {
 export { holdYaml } from './quarantines.js';
 export { haltMarkdown, haltText } from './rollout-halt.js';
 export { safeText, terminalText } from './safe-text.js';
+export { renderStatusMarkdown, type StatusMarkdownOptions, statusTitle } from './status-markdown.js';
+export { renderStatusText } from './status-text.js';

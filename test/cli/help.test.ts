@@ -23,6 +23,7 @@ describe('--help', () => {
       'apply',
       'comment',
       'drift',
+      'status',
       'history',
       'sandbox',
       'mcp',
