@@ -15,7 +15,10 @@ const OTHER_VARIABLES: ReadonlyArray<readonly [string, string]> = [
   ['SVC_GITOPS_STATE_DIR', 'Where apply keeps its journal and used plans (default .svc-gitops).'],
   ['SVC_GITOPS_DEBUG', 'Set to 1 to print the stack trace of an internal error.'],
   ['NO_COLOR', 'Set to anything to turn colour off (as --no-color); colour is used only on a terminal.'],
-  ['GITHUB_TOKEN', 'comment, drift --issue and status --issue: the token that writes the comment or the issue.'],
+  [
+    'GITHUB_TOKEN',
+    'comment, drift --issue and status --issue: the token that writes the comment or the issue.',
+  ],
 ];
 
 /** Help is written for 80 columns (commander's own width when output is not a terminal). */
