@@ -20,7 +20,7 @@ export interface FleetOptions {
 }
 
 /** mulberry32: a tiny deterministic PRNG (the fleet must not depend on Math.random). */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -42,13 +42,21 @@ const STATUSES: SiteStatus[] = [
   'suspended',
 ];
 
+/** The reference fleet's plugins (`pendingPerSite` ≤ 50): `plugin-<i>/plugin-<i>.php`, i below this. */
+export const FLEET_PLUGINS = 200;
+
+/** The folder of the fleet's i-th plugin: its slug in a vulnerability feed. */
+export function fleetPluginFolder(i: number): string {
+  return `plugin-${i}`;
+}
+
 export function generateFleet(options: FleetOptions): LiveState {
   const random = prng(options.seed ?? 42);
   const pick = (n: number): number => Math.floor(random() * n);
-  const plugins = Array.from(
-    { length: Math.max(200, options.pendingPerSite * 4) },
-    (_, i) => `plugin-${i}/plugin-${i}.php`,
-  );
+  const plugins = Array.from({ length: Math.max(FLEET_PLUGINS, options.pendingPerSite * 4) }, (_, i) => {
+    const folder = fleetPluginFolder(i);
+    return `${folder}/${folder}.php`;
+  });
   const sites: Site[] = [];
   const pending: PendingUpdate[] = [];
   const ignores: LiveIgnore[] = [];

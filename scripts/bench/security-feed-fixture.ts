@@ -2,11 +2,12 @@
  * A generated vulnerability feed in the Wordfence Intelligence v3 shape, from a seeded PRNG:
  * `records` records (the real feed: ~42,500 in ~160 MB), each padded with description text to
  * about `recordBytes`, written streamed so generating 160 MB costs no memory either. A share of
- * the records (`fleetShare`) names the plugins of the reference fleet (scripts/bench/fixtures.ts:
- * `plugin-<i>`, i < 200), so matching finds advisories, fixed and unfixed, on it.
+ * the records (`fleetShare`) names the plugins of the reference fleet (scripts/bench/fixtures.ts,
+ * whose PRNG and plugin names this reuses), so matching finds advisories, fixed and unfixed, on it.
  */
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
+import { FLEET_PLUGINS, fleetPluginFolder, prng } from './fixtures.js';
 
 export interface FeedFixtureOptions {
   records: number;
@@ -17,17 +18,6 @@ export interface FeedFixtureOptions {
   fleetShare?: number;
   /** Share of records whose affected range reaches the fleet's versions (default 0.2). */
   recentShare?: number;
-}
-
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const WORDS =
@@ -44,7 +34,7 @@ export function* wordfenceRecords(options: FeedFixtureOptions): Generator<string
   for (let i = 0; i < options.records; i++) {
     const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
     const fleet = random() < share;
-    const slug = fleet ? `plugin-${pick(200)}` : `other-plugin-${pick(20_000)}`;
+    const slug = fleet ? fleetPluginFolder(pick(FLEET_PLUGINS)) : `other-plugin-${pick(20_000)}`;
     // Most advisories affect versions long superseded (the reference fleet runs 1.x to 5.x);
     // `recentShare` of them reach into the versions a fleet runs.
     const recent = random() < (options.recentShare ?? 0.2);
@@ -89,7 +79,11 @@ export function* wordfenceRecords(options: FeedFixtureOptions): Generator<string
     };
     let text = JSON.stringify(record, null, 2);
     const words: string[] = [];
-    for (let room = target - text.length; room > 0; room -= 8) words.push(WORDS[pick(WORDS.length)]!);
+    for (let room = target - text.length; room > 0; ) {
+      const word = WORDS[pick(WORDS.length)]!;
+      words.push(word);
+      room -= word.length + 1;
+    }
     record.description = words.join(' ');
     text = JSON.stringify(record, null, 2);
     yield `${JSON.stringify(id)}: ${text}`;

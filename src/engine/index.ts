@@ -49,7 +49,12 @@ export {
   usesRolloutState,
 } from './rollout.js';
 export { readRolloutState, rolloutStatePath, withRolloutLock, writeRolloutState } from './rollout-file.js';
-export { loadSecurityFeed, type SecurityFeedOptions } from './security.js';
+export {
+  loadSecurityFeed,
+  prepareSecurityFeed,
+  type SecurityFeedLoader,
+  type SecurityFeedOptions,
+} from './security.js';
 export { type Applied, type ApplyRunOptions, openSession, type Session } from './session.js';
 export type { Approval, ApproveRequest } from './session-approve.js';
 export type { SessionStatus } from './session-status.js';

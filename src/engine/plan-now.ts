@@ -95,8 +95,11 @@ export interface PlanNowOptions extends ReadLiveOptions {
   rollout?: ((read: LiveRead) => Promise<PlanRollout | undefined>) | undefined;
   /** See PlanOptions.tokenVariable. */
   tokenVariable?: string | undefined;
-  /** The vulnerability feed's advisories (`loadSecurityFeed`), when the desired state names one. */
-  security?: PlanOptions['security'] | undefined;
+  /**
+   * The vulnerability feed's advisories (`loadSecurityFeed`), when the desired state names one;
+   * or a loader called with the live state once it is read (`prepareSecurityFeed`).
+   */
+  security?: PlanOptions['security'] | ((live: LiveState) => Promise<PlanOptions['security']>) | undefined;
 }
 
 /** A plan made now, and the sites `targets` named. */
@@ -110,6 +113,8 @@ export interface PlannedNow extends Planned {
 export async function planNow(client: DashboardClient, options: PlanNowOptions): Promise<PlannedNow> {
   const read = await readLive(client, options);
   const { live, targetSiteIds } = read;
+  // Before the rollout's plan-time health checks: a refused feed costs no more calls.
+  const security = typeof options.security === 'function' ? await options.security(live) : options.security;
   const rollout = await options.rollout?.(read);
   const plan = createPlan(options.desired, live, {
     now: (options.now ?? (() => new Date()))(),
@@ -117,7 +122,7 @@ export async function planNow(client: DashboardClient, options: PlanNowOptions):
     ...(targetSiteIds === undefined ? {} : { targetSiteIds }),
     ...(rollout === undefined ? {} : { rollout }),
     ...(options.tokenVariable === undefined ? {} : { tokenVariable: options.tokenVariable }),
-    ...(options.security === undefined ? {} : { security: options.security }),
+    ...(security === undefined ? {} : { security }),
   });
   return {
     desired: options.desired,

@@ -7,7 +7,7 @@ import { judgeNames } from './judge-names.js';
 import { refusalsBeforeMerge } from './merge-refusals.js';
 import { planNow } from './plan-now.js';
 import { finishRollout, prepareRollout, type RolloutContext } from './rollout.js';
-import { loadSecurityFeed } from './security.js';
+import { prepareSecurityFeed } from './security.js';
 import type { PlanRequest, SessionEvents, SessionOptions, SessionPlan } from './session-types.js';
 import type { UnknownName } from './unknown-names.js';
 
@@ -33,8 +33,9 @@ export async function planUseCase(deps: PlanDeps, request: PlanRequest): Promise
   const desired = requireDesired(load);
   const { configPath } = load;
   const settings = deps.settings();
-  // Before the dashboard is read: a feed that is refused costs no dashboard calls.
-  const security = await loadSecurityFeed(desired, {
+  // The feed is read after the dashboard, keeping only the fleet's items; a missing file or
+  // API key is refused here, before any dashboard call.
+  const security = prepareSecurityFeed(desired, {
     stateDir: resolve(cwd, options.stateDir ?? DEFAULT_STATE_DIR),
     apiKey: settings.feedApiKey,
     now: options.now(),

@@ -44,6 +44,7 @@ export {
   serialiseRolloutState,
   waveClock,
 } from './rollout-state.js';
+export { fleetFeedItems } from './security.js';
 export { compileSelection, compileSelections, matchesSelection, normaliseAddress } from './select.js';
 export {
   classify,

@@ -33,6 +33,21 @@ export function feedSlug(kind: ItemKind, slug: string): string {
   return slug.endsWith('.php') ? slug.slice(0, -'.php'.length) : slug;
 }
 
+/**
+ * Whether the feed's (kind, slug) names an item a plan of `live` can judge: one with a pending
+ * update (listed, or hidden by a site-wide flag). A feed reader keeps only these advisories;
+ * the plan's verdicts are the same as with the whole feed, since `judge` asks for no other.
+ */
+export function fleetFeedItems(live: {
+  pending: readonly Pick<PendingUpdate, 'kind' | 'slug'>[];
+  hidden?: readonly Pick<PendingUpdate, 'kind' | 'slug'>[] | undefined;
+}): (kind: Advisory['kind'], slug: string) => boolean {
+  const items = { core: new Set<string>(), plugin: new Set<string>(), theme: new Set<string>() };
+  for (const list of [live.pending, live.hidden ?? []])
+    for (const { kind, slug } of list) if (kind !== 'translation') items[kind].add(feedSlug(kind, slug));
+  return (kind, slug) => items[kind].has(slug);
+}
+
 const OPEN = '*';
 
 export function inRange(version: string, range: VersionRange, compare = compareVersions): boolean {

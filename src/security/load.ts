@@ -14,6 +14,7 @@ import { publicUrl } from '../public-url.js';
 import type { Advisory, PlanSecurity, SecurityConfig } from '../types.js';
 import { downloadFeed } from './download.js';
 import { type FeedRead, readFeedFile } from './read.js';
+import type { FeedFilter } from './wordfence.js';
 
 export interface LoadFeedOptions {
   /** Absolute; feeds are cached under `<stateDir>/feeds/`. */
@@ -24,6 +25,8 @@ export interface LoadFeedOptions {
   signal?: AbortSignal | undefined;
   onWarning?: ((message: string) => void) | undefined;
   dispatcher?: Dispatcher | undefined;
+  /** Keep only these items' advisories (the fleet's): the feed is still read and checked whole. */
+  keep?: FeedFilter | undefined;
 }
 
 export interface LoadedFeed {
@@ -75,22 +78,44 @@ function loaded(read: FeedRead, source: string, fetchedAt: Date): LoadedFeed {
   };
 }
 
-async function loadFile(
-  config: SecurityConfig,
-  path: string,
-  format: 'wordfence' | 'svc',
-  options: LoadFeedOptions,
-) {
-  let mtime: Date;
+function feedFileTime(path: string): Date {
   try {
-    mtime = fs.statSync(path).mtime;
+    return fs.statSync(path).mtime;
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     throw new SvcError('IO_ERROR', `cannot read the feed ${path} (${String(code ?? error)})`, {
       hint: `security.feed.file is read from the directory of the YAML file that names it`,
     });
   }
-  const read = await readFeedFile(path, format, path, options.signal);
+}
+
+function requireApiKey(apiKey: string | undefined, shown: string): string {
+  if (!apiKey)
+    throw new SvcError('SETTINGS_INVALID', `the Wordfence feed ${shown} needs an API key`, {
+      hint: 'set SVC_FEED_API_KEY (or feedApiKey in the settings file) to a Wordfence Intelligence API key',
+    });
+  return apiKey;
+}
+
+/**
+ * The mistakes found without reading the feed (a missing file, a missing API key), so a caller
+ * that reads the feed late (after the dashboard, to keep only the fleet's items) refuses them
+ * before any dashboard call.
+ */
+export function checkFeedSource(config: SecurityConfig, apiKey: string | undefined): void {
+  const { source } = config;
+  if (source.type === 'file') feedFileTime(source.path);
+  else requireApiKey(apiKey, publicUrl(source.url));
+}
+
+async function loadFile(
+  config: SecurityConfig,
+  path: string,
+  format: 'wordfence' | 'svc',
+  options: LoadFeedOptions,
+) {
+  const mtime = feedFileTime(path);
+  const read = await readFeedFile(path, format, { signal: options.signal, keep: options.keep });
   warnIfOld(config, mtime, options.now, path, options.onWarning);
   return loaded(read, path, mtime);
 }
@@ -99,10 +124,7 @@ export async function loadFeed(config: SecurityConfig, options: LoadFeedOptions)
   const { source } = config;
   if (source.type === 'file') return loadFile(config, source.path, source.format, options);
   const shown = publicUrl(source.url);
-  if (!options.apiKey)
-    throw new SvcError('SETTINGS_INVALID', `the Wordfence feed ${shown} needs an API key`, {
-      hint: 'set SVC_FEED_API_KEY (or feedApiKey in the settings file) to a Wordfence Intelligence API key',
-    });
+  const apiKey = requireApiKey(options.apiKey, shown);
   const dir = join(options.stateDir, 'feeds');
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const name = createHash('sha256').update(source.url).digest('hex').slice(0, 16);
@@ -110,8 +132,11 @@ export async function loadFeed(config: SecurityConfig, options: LoadFeedOptions)
   const metaPath = join(dir, `${name}.meta.json`);
   const meta = fs.existsSync(cache) ? readMeta(metaPath) : undefined;
   const now = options.now;
+  const { signal, keep } = options;
+  const readCache = () =>
+    readFeedFile(cache, 'wordfence', { label: `${shown} (cached in ${cache})`, signal, keep });
   if (meta && now.getTime() - Date.parse(meta.fetched_at) < config.refreshAfter.ms) {
-    const read = await readFeedFile(cache, 'wordfence', `${shown} (cached in ${cache})`, options.signal);
+    const read = await readCache();
     warnIfOld(config, new Date(meta.fetched_at), now, shown, options.onWarning);
     return loaded(read, shown, new Date(meta.fetched_at));
   }
@@ -120,7 +145,7 @@ export async function loadFeed(config: SecurityConfig, options: LoadFeedOptions)
     try {
       await downloadFeed({
         url: source.url,
-        apiKey: options.apiKey,
+        apiKey,
         to: temporary,
         signal: options.signal,
         dispatcher: options.dispatcher,
@@ -129,11 +154,11 @@ export async function loadFeed(config: SecurityConfig, options: LoadFeedOptions)
       if (!meta || !isSvcError(error) || error.code === 'INTERRUPTED' || error.code === 'FEED_INVALID')
         throw error;
       options.onWarning?.(`${error.message}; using the feed cached ${meta.fetched_at}`);
-      const read = await readFeedFile(cache, 'wordfence', `${shown} (cached in ${cache})`, options.signal);
+      const read = await readCache();
       warnIfOld(config, new Date(meta.fetched_at), now, shown, options.onWarning);
       return loaded(read, shown, new Date(meta.fetched_at));
     }
-    const read = await readFeedFile(temporary, 'wordfence', shown, options.signal);
+    const read = await readFeedFile(temporary, 'wordfence', { label: shown, signal, keep });
     fs.renameSync(temporary, cache);
     fs.writeFileSync(metaPath, `${JSON.stringify({ fetched_at: now.toISOString(), source: shown })}\n`, {
       mode: 0o600,

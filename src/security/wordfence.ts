@@ -9,7 +9,8 @@
  *     "cvss": {"vector": "…", "score": 9.8, "rating": "Critical"} | null, "references": ["https://…"]}
  *
  * `*` as a version is an open end. Fields the planner does not use are not read. A record whose
- * used fields have the wrong shape is refused (the caller names the byte offset), never skipped.
+ * used fields have the wrong shape is refused (the caller names the byte offset), never skipped:
+ * every entry is checked, also those `keep` drops, so a prefilter never hides a broken feed.
  */
 import type { Advisory, VersionRange } from '../types.js';
 
@@ -56,15 +57,14 @@ function cvssOf(record: Obj): number | undefined {
   return typeof score === 'number' && Number.isFinite(score) && score >= 0 && score <= 10 ? score : undefined;
 }
 
-export function wordfenceAdvisories(record: unknown): Advisory[] {
+/** Which items' advisories a reader keeps (the fleet's); the others are checked and dropped. */
+export type FeedFilter = (kind: Advisory['kind'], slug: string) => boolean;
+
+export function wordfenceAdvisories(record: unknown, keep?: FeedFilter): Advisory[] {
   need(isObject(record), 'the record is not an object');
   const { id, software } = record;
   need(typeof id === 'string' && id !== '', 'the record has no id');
   need(Array.isArray(software), `record ${id}: software is not a list`);
-  const title = typeof record.title === 'string' ? record.title : id;
-  const cve = typeof record.cve === 'string' && record.cve !== '' ? record.cve : undefined;
-  const cvss = cvssOf(record);
-  const link = linkOf(record, id);
   const out: Advisory[] = [];
   for (const entry of software) {
     need(isObject(entry), `record ${id}: a software entry is not an object`);
@@ -79,10 +79,25 @@ export function wordfenceAdvisories(record: unknown): Advisory[] {
       Array.isArray(patchedList) && patchedList.every((v) => typeof v === 'string'),
       `record ${id}: ${slug} patched_versions is not a list of versions`,
     );
-    const advisory: Advisory = { id, kind, slug, title, link, affected, patched: patchedList as string[] };
-    if (cve !== undefined) advisory.cve = cve;
-    if (cvss !== undefined) advisory.cvss = cvss;
-    out.push(advisory);
+    if (keep && !keep(kind, slug)) continue;
+    out.push(advisoryOf(record, id, { kind, slug, affected, patched: patchedList as string[] }));
   }
   return out;
+}
+
+/** The advisory of one kept entry; the record's shared fields are read only for kept entries. */
+function advisoryOf(
+  record: Obj,
+  id: string,
+  entry: Pick<Advisory, 'kind' | 'slug' | 'affected' | 'patched'>,
+): Advisory {
+  const { kind, slug, affected, patched } = entry;
+  const title = typeof record.title === 'string' ? record.title : id;
+  const link = linkOf(record, id);
+  const advisory: Advisory = { id, kind, slug, title, link, affected, patched };
+  const cve = typeof record.cve === 'string' && record.cve !== '' ? record.cve : undefined;
+  if (cve !== undefined) advisory.cve = cve;
+  const cvss = cvssOf(record);
+  if (cvss !== undefined) advisory.cvss = cvss;
+  return advisory;
 }
