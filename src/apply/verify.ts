@@ -1,6 +1,7 @@
 import type { DashboardClient } from '../dashboard/client.js';
 import { isSvcError } from '../errors.js';
-import type { Action, ActionOutcome, LiveIgnore, LiveState, PendingUpdate } from '../types.js';
+import { indexLiveState, type LiveIndex } from '../plan/index.js';
+import type { Action, ActionOutcome, LiveState } from '../types.js';
 
 /**
  * Truth after the fact: re-reads the touched sites once and checks every action that was sent
@@ -55,7 +56,7 @@ export async function verifyOutcomes(
     const message = error instanceof Error ? error.message : String(error);
     return { outcomes: unconfirmed(outcomes, `re-read failed: ${code}`), error: { code, message } };
   }
-  const index = indexBySite(live);
+  const index = indexLiveState(live);
   const unread = siteIds.filter((id) => index.unreadable.has(id)).length;
   return {
     outcomes: outcomes.map((o) => checkOutcome(o, index)),
@@ -79,26 +80,12 @@ export function unconfirmed(outcomes: readonly ActionOutcome[], why: string): Ac
   );
 }
 
-/** The re-read's facts by site: a fleet's apply checks tens of thousands of outcomes against as many facts. */
-interface ReadBySite {
-  sites: Map<number, { pending: PendingUpdate[]; ignores: LiveIgnore[] }>;
-  unreadable: Set<number>;
-}
-
-function indexBySite(live: LiveState): ReadBySite {
-  const sites: ReadBySite['sites'] = new Map();
-  const of = (siteId: number) => {
-    let facts = sites.get(siteId);
-    if (facts === undefined) {
-      facts = { pending: [], ignores: [] };
-      sites.set(siteId, facts);
-    }
-    return facts;
-  };
-  for (const update of live.pending) of(update.siteId).pending.push(update);
-  for (const ignore of live.ignores) of(ignore.siteId).ignores.push(ignore);
-  return { sites, unreadable: new Set(live.unreadable.map((site) => site.siteId)) };
-}
+/**
+ * The re-read's facts by site (a fleet's apply checks tens of thousands of outcomes against as
+ * many facts), from the planner's one live index: the facts a plan was made from and the facts
+ * its outcomes are checked against are indexed alike.
+ */
+type ReadBySite = LiveIndex;
 
 /** An update held back because an earlier run reported it done: the re-read checks it too. */
 function skippedAsDone(outcome: ActionOutcome): boolean {
@@ -176,6 +163,6 @@ function isInEffect({ action }: ActionOutcome, live: ReadBySite): boolean {
 
 /** Whether `action` is already in effect in `live` (as the re-read after the calls judges it). */
 export function inEffectIn(live: LiveState): (action: Action) => boolean {
-  const read = indexBySite(live);
+  const read = indexLiveState(live);
   return (action) => isInEffect({ action, status: 'done' }, read);
 }

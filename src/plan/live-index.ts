@@ -1,6 +1,8 @@
 /**
- * One pass over a LiveState into per-site buckets, so planning and fingerprinting cost
- * O(sites + pending + ignores) instead of a scan of the whole fleet per site.
+ * The one live indexer: a LiveState's facts site by site (factsBySite), so planning and
+ * fingerprinting cost O(sites + pending + ignores) instead of a scan of the whole fleet per
+ * site. createPlan walks it; apply's re-check and verification look sites up in the map built
+ * from it (indexLiveState): plan-time and apply-time fingerprints come from one code path.
  *
  * Each site's facts are put in one canonical order, whatever order the dashboard listed them
  * in: pending updates by kind, slug, from, to, name; ignores by kind, slug, origin, versions.
@@ -60,54 +62,6 @@ function sortUnlessSorted<T>(list: T[], compare: (a: T, b: T) => number): void {
   }
 }
 
-/*
- * One loop per function: each pass is run once per plan, and a function whose loop V8 compiles
- * while it runs (on-stack replacement) would otherwise leave the passes after it without type
- * feedback, to be deoptimised on every plan.
- */
-
-function siteBuckets(sites: readonly Site[]): Map<number, LiveSiteFacts> {
-  const bySite = new Map<number, LiveSiteFacts>();
-  for (let i = 0; i < sites.length; i++) {
-    const site = sites[i] as Site;
-    bySite.set(site.id, { site, pending: [], ignores: [] });
-  }
-  return bySite;
-}
-
-/**
- * Deals facts into their sites' `key` lists. The client lists each site's facts together: each
- * run is one lookup and one copy of exactly its size (no list grown by push, to be copied on by
- * the collector while the plan is made); a site listed in several runs gets the later ones appended.
- */
-function addFacts<K extends 'pending' | 'ignores'>(
-  bySite: Map<number, LiveSiteFacts>,
-  facts: readonly LiveSiteFacts[K][number][],
-  key: K,
-): void {
-  let start = 0;
-  while (start < facts.length) {
-    const siteId = (facts[start] as LiveSiteFacts[K][number]).siteId;
-    let end = start + 1;
-    while (end < facts.length && (facts[end] as LiveSiteFacts[K][number]).siteId === siteId) end++;
-    // Facts about sites the listing did not return have no site to belong to and are dropped.
-    const site = bySite.get(siteId);
-    if (site !== undefined) {
-      const list = site[key] as LiveSiteFacts[K][number][];
-      if (list.length === 0) site[key] = facts.slice(start, end) as LiveSiteFacts[K];
-      else for (let i = start; i < end; i++) list.push(facts[i] as LiveSiteFacts[K][number]);
-    }
-    start = end;
-  }
-}
-
-function sortFacts(bySite: Map<number, LiveSiteFacts>): void {
-  for (const facts of bySite.values()) {
-    sortUnlessSorted(facts.pending, comparePending);
-    sortUnlessSorted(facts.ignores, compareIgnores);
-  }
-}
-
 export function indexUnreadable(entries: readonly UnreadableSite[]): Map<number, UnreadableSite> {
   const unreadable = new Map<number, UnreadableSite>();
   for (let i = 0; i < entries.length; i++) {
@@ -117,11 +71,15 @@ export function indexUnreadable(entries: readonly UnreadableSite[]): Map<number,
   return unreadable;
 }
 
+/**
+ * The facts of every site by id, for apply's re-check and verification: built from factsBySite,
+ * the one indexer, so a fingerprint apply recomputes is made from facts in exactly the order
+ * and with exactly the choices (a site listed twice is its later record, facts of unlisted
+ * sites are dropped) of the plan's.
+ */
 export function indexLiveState(live: LiveState): LiveIndex {
-  const sites = siteBuckets(live.sites);
-  addFacts(sites, live.pending, 'pending');
-  addFacts(sites, live.ignores, 'ignores');
-  sortFacts(sites);
+  const sites = new Map<number, LiveSiteFacts>();
+  for (const facts of factsBySite(live)) sites.set(facts.site.id, facts);
   return { sites, unreadable: indexUnreadable(live.unreadable) };
 }
 
@@ -143,10 +101,10 @@ function takeRun<T extends { siteId: number }>(list: readonly T[], at: { i: numb
 }
 
 /**
- * The same facts as indexLiveState's, one site at a time, sites ascending: each site's facts
- * are made when it is reached and can be dropped once it is planned, so the facts of a whole
- * fleet are never held a second time beside the live state (a fleet's index is as large as a
- * third of it). A site listed twice is the later record, as in the index.
+ * Each site's facts, one site at a time, sites ascending: each site's facts are made when it
+ * is reached and can be dropped once it is planned, so a plan never holds the facts of a whole
+ * fleet a second time beside the live state (a fleet's index is as large as a third of it). A
+ * site listed twice is its later record; facts of sites the listing does not hold are dropped.
  */
 export function* factsBySite(live: LiveState): Generator<LiveSiteFacts> {
   const sites = live.sites.slice().sort((a, b) => a.id - b.id);
