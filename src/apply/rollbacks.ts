@@ -8,7 +8,9 @@ export const ROLLED_BACK = 'rolled back by WordPress';
 /**
  * The wave's sites where WordPress rolled back an update the wave attempted: `rollback_items` of
  * `get-site-updates-v1` names the item at the version the wave updated it to. Only the wave's
- * sites are read (the client bounds the concurrency). Each such site is unhealthy with
+ * sites are read (the client bounds the concurrency). On a dashboard that can only say a rollback
+ * is there (MainWP 6.1.2 under WordPress 6.9, see readRollbacks), the site's failed plugin and
+ * theme updates are the rolled-back ones. Each such site is unhealthy with
  * `after` listing only the rolled-back updates, so only those versions are quarantined. A
  * dashboard without the ability, or a read that fails, adds nothing: the check-site verdict
  * stands alone.
@@ -30,11 +32,15 @@ export async function rolledBackSites(
     return [];
   }
   const found = new Map<number, UnhealthySite>();
-  for (const { action } of attempted) {
-    const items = answers?.find((answer) => answer.siteId === action.site_id)?.items ?? [];
-    const hit = items.some(
-      (item) => item.kind === action.kind && item.slug === action.slug && item.version === action.to,
-    );
+  for (const { action, status } of attempted) {
+    const answer = answers?.find((each) => each.siteId === action.site_id);
+    // A rollback the dashboard could not name (readRollbacks) is one of the site's updates that
+    // failed: each of those counts, so a known-bad version is never missed.
+    const hit = answer?.unnamed
+      ? status === 'failed' && action.kind !== 'core'
+      : (answer?.items ?? []).some(
+          (item) => item.kind === action.kind && item.slug === action.slug && item.version === action.to,
+        );
     if (!hit) continue;
     const site = found.get(action.site_id) ?? {
       site_id: action.site_id,

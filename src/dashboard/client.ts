@@ -96,6 +96,8 @@ export interface SiteRollbacks {
   items: Array<{ kind: 'plugin' | 'theme'; slug: string; version: string }>;
   /** The dashboard's error about this site: nothing is known of its rollbacks. */
   error?: string;
+  /** The error says a rollback is there without naming it (see readRollbacks). */
+  unnamed?: true;
 }
 
 export interface CallOptions {

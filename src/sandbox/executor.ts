@@ -19,10 +19,11 @@ const ROLLBACK_TEXT = 'The update failed; WordPress restored the previous versio
 function rolledBack(ctx: SandboxContext, site: FleetSite, entry: UpdateEntry): boolean {
   if (entry.type !== 'plugin' && entry.type !== 'theme') return false;
   if (!ctx.healthFaults.rollsBack(site, `${entry.type}:${entry.slug}`, entry.new_version)) return false;
-  ctx.healthFaults.recordRollback(site.id, entry.type, {
-    slug: entry.slug,
+  ctx.healthFaults.recordRollback(site.id, entry.type, entry.slug, {
     name: entry.name,
+    old_version: entry.current_version,
     version: entry.new_version,
+    created: Math.floor(ctx.clock.now() / 1000),
   });
   return true;
 }

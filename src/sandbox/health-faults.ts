@@ -29,11 +29,28 @@ export interface HealthFault {
   rollback?: true;
 }
 
-/** One `rollback_items` entry: the version WordPress rolled back after a failed update. */
+/**
+ * One rollback as MainWP 6.1.2 saves it in the site option `rollback_updates_data`
+ * (includes/rest-api/controller/version1/class-mainwp-rest-api-v1-helper.php,
+ * handle_site_update_item): under the item's slug and the version rolled back from, the item's
+ * name, `old_version` (the version WordPress restored), `version` (the one it rolled back from)
+ * and `created` (Unix seconds).
+ */
 export interface RolledBackItem {
-  slug: string;
   name: string;
+  old_version: string;
   version: string;
+  created: number;
+}
+
+/**
+ * `rollback_items` as class-mainwp-updates-helper.php (get_roll_items_updates_of_site) builds it:
+ * per kind, a map from slug to the saved entry whose version is the item's pending new version
+ * (a rollback of an older release is not shown), or `[]` (PHP's empty array) when there is none.
+ */
+export interface RollbackItems {
+  plugins: Record<string, RolledBackItem> | [];
+  themes: Record<string, RolledBackItem> | [];
 }
 
 export interface HealthFaults {
@@ -44,15 +61,18 @@ export interface HealthFaults {
   firing(site: FleetSite): HealthFault | undefined;
   /** Whether updating `item` (`plugin:<slug>`) to `version` on the site is rolled back. */
   rollsBack(site: FleetSite, item: string, version: string): boolean;
-  /** Records a rollback, as WordPress keeps it for get-site-updates-v1. */
-  recordRollback(siteId: number, kind: 'plugin' | 'theme', entry: RolledBackItem): void;
-  /** The site's `rollback_items`. */
-  rollbacks(siteId: number): { plugins: RolledBackItem[]; themes: RolledBackItem[] };
+  /** Records a rollback of `slug`, as the dashboard saves it for get-site-updates-v1. */
+  recordRollback(siteId: number, kind: 'plugin' | 'theme', slug: string, entry: RolledBackItem): void;
+  /** The site's `rollback_items`, from its pending updates (`pending(kind)`: slug → new version). */
+  rollbacks(siteId: number, pending: (kind: 'plugin' | 'theme') => Map<string, string>): RollbackItems;
 }
+
+type Saved = Map<string, Map<string, RolledBackItem>>;
 
 export function createHealthFaults(): HealthFaults {
   let rules: HealthFault[] = [];
-  const rolledBack = new Map<number, { plugins: RolledBackItem[]; themes: RolledBackItem[] }>();
+  // site → kind → slug → version rolled back from → entry.
+  const rolledBack = new Map<number, { plugin: Saved; theme: Saved }>();
   return {
     rules: () => rules.map((rule) => ({ ...rule })),
     replace(value, resolve) {
@@ -77,16 +97,24 @@ export function createHealthFaults(): HealthFaults {
         (rule) => rule.rollback && rule.site === site.id && rule.item === item && rule.version === version,
       );
     },
-    recordRollback(siteId, kind, entry) {
-      const lists = rolledBack.get(siteId) ?? { plugins: [], themes: [] };
-      const list = kind === 'plugin' ? lists.plugins : lists.themes;
-      if (!list.some((known) => known.slug === entry.slug && known.version === entry.version))
-        list.push({ ...entry });
-      rolledBack.set(siteId, lists);
+    recordRollback(siteId, kind, slug, entry) {
+      const saved = rolledBack.get(siteId) ?? { plugin: new Map(), theme: new Map() };
+      const versions = saved[kind].get(slug) ?? new Map<string, RolledBackItem>();
+      versions.set(entry.version, { ...entry });
+      saved[kind].set(slug, versions);
+      rolledBack.set(siteId, saved);
     },
-    rollbacks(siteId) {
-      const lists = rolledBack.get(siteId);
-      return { plugins: [...(lists?.plugins ?? [])], themes: [...(lists?.themes ?? [])] };
+    rollbacks(siteId, pending) {
+      const saved = rolledBack.get(siteId);
+      const shown = (kind: 'plugin' | 'theme'): Record<string, RolledBackItem> | [] => {
+        const out: Record<string, RolledBackItem> = {};
+        for (const [slug, version] of pending(kind)) {
+          const entry = saved?.[kind].get(slug)?.get(version);
+          if (entry) out[slug] = { ...entry };
+        }
+        return Object.keys(out).length === 0 ? [] : out;
+      };
+      return { plugins: shown('plugin'), themes: shown('theme') };
     },
   };
 }

@@ -1,6 +1,7 @@
 import { canAccess, nsCode, type SandboxContext } from '../context.js';
 import { ignoredEntries, summarize, type UpdateEntry, type UpdateSummary } from '../entries.js';
 import type { FleetSite } from '../fleet-types.js';
+import type { RollbackItems } from '../health-faults.js';
 import { errorReply, ok, type Reply } from '../http-util.js';
 import { advanceJobs } from '../job-runner.js';
 import { JOB_PREFIXES, jobStatusBody } from '../jobs.js';
@@ -110,7 +111,10 @@ export function getSiteUpdates(ctx: SandboxContext, { input, site }: SiteCall): 
     site_name: entries[0]?.site_name ?? site.url.replace(/^https?:\/\/|\/$/g, ''),
   };
   if (ctx.quirks.abilityShippedOutputs) {
-    return ok({ ...head, updates: entries, summary, rollback_items: ctx.healthFaults.rollbacks(site.id) });
+    const rollbackItems = rollbackItemsOf(ctx, site);
+    const invalid = invalidRollbackOutput(ctx, rollbackItems);
+    if (invalid) return invalid;
+    return ok({ ...head, updates: entries, summary, rollback_items: rollbackItems });
   }
   const updates = entries.map(({ type, slug, name, current_version, new_version }) => ({
     type,
@@ -181,4 +185,30 @@ export function jobStatus(ctx: SandboxContext, { input }: AbilityCall): Reply {
   ctx.jobs.stepFast(job);
   advanceJobs(ctx);
   return ok(jobStatusBody(job));
+}
+
+function rollbackItemsOf(ctx: SandboxContext, site: FleetSite): RollbackItems {
+  return ctx.healthFaults.rollbacks(site.id, (kind) => {
+    const pending = new Map<string, string>();
+    for (const item of kind === 'plugin' ? site.plugins : site.themes)
+      if (item.update !== null) pending.set(item.slug, item.update);
+    return pending;
+  });
+}
+
+/**
+ * MainWP 6.1.2 fills `rollback_items.plugins` / `.themes` with a map keyed by slug, against its
+ * own output schema (`type: array`); WordPress 6.9 validates every ability's output
+ * (wp-includes/abilities-api/class-wp-ability.php, validate_output; rest_is_array refuses a map
+ * with string keys), so the answer is an error without a status: HTTP 500. Only a site with a
+ * rollback of a still-pending version gets it; an empty list (`[]`) passes.
+ */
+function invalidRollbackOutput(ctx: SandboxContext, items: RollbackItems): Reply | undefined {
+  const bad = (['plugins', 'themes'] as const).find((key) => !Array.isArray(items[key]));
+  if (!bad) return undefined;
+  return errorReply(
+    500,
+    'ability_invalid_output',
+    `Ability "${ctx.ns}/get-site-updates-v1" has invalid output. Reason: output[rollback_items][${bad}] is not of type array.`,
+  );
 }
