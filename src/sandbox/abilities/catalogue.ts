@@ -1,11 +1,8 @@
 import type { SandboxContext } from '../context.js';
 import type { AbilityInfo, Annotations } from './ability-info.js';
-import { DEFINITION_ONLY_ABILITIES, type DefinitionOnlyAbility } from './definition-only.js';
 import { nextReleaseAbility, unignoreAbility } from './next-release.js';
-import { SHIPPED_CATALOGUE, type ShippedAbility } from './shipped-catalogue.js';
-import { SHIPPED_GROUP_ABILITIES } from './shipped-groups.js';
+import { SHIPPED_ABILITIES, SHIPPED_CATALOGUE, type ShippedAbility } from './shipped-catalogue.js';
 import { SPEC_INPUTS, SPEC_OUTPUTS } from './spec-schemas.js';
-import type { Schema } from './validate.js';
 
 export type { AbilityInfo, Annotations } from './ability-info.js';
 
@@ -175,28 +172,26 @@ export const ABILITY_TEXTS: Readonly<Record<string, AbilityTexts>> = {
  */
 export function abilityCatalogue(ctx: SandboxContext): AbilityInfo[] {
   const list = Object.entries(ABILITY_TEXTS).map(([name, texts]) =>
-    profileAbility(
-      ctx,
-      name,
-      (SHIPPED_CATALOGUE[name] ?? SHIPPED_GROUP_ABILITIES[name]) as ShippedAbility,
-      texts,
-    ),
+    profileAbility(ctx, name, SHIPPED_CATALOGUE.get(name) as ShippedAbility, texts),
   );
   if (ctx.release === 'next') list.push(unignoreAbility(ctx));
   if (ctx.quirks.fullShippedCatalogue)
-    list.push(...DEFINITION_ONLY_ABILITIES.map((a) => definitionOnly(ctx, a)));
+    list.push(
+      ...SHIPPED_ABILITIES.filter((a) => a.namespace !== undefined || !(a.name in ABILITY_TEXTS)).map((a) =>
+        definitionOnly(ctx, a),
+      ),
+    );
   return list;
 }
 
-function definitionOnly(ctx: SandboxContext, shipped: DefinitionOnlyAbility): AbilityInfo {
-  const schema = (value: unknown): Schema => (Array.isArray(value) ? {} : (value as Schema));
+function definitionOnly(ctx: SandboxContext, shipped: ShippedAbility): AbilityInfo {
   const info: AbilityInfo = {
     name: shipped.name,
     label: shipped.name,
     description: 'Served as a definition only: the sandbox does not emulate it.',
     category: shipped.namespace ? shipped.category : `${ctx.ns}-${shipped.category}`,
-    input: schema(shipped.input_schema),
-    output: schema(shipped.output_schema),
+    input: shipped.input_schema,
+    output: shipped.output_schema,
     annotations: { ...shipped.annotations, instructions: '' },
     singleSite: false,
     definitionOnly: true,
