@@ -181,7 +181,8 @@ function pendingRows(plan: Plan, builder: GroupBuilder): void {
   for (const action of plan.actions) {
     const wave = action.wave === undefined ? '' : `, wave ${action.wave}`;
     const risk = action.risk === 'high' ? ', high risk' : '';
-    const row = builder.row({ ...action, detail: `${action.op}${wave}${risk}` });
+    const { kind, slug, name } = action;
+    const row = builder.row({ kind, slug, name, detail: `${action.op}${wave}${risk}` });
     builder.addSite(row, action.site_id, action.site_url);
     GroupBuilder.addMove(row, action.from, action.to);
   }
