@@ -3,7 +3,7 @@ import { resolveConfigPath } from '../engine/index.js';
 import { EXIT } from '../errors.js';
 import { appendOutputs, pullRequestBase } from '../github/index.js';
 import { rolloutStatePath } from '../index.js';
-import { linkHistory } from './action-history.js';
+import { linkHistory, markHistory } from './action-history.js';
 import { proposeQuarantine } from './action-quarantine.js';
 import type { CliContext } from './context.js';
 import { runCli } from './run.js';
@@ -37,6 +37,7 @@ export const ACTION_INPUTS = [
   'github-token',
   'plan-file',
   'artifact-name',
+  'history-artifact-name',
   'state-dir',
   'strict',
   'fail-on-vulnerable',
@@ -174,8 +175,9 @@ async function report(
 ): Promise<number> {
   const file = resolve(runnerTemp, 'svc-gitops-apply-report.md');
   ctx.fs.rmSync(file, { force: true });
+  const history = markHistory(ctx, env);
   const code = await cli([...argv, '--format', 'markdown', '--out', file]);
-  linkHistory(ctx, env, file);
+  linkHistory(ctx, env, file, history, actionInput(ctx.env, 'history-artifact-name'));
   if (ctx.fs.existsSync(file)) {
     const summary = ctx.env.GITHUB_STEP_SUMMARY;
     if (summary) ctx.fs.appendFileSync(summary, ctx.fs.readFileSync(file, 'utf8'));

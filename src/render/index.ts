@@ -5,6 +5,7 @@
 
 export { type PhaseView, renderApplyCalls } from './apply-calls.js';
 export { renderApplyCallsJson } from './apply-calls-json.js';
+export { historyArtifactLine } from './apply-history-link.js';
 export { renderApplyJson } from './apply-json.js';
 export { renderApplyMarkdown } from './apply-markdown.js';
 export { type ApplyReport, countNotStarted, countStatuses } from './apply-report.js';
