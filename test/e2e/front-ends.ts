@@ -26,11 +26,17 @@ export interface Step {
   text: string;
 }
 
+/**
+ * A moment, or a clock read each time the front end asks the time (a scenario whose clock moves
+ * with what the sandbox has been sent: a window that closes once the first wave is written).
+ */
+export type At = Date | (() => Date);
+
 export interface FrontEnd {
   /** The scheduled rollout: plan what is due at `at` and apply it. */
   rollout(at: Date): Promise<Step>;
   /** A plan made (and saved, reviewed or confirmed) at `planAt`, applied at `applyAt`. */
-  planThenApply(planAt: Date, applyAt: Date): Promise<Step>;
+  planThenApply(planAt: Date, applyAt: At): Promise<Step>;
   /** What a reviewer or user sees of a plan before it is applied (the PR comment; svc_plan's text). */
   review(at: Date): Promise<Step>;
   close(): Promise<void>;
@@ -38,6 +44,8 @@ export interface FrontEnd {
 
 export type FrontEndName = 'cli' | 'action' | 'mcp';
 export const FRONT_ENDS: readonly FrontEndName[] = ['cli', 'action', 'mcp'];
+
+const clockOf = (at: At): (() => Date) => (typeof at === 'function' ? at : () => at);
 
 /** The first line that is not blank, a marker comment or markdown emphasis, and the first 10 lines. */
 function viewOf(text: string): { lead: string; head: string } {
@@ -58,8 +66,8 @@ export async function openFrontEnd(
 }
 
 function cliFrontEnd(dir: string, env: Record<string, string>): FrontEnd {
-  const run = async (argv: string[], at: Date): Promise<Step> => {
-    const result = await cli(argv, { cwd: dir, env, now: () => at });
+  const run = async (argv: string[], at: At): Promise<Step> => {
+    const result = await cli(argv, { cwd: dir, env, now: clockOf(at) });
     return { ok: result.code === 0, ...viewOf(result.stdout), text: result.stdout + result.stderr };
   };
   return {
@@ -81,7 +89,7 @@ function actionFrontEnd(dir: string, given: Record<string, string>): FrontEnd {
   const event = join(dir, 'event.json');
   fs.writeFileSync(event, JSON.stringify({ pull_request: { number: 7, head: { sha: 'abcdef1234567890' } } }));
   const github = startFakeGitHub();
-  const step = async (inputs: Record<string, string>, at: Date): Promise<Step> => {
+  const step = async (inputs: Record<string, string>, at: At): Promise<Step> => {
     const fake = await github;
     fs.writeFileSync(summary, '');
     let stdout = '';
@@ -110,7 +118,7 @@ function actionFrontEnd(dir: string, given: Record<string, string>): FrontEnd {
       cwd: dir,
       fs,
       signal: new AbortController().signal,
-      now: () => at,
+      now: clockOf(at),
     };
     const code = await runAction(ctx);
     const written = fs.readFileSync(summary, 'utf8');
@@ -134,20 +142,15 @@ function actionFrontEnd(dir: string, given: Record<string, string>): FrontEnd {
 }
 
 async function mcpFrontEnd(dir: string, env: Record<string, string>): Promise<FrontEnd> {
-  let now = new Date(0);
-  const clock = {
-    now: () => new Date(now),
-    advance: (ms: number) => {
-      now = new Date(now.getTime() + ms);
-    },
-  };
+  let now: () => Date = () => new Date(0);
+  const clock = { now: () => now(), advance: () => {} };
   const agent = await connect({ env, cwd: dir, home: dir, clock });
   const call = async (
     tool: string,
     args: Record<string, unknown>,
-    at: Date,
+    at: At,
   ): Promise<Step & { token?: string; planId?: string }> => {
-    now = at;
+    now = clockOf(at);
     const { result, isError, text } = await agent.call(tool, args);
     const token = typeof result.confirmation_token === 'string' ? result.confirmation_token : undefined;
     const planId = typeof result.plan_id === 'string' ? result.plan_id : undefined;
@@ -160,7 +163,7 @@ async function mcpFrontEnd(dir: string, env: Record<string, string>): Promise<Fr
     };
   };
   // Without elicitation (this client declares none): the token, naming the plan it confirms.
-  const apply = (planned: { token: string; planId?: string }, at: Date) =>
+  const apply = (planned: { token: string; planId?: string }, at: At) =>
     call(
       'svc_apply',
       { plan_id: planned.planId, confirmation_token: planned.token, user_confirmed: true },

@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFleet, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
@@ -16,6 +16,12 @@ const HALTING = THREE_WAVE_ROLLOUT.replace('health: {}', 'health: {max_unhealthy
 const WINDOWED = `version: 1
 updates:
   - {name: plugins, sites: [all], kinds: [plugins], max: minor, window: {schedule: '* 2 * * *', timezone: Europe/Berlin}}
+`;
+/** The window in two waves: canary (sites 1-2), then everyone, in one apply. */
+const WINDOWED_WAVES = `${WINDOWED}rollout:
+  waves:
+    - {name: canary, sites: [1, 2]}
+    - {name: everyone, sites: [all]}
 `;
 /** 02:57 and 03:01 in Berlin: the window `* 2 * * *` closes between them (within a token's 5 minutes). */
 const IN_WINDOW = new Date('2026-11-23T01:57:00Z');
@@ -67,8 +73,9 @@ describe.each(FRONT_ENDS)('gates hold through the %s', (name: FrontEndName) => {
     sandbox = undefined;
   });
   const open = async (config: string, fleet = pluginUpdateFleet(6), env: Record<string, string> = {}) => {
-    sandbox = await startSandbox({ fleet: parseFleet(fleet) });
     const dir = tempDir('svc-gitops-matrix-');
+    // The sandbox's state file is written before each answer: a clock may read it synchronously.
+    sandbox = await startSandbox({ fleet: parseFleet(fleet), statePath: join(dir, 'sandbox-state.json') });
     writeFileSync(join(dir, 'svc-gitops.yaml'), config);
     front = await openFrontEnd(name, sandbox, dir, env);
     return { sandbox, front, dir };
@@ -113,6 +120,24 @@ describe.each(FRONT_ENDS)('gates hold through the %s', (name: FrontEndName) => {
       'next window opens at 2026-11-24 02:00 Europe/Berlin (2026-11-24T01:00:00.000Z)',
     );
     expect(await versions(sandbox)).toEqual([]);
+  });
+
+  it('a window that closes between waves stops the apply before the next wave, with nothing written to it', async () => {
+    const { sandbox, front, dir } = await open(WINDOWED_WAVES);
+    // The apply's clock reads 02:58 until the sandbox holds the first wave's update, then 03:01:
+    // the window closes while the apply runs, between its waves (no sleep, no patched Date).
+    const state = join(dir, 'sandbox-state.json');
+    const written = () => readFileSync(state, 'utf8').includes('"version":"5.3.7"');
+    const applyClock = () => (written() ? WINDOW_CLOSED : new Date(IN_WINDOW.getTime() + 60_000));
+    const run = await front.planThenApply(IN_WINDOW, applyClock);
+    expect(run.ok, run.text).toBe(false);
+    // The tool server's text is markdown: the code's underscore comes escaped.
+    expect(run.text).toMatch(/GATE(_|&#95;)CLOSED/);
+    expect(run.text).toContain('wave everyone: the window of policy "plugins"');
+    expect(run.text).toContain(
+      'next window opens at 2026-11-24 02:00 Europe/Berlin (2026-11-24T01:00:00.000Z)',
+    );
+    expect(await versions(sandbox)).toEqual([1, 2]);
   });
 
   it('healthy_for restarts after an unhealthy check', async () => {
