@@ -73,6 +73,21 @@ export interface UnreadableSite {
   message: string;
 }
 
+/**
+ * An entry of a site's ignored listing the dashboard cannot serve (MainWP 6.1.2 stores a REST
+ * per-slug ignore under slug `0`). The site's other facts stand; what the entry may ignore does
+ * not: no ignore, unignore or update of those items is planned or applied on the site.
+ */
+export interface BrokenIgnore {
+  siteId: number;
+  kind: 'core' | 'plugin' | 'theme';
+  /** The items it may concern; absent: every item of `kind` (the listing of that kind is unreadable). */
+  slugs?: string[];
+  code: string;
+  /** Names the entry (kind, position, stored slug where known) and what to do about it. */
+  message: string;
+}
+
 /** What the connected surface can do; plan notes what it cannot instead of pretending. */
 export interface DashboardCapabilities {
   surface: 'abilities' | 'rest';
@@ -95,6 +110,8 @@ export interface LiveState {
   pending: PendingUpdate[];
   ignores: LiveIgnore[];
   unreadable: UnreadableSite[];
+  /** Broken entries of readable sites' ignored listings (absent: none). */
+  broken?: BrokenIgnore[];
   capabilities: DashboardCapabilities;
   /** Pending plugin and theme updates a site-wide flag hides from the listings, where readable. */
   hidden?: PendingUpdate[];

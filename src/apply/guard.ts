@@ -1,6 +1,12 @@
 import type { DashboardClient } from '../dashboard/client.js';
 import { SvcError } from '../errors.js';
-import { fingerprintIndexed, indexLiveState, verifyPlanId } from '../plan/index.js';
+import {
+  brokenBySite,
+  fingerprintIndexed,
+  indexLiveState,
+  verifyPlanId,
+  withholding,
+} from '../plan/index.js';
 import type { Action, ItemRef, LiveState, Plan } from '../types.js';
 
 /**
@@ -154,11 +160,14 @@ export async function checkLiveUnchanged(
   const siteIds = [...itemsBySite.keys()].sort((a, b) => a - b);
   const live = await client.readLive({ siteIds });
   const index = indexLiveState(live);
+  // A broken ignore entry (LiveState.broken) makes its items' ignore state unknown: no write of them.
+  const broken = brokenBySite(live);
   const changed: number[] = [];
   for (const siteId of siteIds) {
     const expected = plan.fingerprints[String(siteId)];
     if (
       index.unreadable.has(siteId) ||
+      itemsBySite.get(siteId)!.some((item) => withholding(broken.get(siteId), item)) ||
       expected === undefined ||
       fingerprintIndexed(index, siteId, itemsBySite.get(siteId)!) !== expected
     ) {

@@ -24,6 +24,7 @@ import type {
 } from '../types.js';
 import { refuseAmbiguousDomains } from './ambiguous-domains.js';
 import { judgeApproval } from './approval.js';
+import { brokenBySite, withholdBroken } from './broken-ignores.js';
 import { compileDesiredIgnores } from './desired-ignores.js';
 import { fingerprintOfFacts } from './fingerprint.js';
 import { hiddenUpdates } from './hidden-updates.js';
@@ -126,6 +127,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   checkOptions(options);
   refuseAmbiguousDomains(desired, live.sites);
   const unreadable = indexUnreadable(live.unreadable);
+  const broken = brokenBySite(live);
   const managed = compileSelection(desired.sites);
   const targets = options.targetSiteIds ? new Set(options.targetSiteIds) : undefined;
   const inScope = (site: Site): boolean => managed(site) && (!targets || targets.has(site.id));
@@ -200,6 +202,12 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
       gates,
       quarantine,
       security,
+    );
+    withholdBroken(
+      broken.get(site.id),
+      site,
+      [siteIgnores.ignores, siteIgnores.unignores, siteUpdates.actions],
+      book,
     );
     const touchedCount =
       siteIgnores.ignores.length + siteIgnores.unignores.length + siteUpdates.actions.length;

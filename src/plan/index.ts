@@ -14,6 +14,7 @@ export { canonicalJson, canonicalSha256 } from '../canonical/index.js';
 /** Durations as the desired state writes them (`90m`, `24h`): `plan --at +24h` reads them too. */
 export { durationMs } from '../schedule/index.js';
 export { firstAmbiguousDomain } from './ambiguous-domains.js';
+export { brokenBySite, withholding } from './broken-ignores.js';
 export { createPlan, type PlanOptions } from './create.js';
 export { fingerprintIndexed, fingerprintSite } from './fingerprint.js';
 export { DEFAULT_HEALTH, type SiteReading, siteProblem } from './health.js';

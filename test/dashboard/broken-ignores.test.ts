@@ -1,7 +1,8 @@
 /**
  * A poisoned ignored listing (MainWP 6.1.2: a REST per-slug ignore stored under slug 0 makes
  * list-ignored-updates-v1 answer 500 ability_invalid_output): plan reads the other sites' ignores
- * site by site, plans them, and names the broken site, changing nothing on it.
+ * site by site and the broken site's kind by kind, plans all it can, and withholds (naming the
+ * site and the entry) only what the broken entry may concern; apply refuses such a write.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,26 +22,73 @@ updates:
     max: patch
 `;
 
+const WITH_IGNORES = `${DESIRED}ignores:
+  rules:
+    - sites: [2]
+      plugins: [hello.php]
+      themes: [twentytwentyfive]
+`;
+
+async function plan(sandbox: Parameters<typeof fastClientEnv>[0], desired: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-broken-'));
+  writeFileSync(join(dir, 'svc-gitops.yaml'), desired);
+  return cli(['plan'], { env: fastClientEnv(sandbox, { SVC_RETRY_MAX_RETRIES: '1' }), cwd: dir });
+}
+
 describe('a poisoned ignored listing', () => {
   const sb = sandboxPer('test', () => startSandbox({ fleet: rigFleet(), namespace: 'mainwp' }));
 
-  it('plans the other sites and names the broken one, planning nothing on it', async () => {
+  it('plans the broken site too, withholding only the kind whose listing breaks', async () => {
     const api = client(sb, 'mainwp');
     expect((await api.rest('POST', 'updates/2/ignore/plugins', { slug: 'akismet/akismet.php' })).status).toBe(
       200,
     );
+    const r = await plan(sb, WITH_IGNORES);
+    expect(r.stderr).not.toMatch(/HTTP_ERROR/);
+    expect(r.code, r.stderr).toBe(0);
+    // Site 2: its theme ignore and theme update plan; its plugin ignore and plugin update do not.
+    expect(r.stdout).toContain('1 to ignore, 0 to unignore, 5 to update on 3 sites');
+    expect(r.stdout).toMatch(/ignore\s+theme twentytwentyfive/);
+    expect(r.stdout).toContain(
+      'ignored_entry_broken: its plugin ignores cannot be listed: entry 0 has a numeric slug (slug 0',
+    );
+    expect(r.stdout).toContain('remove that ignore in the dashboard UI');
+    expect(r.stdout).toContain('(2 withheld: ignore plugin hello.php, update plugin akismet/akismet.php)');
+    expect(r.stdout).toMatch(/withheld[^\n]*\[site 2 \(http:\/\/127\.0\.0\.1:8182\/\)\]/);
+  });
+
+  it('on REST only, withholds just the item the broken entry names', async () => {
+    const rest = await startSandbox({
+      fleet: rigFleet(),
+      namespace: 'mainwp',
+      surfaces: { abilities: false },
+    });
+    try {
+      await client(rest, 'mainwp').rest('POST', 'updates/2/ignore/plugins', { slug: 'akismet/akismet.php' });
+      const r = await plan(rest, WITH_IGNORES);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).not.toMatch(/plugin 0\b/);
+      // REST sets no per-slug ignores (cannot-ignore notes); only akismet on site 2 is withheld.
+      expect(r.stdout).toContain('0 to ignore, 0 to unignore, 5 to update on 3 sites');
+      expect(r.stdout).toContain('cannot-ignore: plugin hello.php');
+      expect(r.stdout).toContain('its plugin ignores hold an entry under slug 0 named "akismet/akismet.php"');
+      expect(r.stdout).toContain('(1 withheld: update plugin akismet/akismet.php)');
+    } finally {
+      await rest.close();
+    }
+  });
+
+  it('refuses a saved plan whose writes the broken entry now withholds', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-broken-'));
     writeFileSync(join(dir, 'svc-gitops.yaml'), DESIRED);
-    const r = await cli(['plan'], { env: fastClientEnv(sb, { SVC_RETRY_MAX_RETRIES: '1' }), cwd: dir });
-    expect(r.stderr).not.toMatch(/HTTP_ERROR/);
-    expect(r.code).toBe(0);
-    // Sites 1 and 3: akismet and twentytwentyone each; site 2 is unreadable.
-    expect(r.stdout).toContain('4 to update on 2 sites');
-    expect(r.stdout).toContain('ignored_entry_broken');
-    expect(r.stdout).toMatch(
-      /site 2[^\n]*could not be read|could not be read[^\n]*site 2|127\.0\.0\.1:8182[^\n]*could not be read/,
+    const env = fastClientEnv(sb, { SVC_RETRY_MAX_RETRIES: '1' });
+    expect((await cli(['plan', '--out', 'plan.json'], { env, cwd: dir })).code).toBe(0);
+    await client(sb, 'mainwp').rest('POST', 'updates/2/ignore/plugins', { slug: 'hello.php' });
+    const r = await cli(['apply', 'plan.json', '--auto-approve'], { env, cwd: dir });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(
+      'the live state changed since the plan was made on 1 site(s): http://127.0.0.1:8182/',
     );
-    expect(r.stdout).toContain('slug 0');
   });
 
   it('keeps global ignores global when a broken site lists none of them', async () => {

@@ -12,9 +12,9 @@ import {
 } from '../wire/reads.js';
 import { StringPool } from '../wire/string-pool.js';
 import { assembleLive } from './assemble.js';
-import { readAroundBrokenEntries } from './broken-ignores.js';
+import { classifyReadable, type IgnoresRead, readAroundBrokenEntries } from './broken-ignores.js';
 import { type Listing, type PageParser, type Reader, readListing } from './listing.js';
-import { classifyIgnores, needsWholeListing, refuseRepeatedIgnores } from './origins.js';
+import { needsWholeListing } from './origins.js';
 import { createReadProgress, type ReadProgressTracker } from './read-progress.js';
 import type { RestSiteListing } from './rest-site-listing.js';
 import { SiteFeed } from './site-feed.js';
@@ -88,14 +88,14 @@ export async function readLiveViaAbilities(
   // A global ignore is listed on every site whose listing was read; a site whose listing is
   // broken (broken-ignores.ts) lists nothing, so it cannot count against that.
   const readSites = withoutSites(listedSites, ignored.errors);
-  refuseRepeatedIgnores(ignored.items, readSites);
-  const ignores = classifyIgnores(ignored.items, siteFlags, readSites);
+  const ignores = classifyReadable(ignored.items, siteFlags, readSites, ignored.broken);
   return assembleLive({
     dashboardUrl,
     sites: sites.items,
     updates: updates.items,
     ignores: picked ? ignores.filter((i) => picked.has(i.siteId)) : ignores,
     errors: [...updates.errors, ...ignored.errors],
+    broken: ignored.broken,
     capabilities,
     siteIds: options.siteIds,
   });
@@ -150,18 +150,18 @@ async function readIgnores(
   read: Reader,
   sitesRead: Promise<{ items: Site[] }>,
   targets: Promise<number[] | undefined>,
-) {
+): Promise<IgnoresRead<WireIgnore>> {
   const ability = 'list-ignored-updates-v1';
   const { caller } = read;
   const parseIgnores = ignoresParser(read.pool);
   const paged = caller.declares(ability, 'page') && caller.declares(ability, 'per_page');
   if (paged || !caller.declares(ability, SITE_KEY))
-    return readListing(read, ability, {}, 'ignores', parseIgnores);
+    return { ...(await readListing(read, ability, {}, 'ignores', parseIgnores)), broken: [] };
   const wanted = await targets;
   if (wanted) {
     if (wanted.length === 0) {
       read.progress.expect('ignores', 0);
-      return { items: [], errors: [] };
+      return { items: [], errors: [], broken: [] };
     }
     const own = await readPieces(
       read,
@@ -181,7 +181,11 @@ async function readIgnores(
       'ignores',
       parseIgnores,
     );
-    return { items: [...own.items, ...rest.items], errors: [...own.errors, ...rest.errors] };
+    return {
+      items: [...own.items, ...rest.items],
+      errors: [...own.errors, ...rest.errors],
+      broken: [...own.broken, ...rest.broken],
+    };
   }
   const all = (await sitesRead).items.map((s) => s.id);
   return readPieces(read, ability, caller.splitForQuery(ability, {}, SITE_KEY, all), 'ignores', parseIgnores);
@@ -194,18 +198,27 @@ async function readPieces<T>(
   pieces: unknown[][],
   stage: string,
   parse: PageParser<T>,
-): Promise<{ items: T[]; errors: WireError[] }> {
+): Promise<IgnoresRead<T>> {
   const paged = read.caller.declares(ability, 'page') && read.caller.declares(ability, 'per_page');
   if (!paged) read.progress.expect(stage, pieces.length);
-  // A piece whose listing holds a broken entry is read again site by site (broken-ignores.ts).
+  const byKind = read.caller.declares(ability, 'types');
+  // A piece whose listing holds a broken entry is read again site by site, and a broken site
+  // kind by kind where the listing filters by type (broken-ignores.ts).
   const results = await Promise.all(
     pieces.map((piece) =>
-      readAroundBrokenEntries(piece, (sites) =>
-        readListing(read, ability, { [SITE_KEY]: sites }, stage, parse, paged),
+      readAroundBrokenEntries(
+        piece,
+        (sites, types) =>
+          readListing(read, ability, { [SITE_KEY]: sites, ...(types ? { types } : {}) }, stage, parse, paged),
+        byKind,
       ),
     ),
   );
-  return { items: results.flatMap((r) => r.items), errors: results.flatMap((r) => r.errors) };
+  return {
+    items: results.flatMap((r) => r.items),
+    errors: results.flatMap((r) => r.errors),
+    broken: results.flatMap((r) => r.broken),
+  };
 }
 
 function withoutSites(sites: ReadonlySet<number>, errors: readonly WireError[]): ReadonlySet<number> {

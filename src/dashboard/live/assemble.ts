@@ -1,5 +1,6 @@
 import { SvcError } from '../../errors.js';
 import type {
+  BrokenIgnore,
   DashboardCapabilities,
   LiveIgnore,
   LiveState,
@@ -17,6 +18,8 @@ export interface LiveParts {
   updates: WireUpdate[];
   ignores: LiveIgnore[];
   errors: WireError[];
+  /** Broken entries of readable sites' ignored listings (broken-ignores.ts). */
+  broken?: readonly BrokenIgnore[];
   capabilities: DashboardCapabilities;
   /** When set, only these sites are reported; asked-for sites the dashboard lacks are unreadable. */
   siteIds?: number[] | undefined;
@@ -87,12 +90,15 @@ export function assembleLive(parts: LiveParts): LiveState {
     if (index > 0 && sites[index - 1]?.id === site.id) throw shifted(`site ${site.id} was listed twice`);
   });
   const ignores = sortBySiteRuns(wanted ? parts.ignores.filter((i) => keep(i.siteId)) : parts.ignores);
+  const broken = (parts.broken ?? []).filter((b) => keep(b.siteId) && !unreadable.has(b.siteId));
   return {
     dashboardUrl: parts.dashboardUrl,
     sites,
     pending: pending ?? sorted,
     ignores,
     unreadable: [...unreadable.values()].sort((a, b) => a.siteId - b.siteId),
+    // Absent when none, so a live state without broken entries is as it always was.
+    ...(broken.length > 0 ? { broken: broken.slice().sort((a, b) => a.siteId - b.siteId) } : {}),
     capabilities: parts.capabilities,
   };
 }

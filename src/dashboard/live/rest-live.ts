@@ -1,9 +1,10 @@
-import type { DashboardCapabilities, LiveIgnore, LiveState } from '../../types.js';
+import type { BrokenIgnore, DashboardCapabilities, LiveIgnore, LiveState } from '../../types.js';
 import type { ReadLiveOptions } from '../client.js';
 import type { Connection } from '../connection.js';
 import { restCall } from '../rest/call.js';
-import { parseRestIgnored, parseRestUpdates, restData } from '../wire/rest-reads.js';
+import { parseRestIgnored, parseRestUpdates, type RestIndexEntry, restData } from '../wire/rest-reads.js';
 import { assembleLive } from './assemble.js';
+import { restBrokenIgnore } from './broken-ignores.js';
 import type { RestSiteListing } from './rest-site-listing.js';
 
 /**
@@ -36,10 +37,13 @@ export async function readLiveViaRest(
   const global = parseRestIgnored(0, globalData, 'REST GET /updates/ignored');
   const globalKeys = new Set(global.map((g) => JSON.stringify([g.kind, g.slug])));
   let done = 0;
+  const broken: BrokenIgnore[] = [];
   const perSite = await Promise.all(
     readSites.map(async (site) => {
       const route = `/updates/${site.id}/ignored`;
-      const listed = parseRestIgnored(site.id, await get(route), `REST GET ${route}`);
+      const indexEntries: RestIndexEntry[] = [];
+      const listed = parseRestIgnored(site.id, await get(route), `REST GET ${route}`, indexEntries);
+      for (const entry of indexEntries) broken.push(restBrokenIgnore(site.id, entry));
       options.onProgress?.({ done: ++done, total: readSites.length, sites: sites.length });
       const ignores = listed.map(
         (i): LiveIgnore => ({
@@ -62,6 +66,7 @@ export async function readLiveViaRest(
     ),
     ignores: perSite.flat(),
     errors: [],
+    broken,
     capabilities,
     siteIds: options.siteIds,
   });

@@ -127,7 +127,28 @@ export function parseSiteUpdateMap(siteId: number, value: Json, where: string, p
 }
 
 /** `GET /updates/ignored` and `/updates/{id}/ignored`: `{plugins:{slug:{Name, ignored_versions}|name}, themes:{…}}`. */
-export function parseRestIgnored(siteId: number, data: Json | undefined, where: string): WireIgnore[] {
+/** An ignore stored under a list index instead of its slug (MainWP 6.1.2's REST per-slug ignore). */
+export interface RestIndexEntry {
+  kind: 'plugin' | 'theme';
+  /** The stored key, `0` for the first slug of the request that made it. */
+  stored: string;
+  /** Its `Name`: the slug the request meant, as MainWP 6.1.2 stores it. */
+  name: string;
+}
+
+/** Keys PHP turns into integers: such a slug is a list index, never a plugin or theme folder. */
+const INDEX_KEY = /^(0|-?[1-9]\d{0,17})$/;
+
+/**
+ * A REST ignored listing's entries. With `indexEntries`, entries stored under a list index are
+ * collected there instead of read as ignores of a slug `0` (broken-ignores.ts).
+ */
+export function parseRestIgnored(
+  siteId: number,
+  data: Json | undefined,
+  where: string,
+  indexEntries?: RestIndexEntry[],
+): WireIgnore[] {
   if (data === null || data === undefined) return [];
   const r = Reader.of(Array.isArray(data) && data.length === 0 ? {} : data, where, 'data');
   const out: WireIgnore[] = [];
@@ -135,9 +156,19 @@ export function parseRestIgnored(siteId: number, data: Json | undefined, where: 
     ['plugins', 'plugin'],
     ['themes', 'theme'],
   ] as const) {
-    const map = asMap(r.raw(key) ?? []);
+    const raw = r.raw(key) ?? [];
+    // PHP writes a map whose keys are 0, 1, … as a list: only index entries look like that.
+    const map =
+      indexEntries && Array.isArray(raw)
+        ? raw.map((entry, i): [string, Json] => [String(i), entry])
+        : asMap(raw);
     if (!map) throw badShape(where, r.field(key), 'a map of slugs', r.raw(key));
     for (const [rawSlug, entry] of map) {
+      if (indexEntries && INDEX_KEY.test(rawSlug)) {
+        const name = isObject(entry) ? own(entry, 'Name') : undefined;
+        indexEntries.push({ kind, stored: rawSlug, name: typeof name === 'string' ? name : '' });
+        continue;
+      }
       const versions = isObject(entry) ? asList(own(entry, 'ignored_versions')) : undefined;
       const list = (versions ?? []).map(String).filter((v) => v !== '');
       out.push({

@@ -142,7 +142,17 @@ export function listIgnoredRest(ctx: SandboxContext, req: SandboxRequest, idOrDo
         ignored_versions: entry.versions === 'all' ? ['all_versions'] : entry.versions,
       };
     }
-    if (Object.keys(map).length > 0) data[kind] = map;
+    if (Object.keys(map).length > 0) data[kind] = phpListOrMap(merged, map);
   }
   return ok({ success: 1, data: phpMap(ctx, data) });
+}
+
+/**
+ * PHP's json_encode writes an array whose keys are exactly 0, 1, … in order as a JSON list: so a
+ * site whose only ignores are REST per-slug entries stored under list indices answers `[{…}]`.
+ */
+function phpListOrMap<T>(stored: readonly FleetIgnore[], map: Record<string, T>): Record<string, T> | T[] {
+  const keys = stored.map((entry) => entry.slug);
+  const isList = keys.length === Object.keys(map).length && keys.every((key, index) => key === String(index));
+  return isList ? keys.map((key) => map[key] as T) : map;
 }
