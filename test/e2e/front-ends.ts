@@ -39,10 +39,25 @@ export interface FrontEnd {
   planThenApply(planAt: Date, applyAt: At): Promise<Step>;
   /** What a reviewer or user sees of a plan before it is applied (the PR comment; svc_plan's text). */
   review(at: Date): Promise<Step>;
+  /**
+   * The plan-A/token-B misuse: plan A (site 1 only) is what the user wants, plan B (the whole
+   * fleet) is made after it, and the agent tries to apply B on A's confirmation; then A itself is
+   * applied the way this front end confirms it. Absent where no confirmation travels with a plan
+   * (the CLI and the Action apply the plan file they are given, checked against its own id).
+   */
+  confirmOtherPlan?: (at: Date) => Promise<{ misuses: Step[]; applyA: Step }>;
   close(): Promise<void>;
 }
 
 export type FrontEndName = 'cli' | 'action' | 'mcp';
+
+export interface FrontEndOptions {
+  /**
+   * The tool server's client declares MCP form elicitation and its user answers with this: true
+   * accepts, false declines (the question is the server's own summary of the plan).
+   */
+  user?: (question: string) => boolean;
+}
 export const FRONT_ENDS: readonly FrontEndName[] = ['cli', 'action', 'mcp'];
 
 const clockOf = (at: At): (() => Date) => (typeof at === 'function' ? at : () => at);
@@ -58,11 +73,12 @@ export async function openFrontEnd(
   sandbox: RunningSandbox,
   dir: string,
   env: Record<string, string> = {},
+  options: FrontEndOptions = {},
 ): Promise<FrontEnd> {
   const base = { ...fastClientEnv(sandbox), HOME: dir, ...env };
   if (name === 'cli') return cliFrontEnd(dir, base);
   if (name === 'action') return actionFrontEnd(dir, base);
-  return mcpFrontEnd(dir, base);
+  return mcpFrontEnd(dir, base, options.user);
 }
 
 function cliFrontEnd(dir: string, env: Record<string, string>): FrontEnd {
@@ -141,10 +157,18 @@ function actionFrontEnd(dir: string, given: Record<string, string>): FrontEnd {
   };
 }
 
-async function mcpFrontEnd(dir: string, env: Record<string, string>): Promise<FrontEnd> {
+async function mcpFrontEnd(
+  dir: string,
+  env: Record<string, string>,
+  user?: (question: string) => boolean,
+): Promise<FrontEnd> {
   let now: () => Date = () => new Date(0);
   const clock = { now: () => now(), advance: () => {} };
-  const agent = await connect({ env, cwd: dir, home: dir, clock });
+  const answer = (question: { message: string }) =>
+    user?.(question.message)
+      ? { action: 'accept' as const, content: { apply: true } }
+      : { action: 'decline' as const };
+  const agent = await connect({ env, cwd: dir, home: dir, clock, ...(user ? { user: answer } : {}) });
   const call = async (
     tool: string,
     args: Record<string, unknown>,
@@ -179,6 +203,39 @@ async function mcpFrontEnd(dir: string, env: Record<string, string>): Promise<Fr
       return planned.token ? apply({ ...planned, token: planned.token }, applyAt) : planned;
     },
     review: (at) => call('svc_plan', {}, at),
+    async confirmOtherPlan(at) {
+      const planA = await call('svc_plan', { target: ['site-1.demo.test'] }, at);
+      const planB = await call('svc_plan', {}, at);
+      if (user) {
+        // The server asks the user about the plan the call names, in its own words: naming B
+        // with an agent's claim and a made-up token asks about B.
+        const misuse = await call(
+          'svc_apply',
+          { plan_id: planB.planId, user_confirmed: true, confirmation_token: planA.token ?? 'made-up' },
+          at,
+        );
+        return { misuses: [misuse], applyA: await call('svc_apply', { plan_id: planA.planId }, at) };
+      }
+      const misuses = [
+        // A's token died with plan B: one apply token is outstanding at a time.
+        await call(
+          'svc_apply',
+          { plan_id: planA.planId, confirmation_token: planA.token, user_confirmed: true },
+          at,
+        ),
+        // B's token as the confirmation of A: a token confirms only the plan_id it was given for.
+        await call(
+          'svc_apply',
+          { plan_id: planA.planId, confirmation_token: planB.token, user_confirmed: true },
+          at,
+        ),
+        // A token without the plan it confirms applies nothing.
+        await call('svc_apply', { confirmation_token: planB.token, user_confirmed: true }, at),
+      ];
+      // A, confirmed the token way: planned again, its fresh token names it.
+      const again = await call('svc_plan', { target: ['site-1.demo.test'] }, at);
+      return { misuses, applyA: await apply({ ...again, token: again.token ?? '' }, at) };
+    },
     close: () => agent.close(),
   };
 }

@@ -2,7 +2,13 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFleet, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { FRONT_ENDS, type FrontEnd, type FrontEndName, openFrontEnd } from './front-ends.js';
+import {
+  FRONT_ENDS,
+  type FrontEnd,
+  type FrontEndName,
+  type FrontEndOptions,
+  openFrontEnd,
+} from './front-ends.js';
 import { hours, pluginUpdateFleet, THREE_WAVE_ROLLOUT, tempDir } from './helpers.js';
 
 /**
@@ -166,5 +172,56 @@ describe.each(FRONT_ENDS)('gates hold through the %s', (name: FrontEndName) => {
     expect(review.head).toContain('UNKNOWN_NAMES');
     expect(review.head).toContain('akismet/akismett.php');
     expect(await versions(sandbox)).toEqual([]);
+  });
+});
+
+/**
+ * The plan-A/token-B misuse: the user wants plan A (site 1), the agent makes plan B (all six
+ * sites) and tries to apply it on A's confirmation. With elicitation the user's own answer about
+ * the plan named governs; without, a newer plan revokes the older token and a token confirms only
+ * the plan_id it names. The CLI and the Action carry no confirmation with a plan: not applicable.
+ */
+const PLUGINS = `version: 1
+updates:
+  - {name: plugins, sites: [all], kinds: [plugins], max: minor}
+`;
+const MISUSE_ROWS: Array<{ front: FrontEndName; mode: string; options: FrontEndOptions }> = [
+  { front: 'cli', mode: 'not applicable: a saved plan file is applied by its own id', options: {} },
+  { front: 'action', mode: 'not applicable: the reviewed plan file is applied by its own id', options: {} },
+  { front: 'mcp', mode: 'without elicitation: tokens', options: {} },
+  {
+    front: 'mcp',
+    mode: 'with elicitation: the user wants plan A (one site) and answers for it only',
+    options: { user: (question) => /on 1 site\(s\)/.test(question) },
+  },
+];
+
+describe.each(MISUSE_ROWS)('plan A shown, plan B applied: $front, $mode', ({ front: name, options }) => {
+  let sandbox: RunningSandbox | undefined;
+  let front: FrontEnd | undefined;
+  afterEach(async () => {
+    await front?.close();
+    await sandbox?.close();
+  });
+
+  it("plan B never rides on plan A's confirmation; A alone is applied when confirmed", async () => {
+    sandbox = await startSandbox({ fleet: parseFleet(pluginUpdateFleet(6)) });
+    const dir = tempDir('svc-gitops-matrix-misuse-');
+    writeFileSync(join(dir, 'svc-gitops.yaml'), PLUGINS);
+    front = await openFrontEnd(name, sandbox, dir, {}, options);
+    if (name !== 'mcp') {
+      expect(front.confirmOtherPlan).toBeUndefined();
+      return;
+    }
+    const outcome = await front.confirmOtherPlan?.(hours(0));
+    expect(outcome?.misuses.length).toBeGreaterThan(0);
+    for (const misuse of outcome?.misuses ?? []) {
+      expect(misuse.ok, misuse.text).toBe(false);
+      expect(misuse.text).toMatch(
+        options.user ? /USER(_|&#95;)DECLINED/ : /PREVIEW(_|&#95;)REQUIRED|INVALID(_|&#95;)PARAMETER/,
+      );
+    }
+    expect(outcome?.applyA.ok, outcome?.applyA.text).toBe(true);
+    expect(await versions(sandbox)).toEqual([1]);
   });
 });
