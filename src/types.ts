@@ -384,6 +384,19 @@ export interface RolloutState {
   waves: Record<string, WaveRecord>;
   /** `kind slug version` → the quarantine of that target version. Absent: none. */
   quarantines?: Record<string, QuarantineRecord>;
+  /**
+   * `kind slug version advisory` → the sites a delivered notification named as vulnerable with
+   * no fix (rollout-notified.ts). Absent: none remembered, so every such site is new.
+   */
+  notified?: Record<string, NotifiedRecord>;
+}
+
+/** Sites already notified as vulnerable with no fix for one item version and advisory. */
+export interface NotifiedRecord {
+  /** When the first of them was notified. */
+  at: string;
+  /** Ascending site ids. */
+  sites: number[];
 }
 
 /**

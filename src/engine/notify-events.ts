@@ -1,18 +1,23 @@
 import { deliver, type Notification, type NotificationEvent, summaryOf } from '../notify/index.js';
-import { quarantinesOfApply } from '../plan/index.js';
+import { quarantinesOfApply, unnotifiedMoves } from '../plan/index.js';
 import { SECRET_KEYS, type Settings } from '../settings/index.js';
-import type { ApplyResult, ItemKind, Plan } from '../types.js';
+import type { ApplyResult, ItemKind, Plan, SecurityMove } from '../types.js';
 
 /** Stops that are no failure of the apply: the halt has its own event, the rest are the person's or a gate's. */
 const NOT_FAILURES = new Set(['UNHEALTHY', 'INTERRUPTED', 'GATE_CLOSED']);
 
 /**
  * The events of one apply run: a wave that halted the rollout, each version it quarantined, the
- * sites the plan leaves vulnerable with no fix (on every apply that has any: no record is kept
- * of what was notified before), and a failed apply (a failed action, or a stop other than the
- * halt, an interruption or a closed gate).
+ * sites the plan leaves vulnerable with no fix (`vulnerable`: the moves not notified before, see
+ * notify-memory.ts; by default all of the plan's), and a failed apply (a failed action, or a stop
+ * other than the halt, an interruption or a closed gate).
  */
-export function applyEvents(plan: Plan, result: ApplyResult, now: Date): NotificationEvent[] {
+export function applyEvents(
+  plan: Plan,
+  result: ApplyResult,
+  now: Date,
+  vulnerable: readonly SecurityMove[] = unnotifiedMoves(plan, undefined),
+): NotificationEvent[] {
   const events: NotificationEvent[] = [];
   for (const wave of result.health ?? []) {
     if (!wave.stopped) continue;
@@ -36,8 +41,7 @@ export function applyEvents(plan: Plan, result: ApplyResult, now: Date): Notific
       sites: record.sites.map(({ site_id, site_url, problem }) => ({ site_id, site_url, problem })),
     });
   }
-  for (const move of plan.security?.vulnerable ?? []) {
-    if (move.fix !== 'no-fix') continue;
+  for (const move of vulnerable) {
     events.push({
       event: 'vulnerable.no_fix',
       kind: move.kind,
@@ -89,10 +93,10 @@ export interface NotifyContext {
   sleep?: ((ms: number) => Promise<void>) | undefined;
 }
 
-/** Posts the events, when there are any and a webhook is configured; never throws. */
-export async function notify(events: NotificationEvent[], ctx: NotifyContext): Promise<void> {
+/** Posts the events, when there are any and a webhook is configured; never throws. True: delivered. */
+export async function notify(events: NotificationEvent[], ctx: NotifyContext): Promise<boolean> {
   const url = ctx.settings.webhookUrl;
-  if (!url || events.length === 0) return;
+  if (!url || events.length === 0) return false;
   const notification: Notification = {
     source: 'svc-gitops',
     schema_version: 1,
@@ -102,7 +106,7 @@ export async function notify(events: NotificationEvent[], ctx: NotifyContext): P
     summary: summaryOf(events),
     events,
   };
-  await deliver(notification, {
+  return deliver(notification, {
     url,
     format: ctx.settings.webhookFormat ?? 'json',
     secrets: SECRET_KEYS.map((key) => ctx.settings[key] as string | undefined),

@@ -15,6 +15,7 @@ import type { ApplyResult } from '../types.js';
 import { openDashboard } from './dashboard.js';
 import { type DesiredLoad, loadDesired } from './desired.js';
 import { applyEvents, notify, thrownFailure } from './notify-events.js';
+import { movesToNotify, rememberNotified } from './notify-memory.js';
 import { applyReport } from './report.js';
 import { recordApply } from './rollout.js';
 import { type Approval, type ApproveRequest, approveUseCase } from './session-approve.js';
@@ -166,7 +167,17 @@ async function applyApproved(
     );
     if (path !== undefined) events.recorded?.(path);
   }
-  await notifyOf(applyEvents(approval.approved.plan, result, options.now()), result.plan_id);
+  const { plan } = approval.approved;
+  const memory = approval.desired
+    ? { ctx: rolloutContext(options, events), desired: approval.desired, configPath: approval.configPath }
+    : undefined;
+  const vulnerable = movesToNotify(plan, memory);
+  const delivered = await notifyOf(applyEvents(plan, result, options.now(), vulnerable), result.plan_id);
+  // Remembered only once delivered: a notification that failed is sent again by the next apply.
+  if (delivered && memory && vulnerable.length > 0) {
+    const path = await rememberNotified(memory, plan);
+    if (path !== undefined) events.recorded?.(path);
+  }
   return {
     result,
     report: applyReport(approval.approved, result, client.url, warnings),

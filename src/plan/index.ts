@@ -24,6 +24,7 @@ export { type ClosedGate, closedGate } from './plan-gates.js';
 export { planId, verifyPlanId } from './plan-id.js';
 export { previewRollout } from './preview.js';
 export { healthChecksNeeded, type WaveCheck, wavesDone } from './rollout-checks.js';
+export { recordNotified, unnotifiedMoves } from './rollout-notified.js';
 export {
   adoptQuarantines,
   compileDesiredQuarantines,

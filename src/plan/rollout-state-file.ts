@@ -9,7 +9,8 @@
  * `now`) is refused with file:line, never skipped: a gate never opens on a guess.
  */
 import { compareCodeUnits, SvcError } from '../errors.js';
-import type { QuarantineRecord, RolloutState, UnhealthySite, WaveRecord } from '../types.js';
+import type { NotifiedRecord, QuarantineRecord, RolloutState, UnhealthySite, WaveRecord } from '../types.js';
+import { mergeNotified, NOTIFIED_KEYS, readNotified, writeNotified } from './rollout-notified.js';
 import {
   mergeQuarantines,
   QUARANTINE_KEYS,
@@ -103,6 +104,18 @@ function addRecord(state: RolloutState, record: unknown, at: RolloutStateProblem
     state.quarantines = quarantines;
     return;
   }
+  if (typeof record.notified === 'string') {
+    unknownKeys(record, NOTIFIED_KEYS, at);
+    const read = readNotified(record, {
+      time: (value, what) => checkTime(value, `notified "${record.notified}" ${what}`, at, now),
+      bad: (what) => refuse({ ...at, reason: 'bad-value' }, what),
+    });
+    const notified = state.notified ?? {};
+    const known = notified[record.notified];
+    notified[record.notified] = known ? mergeNotified(known, read) : read;
+    state.notified = notified;
+    return;
+  }
   if (typeof record.wave === 'string') {
     unknownKeys(record, WAVE_KEYS, at);
     const wave: WaveRecord = { unhealthy: [] };
@@ -123,7 +136,7 @@ function addRecord(state: RolloutState, record: unknown, at: RolloutStateProblem
     state.waves[record.wave] = known ? mergeWaveRecords(known, wave) : wave;
     return;
   }
-  refuse({ ...at, reason: 'unknown-key' }, 'a record has `first_seen`, `quarantine` or `wave`');
+  refuse({ ...at, reason: 'unknown-key' }, 'a record has `first_seen`, `quarantine`, `notified` or `wave`');
 }
 
 /** Two records of one wave (a merge): each time the later, every unhealthy site of either. */
@@ -171,7 +184,7 @@ function checkSite(value: unknown, at: RolloutStateProblem): UnhealthySite {
   return value as unknown as UnhealthySite;
 }
 
-/** The file: header, then first sightings, quarantines and waves, each sorted by its key. */
+/** The file: header, then first sightings, quarantines, notified sites and waves, each sorted by its key. */
 export function serialiseRolloutState(state: RolloutState): string {
   const lines = [HEADER];
   const keys = (record: object) => Object.keys(record).sort(compareCodeUnits);
@@ -179,6 +192,8 @@ export function serialiseRolloutState(state: RolloutState): string {
     lines.push(JSON.stringify({ first_seen: key, at: state.first_seen[key] }));
   const quarantines: Record<string, QuarantineRecord> = state.quarantines ?? {};
   for (const key of keys(quarantines)) lines.push(writeQuarantine(key, quarantines[key]!));
+  const notified: Record<string, NotifiedRecord> = state.notified ?? {};
+  for (const key of keys(notified)) lines.push(writeNotified(key, notified[key]!));
   for (const name of keys(state.waves)) {
     const record = state.waves[name]!;
     const line: Record<string, unknown> = { wave: name };
