@@ -33,6 +33,8 @@ export interface LockOptions {
   maxAgeMs?: number;
   /** The clock holders' `started_at` is judged by (the clock they were written with). */
   now?: () => number;
+  /** What the lock guards, as warnings and errors name it (default: the apply lock). */
+  name?: string;
   onWarning?: (message: string) => void;
 }
 
@@ -43,6 +45,7 @@ export interface HeldLock {
 export function acquireLock(options: LockOptions): HeldLock {
   const { fs, path, holder } = options;
   const isAlive = options.isAlive ?? processIsAlive;
+  const name = options.name ?? 'apply lock';
   // Two attempts: the second only after removing a stale lock.
   for (let attempt = 0; attempt < 2; attempt += 1) {
     let fd: number | undefined;
@@ -57,7 +60,7 @@ export function acquireLock(options: LockOptions): HeldLock {
         // A lock created but not written would keep the next apply out for nothing.
         if (fd !== undefined) discard(fs, path, fd);
         const code = (error as NodeJS.ErrnoException).code;
-        throw new SvcError('IO_ERROR', `cannot create the apply lock ${path}${code ? ` (${code})` : ''}`, {
+        throw new SvcError('IO_ERROR', `cannot create the ${name} ${path}${code ? ` (${code})` : ''}`, {
           cause: error,
         });
       }
@@ -81,8 +84,8 @@ export function acquireLock(options: LockOptions): HeldLock {
     if (removeIfStill(fs, path, current)) {
       options.onWarning?.(
         current === undefined
-          ? `taking over an unreadable apply lock ${path}`
-          : `taking over a stale apply lock of pid ${current.pid} on ${current.host} (started ${current.started_at}; ${expired ? 'held longer than a run holds it' : 'the process is gone'})`,
+          ? `taking over an unreadable ${name} ${path}`
+          : `taking over a stale ${name} of pid ${current.pid} on ${current.host} (started ${current.started_at}; ${expired ? 'held longer than a run holds it' : 'the process is gone'})`,
       );
     }
   }

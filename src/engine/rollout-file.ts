@@ -149,6 +149,7 @@ export async function withRolloutLock<T>(
         path: `${path}.lock`,
         holder,
         onWarning: options.onWarning,
+        name: 'rollout state lock',
         maxAgeMs: ROLLOUT_LOCK_MAX_AGE_MS,
         now: timers.now,
         ...(options.isAlive ? { isAlive: options.isAlive } : {}),

@@ -102,7 +102,7 @@ describe('the rollout state lock', () => {
     );
     expect(timers.sleeps).toBe(0);
     expect(warnings).toEqual([
-      expect.stringMatching(/taking over a stale .*pid 999999999 .*the process is gone/),
+      expect.stringMatching(/taking over a stale rollout state lock of pid 999999999 .*the process is gone/),
     ]);
     expect(fs.existsSync(`${path}.lock`)).toBe(false);
   });
