@@ -52,7 +52,6 @@ describe('the rollout state lock', () => {
       }
     });
     released.time = timers.time;
-    const wall = Date.now();
     const warnings: string[] = [];
     const result = await withRolloutLock(
       fs,
@@ -65,8 +64,6 @@ describe('the rollout state lock', () => {
     expect(released.sleeps).toBe(3);
     expect(warnings).toEqual([]);
     expect(fs.existsSync(`${path}.lock`)).toBe(false);
-    // Three waits of 100 ms took no wall time worth the name.
-    expect(Date.now() - wall).toBeLessThan(250);
   });
 
   it('a lock that stays held is LOCKED after its wait, and is left to its holder', async () => {
