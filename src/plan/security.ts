@@ -8,9 +8,12 @@
  *
  * Advisories name plugins by their folder; the dashboard names them `folder/file.php` (or
  * `file.php` for a single-file plugin, looked up as `file`). Each distinct (item, move) is
- * judged once per plan: a fleet repeats the same few moves on thousands of sites.
+ * judged once per plan: a fleet repeats the same few moves on thousands of sites. Most pending
+ * updates start from a version no advisory affects: that is decided on version keys
+ * (version-key.ts), without parsing or remembering anything per version.
  */
 import type { Advisory, ItemKind, PendingUpdate, VersionRange } from '../types.js';
+import { versionKey } from './version-key.js';
 import { canonicalSegments, compareSegmentLists, compareVersions } from './versions.js';
 
 export interface SecurityVerdict {
@@ -115,16 +118,12 @@ export function createSecurityIndex(advisories: readonly Advisory[]): SecurityIn
     to !== '' &&
     !affects(advisory, segments(to)) &&
     advisory.patched.some((patched) => compare(to, patched) >= 0);
-  /** What affects `from`, and a verdict per target once asked. */
-  interface Affected {
-    list: Advisory[];
-    byTo: Map<string, SecurityVerdict>;
-  }
-  const affectedBy = (list: readonly Advisory[], from: string): Affected | null => {
+  const affectedBy = (item: Item, from: string): Affected | null => {
     const version = segments(from);
     // Most versions are affected by nothing: decided without building a list.
-    if (!list.some((advisory) => affects(advisory, version))) return null;
-    return { list: list.filter((advisory) => affects(advisory, version)), byTo: new Map() };
+    if (!item.list.some((advisory) => affects(advisory, version))) return null;
+    const list = item.list.filter((advisory) => affects(advisory, version));
+    return { item, list: intern(item, list), byTo: new Map() };
   };
   const verdictFor = (affected: Affected, to: string): SecurityVerdict => {
     let verdict = affected.byTo.get(to);
@@ -132,33 +131,102 @@ export function createSecurityIndex(advisories: readonly Advisory[]): SecurityIn
       const fixed: Advisory[] = [];
       const unfixed: Advisory[] = [];
       for (const advisory of affected.list) (fixes(advisory, to) ? fixed : unfixed).push(advisory);
-      verdict = { fixed, unfixed };
+      verdict = { fixed: intern(affected.item, fixed), unfixed: intern(affected.item, unfixed) };
       affected.byTo.set(to, verdict);
     }
     return verdict;
   };
   // Per dashboard slug (plugins carry `/` or `.php`, themes neither, core is `wordpress`, so
-  // kinds never share one): the item's advisories, found once, and what affects each version.
-  const items = new Map<string, { list: Advisory[] | undefined; byFrom: Map<string, Affected | null> }>();
+  // kinds never share one): the item's advisories, found once, their ranges as version keys
+  // (null when one end has no key), and what affects each affected version.
+  const items = new Map<string, Item | null>();
+  const itemOf = (update: Pick<PendingUpdate, 'kind' | 'slug'>): Item | null => {
+    let item = items.get(update.slug);
+    if (item === undefined) {
+      const list = byItem[update.kind as Advisory['kind']].get(feedSlug(update.kind, update.slug));
+      item = list ? { list, keyed: keyedRanges(list), byFrom: new Map(), lists: new Map() } : null;
+      items.set(update.slug, item);
+    }
+    return item;
+  };
   return {
     judge(update) {
       if (update.kind === 'translation') return undefined;
-      let item = items.get(update.slug);
-      if (!item) {
-        const list = byItem[update.kind].get(feedSlug(update.kind, update.slug));
-        item = { list, byFrom: new Map() };
-        items.set(update.slug, item);
+      const item = itemOf(update);
+      if (!item) return undefined;
+      if (item.keyed) {
+        const key = versionKey(update.from);
+        if (key >= 0 && !affectsKey(item.keyed, key)) return undefined;
       }
-      const { list } = item;
-      if (!list) return undefined;
       let affected = item.byFrom.get(update.from);
       if (affected === undefined) {
-        affected = affectedBy(list, update.from);
+        affected = affectedBy(item, update.from);
         item.byFrom.set(update.from, affected);
       }
       return affected === null ? undefined : verdictFor(affected, update.to);
     },
   };
+}
+
+/** What affects an installed version, and a verdict per target once asked. */
+interface Affected {
+  item: Item;
+  list: Advisory[];
+  byTo: Map<string, SecurityVerdict>;
+}
+
+interface Item {
+  list: Advisory[];
+  /** Every range of the item's advisories as version keys; null when one has no key. */
+  keyed: KeyedRange[] | null;
+  byFrom: Map<string, Affected | null>;
+  /** Its verdicts' lists by content (see intern). */
+  lists: Map<string, Advisory[]>;
+}
+
+/**
+ * One list object per distinct set of an item's advisories: the verdicts of a fleet's many
+ * moves share it, so what is derived from a list (labels, reasons, notes, the security
+ * section's ids) is made once per set, not once per move.
+ */
+function intern(item: Item, list: Advisory[]): Advisory[] {
+  const key = list.map((advisory) => item.list.indexOf(advisory)).join(',');
+  const known = item.lists.get(key);
+  if (known) return known;
+  item.lists.set(key, list);
+  return list;
+}
+
+/** A range on version keys; an open end is ±Infinity. */
+interface KeyedRange {
+  from: number;
+  fromInclusive: boolean;
+  to: number;
+  toInclusive: boolean;
+}
+
+const isOpen = (end: string) => end === OPEN || end === '';
+
+function keyedRanges(list: readonly Advisory[]): KeyedRange[] | null {
+  const out: KeyedRange[] = [];
+  for (const advisory of list)
+    for (const range of advisory.affected) {
+      const from = isOpen(range.from) ? Number.NEGATIVE_INFINITY : versionKey(range.from);
+      const to = isOpen(range.to) ? Number.POSITIVE_INFINITY : versionKey(range.to);
+      if (from === -1 || to === -1) return null;
+      out.push({ from, fromInclusive: range.fromInclusive, to, toInclusive: range.toInclusive });
+    }
+  return out;
+}
+
+/** Whether any range holds the version key `key` (the union of the item's advisories). */
+function affectsKey(ranges: readonly KeyedRange[], key: number): boolean {
+  for (const range of ranges) {
+    if (key < range.from || (key === range.from && !range.fromInclusive)) continue;
+    if (key > range.to || (key === range.to && !range.toInclusive)) continue;
+    return true;
+  }
+  return false;
 }
 
 const labels = new WeakMap<readonly Advisory[], string>();

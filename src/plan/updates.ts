@@ -61,8 +61,8 @@ function securityReason(fixed: readonly Advisory[], policyReason: string): strin
   return reason;
 }
 
-// Keyed by a verdict's advisory list, which the security index makes once per (item, move) of
-// one plan: the entries go when the plan's index does.
+// Keyed by a verdict's advisory list, which the security index makes once per distinct set of
+// an item's advisories in one plan: the entries go when the plan's index does.
 const vulnerableNotes = new WeakMap<readonly Advisory[], Map<string, Omit<PlanNote, 'site_ids'>>>();
 
 /** One note object per (advisories, fix): a fleet repeats it on every site of the move. */
