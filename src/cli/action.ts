@@ -20,6 +20,7 @@ export const ACTION_COMMANDS = [
   'plan',
   'comment',
   'drift',
+  'status',
   'apply',
   'resume',
   'rollout',
@@ -73,7 +74,8 @@ function cliEnv(env: CliContext['env'], command: string): CliContext['env'] {
     if (value !== '') out[variable] = value;
   }
   const token = actionInput(env, 'github-token');
-  if ((command === 'comment' || command === 'drift') && token !== '') out.GITHUB_TOKEN = token;
+  const writesGitHub = command === 'comment' || command === 'drift' || command === 'status';
+  if (writesGitHub && token !== '') out.GITHUB_TOKEN = token;
   // `strict: true`: plan, comment and drift fail on names the dashboard does not know.
   const strict = actionInput(env, 'strict');
   if (strict !== '') out.SVC_STRICT = strict;
@@ -120,6 +122,9 @@ export async function runAction(ctx: CliContext, run: RunCli = runCli): Promise<
       const code = await cli(['drift', ...configArgs, '--issue']);
       return code === EXIT.changes ? EXIT.ok : code;
     }
+    case 'status':
+      // The dashboard issue: what is pending, soaking, waiting, held, quarantined, failed, vulnerable.
+      return cli(['status', ...configArgs, '--issue']);
     case 'apply': {
       if (planFileInput === '') {
         ctx.stdout.write(

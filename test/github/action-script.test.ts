@@ -182,7 +182,7 @@ describe('the action', () => {
   });
 
   it('passes the GitHub token only to the commands that write to GitHub', async () => {
-    for (const command of ['comment', 'drift'])
+    for (const command of ['comment', 'drift', 'status'])
       expect((await step({ command })).calls[0]?.env).toMatchObject({ GITHUB_TOKEN: 'ghs_inputToken' });
     for (const command of ['validate', 'plan'])
       expect((await step({ command })).calls[0]?.env).toMatchObject({ GITHUB_TOKEN: null });
@@ -192,6 +192,13 @@ describe('the action', () => {
     expect((await step({ command: 'drift' }, { FAKE_EXIT: '2' })).status).toBe(0);
     expect((await step({ command: 'drift' }, { FAKE_EXIT: '1' })).status).toBe(1);
     expect((await step({ command: 'drift' })).calls.map((c) => c.argv)).toEqual([['drift', '--issue']]);
+  });
+
+  it('status keeps the dashboard issue: status --issue, with the config', async () => {
+    const run = await step({ command: 'status', config: 'fleets/prod.yaml' });
+    expect(run.status).toBe(0);
+    expect(run.calls.map((c) => c.argv)).toEqual([['status', '-c', 'fleets/prod.yaml', '--issue']]);
+    expect((await step({ command: 'status' }, { FAKE_EXIT: '1' })).status).toBe(1);
   });
 
   it('apply needs the reviewed plan, checks it, applies it, reports to the summary and names the report', async () => {

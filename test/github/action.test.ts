@@ -41,7 +41,16 @@ describe('action.yml', () => {
     for (const [name, input] of Object.entries(action.inputs)) expect(input.description, name).toBeTruthy();
     for (const [name, output] of Object.entries(action.outputs))
       expect(output.description, name).toBeTruthy();
-    expect(actionCommands()).toEqual(['validate', 'plan', 'comment', 'drift', 'apply', 'resume', 'rollout']);
+    expect(actionCommands()).toEqual([
+      'validate',
+      'plan',
+      'comment',
+      'drift',
+      'status',
+      'apply',
+      'resume',
+      'rollout',
+    ]);
   });
 
   it('runs a committed bundle: no steps, so no build, install or Node.js setup in the job', () => {

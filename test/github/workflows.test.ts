@@ -295,6 +295,17 @@ describe('security rules of the templates', () => {
     expect(JSON.stringify(drift?.with)).toContain('READONLY');
   });
 
+  it('status runs on a schedule from the default branch and may write issues only', () => {
+    const workflow = parseWorkflow('examples/github/svc-gitops-status.yml');
+    expect(Object.keys(workflow.on)).toEqual(['schedule', 'workflow_dispatch']);
+    const job = workflow.jobs.status as Job;
+    expect(job.permissions).toEqual({ contents: 'read', issues: 'write' });
+    expect(job.if).toContain('github.event.repository.default_branch');
+    const status = job.steps.find((s) => isOwnAction(s));
+    expect(status?.with).toMatchObject({ command: 'status' });
+    expect(JSON.stringify(status?.with)).toContain('READONLY');
+  });
+
   it('matrix: each dashboard has its own config, artifact, comment marker and concurrency group', () => {
     for (const file of [
       'examples/github/svc-gitops-matrix-plan.yml',
