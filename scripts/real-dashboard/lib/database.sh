@@ -26,7 +26,8 @@ db_start() {
 	fi
 	local password
 	password=$(secret database)
-	sql -e "CREATE USER IF NOT EXISTS 'wp'@'127.0.0.1' IDENTIFIED BY '$password';
+	# On standard input, not -e: the password never shows in the process list.
+	sql <<<"CREATE USER IF NOT EXISTS 'wp'@'127.0.0.1' IDENTIFIED BY '$password';
 		ALTER USER 'wp'@'127.0.0.1' IDENTIFIED BY '$password';
 		GRANT ALL PRIVILEGES ON \`site\\_%\`.* TO 'wp'@'127.0.0.1';"
 }

@@ -7,12 +7,13 @@ credentials() {
 	wpctl dash rest-key "$STATE/rest-key.json" >/dev/null || die "no MainWP REST API key"
 }
 
-# v2 METHOD PATH [curl args]: MainWP REST API v2 with the harness's key (Basic ck:cs).
+# v2 METHOD PATH [curl args]: MainWP REST API v2 with the harness's key (Basic ck:cs). The key
+# reaches curl as a config on its standard input, never as an argument (ps shows arguments).
 v2() {
 	local method=$1 path=$2
 	shift 2
-	curl -sS --max-time "${V2_TIMEOUT:-120}" -u "$(json_field "$STATE/rest-key.json" consumer_key):$(json_field "$STATE/rest-key.json" consumer_secret)" \
-		-X "$method" "$(site_url dash)/wp-json/mainwp/v2/$path" "$@"
+	curl -sS --max-time "${V2_TIMEOUT:-120}" --config - \
+		-X "$method" "$(site_url dash)/wp-json/mainwp/v2/$path" "$@" <<<"user = \"$(json_field "$STATE/rest-key.json" consumer_key):$(json_field "$STATE/rest-key.json" consumer_secret)\""
 }
 
 connect_children() {
@@ -24,8 +25,9 @@ connect_children() {
 		wpctl "$name" child-prepare >/dev/null
 		say "connecting $name"
 		# MainWP Child 6.1 checks the child admin's password when a dashboard adds it.
+		secret "$name-admin" >/dev/null
 		answer=$(v2 POST sites/add --data-urlencode "url=$url" --data-urlencode "name=$name" \
-			--data-urlencode admin=admin --data-urlencode "adminpassword=$(secret "$name-admin")")
+			--data-urlencode admin=admin --data-urlencode "adminpassword@$STATE/$name-admin.secret")
 		grep -q '"success":1' <<<"$answer" || die "the dashboard did not add $name: $(head -c 300 <<<"$answer")"
 	done
 }

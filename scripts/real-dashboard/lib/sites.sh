@@ -67,7 +67,8 @@ make_site() {
 	cp "$HERE/php/loopback-mu.php" "$dir/wp-content/mu-plugins/svc-real.php"
 	sql -e "CREATE DATABASE IF NOT EXISTS \`site_$name\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci"
 	[[ -f $dir/wp-config.php ]] || write_config "$name" >"$dir/wp-config.php"
-	wpctl "$name" install "$(site_url "$name")" "real $name" admin "$(secret "$name-admin")" "admin@$name.test" >/dev/null ||
+	secret "$name-admin" >/dev/null
+	wpctl "$name" install "$(site_url "$name")" "real $name" admin "$STATE/$name-admin.secret" "admin@$name.test" >/dev/null ||
 		die "installing WordPress for $name failed"
 	wpctl "$name" activate "$plugin/$plugin.php" >/dev/null || die "activating $plugin on $name failed"
 }

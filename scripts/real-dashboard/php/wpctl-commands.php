@@ -29,7 +29,12 @@ function wpctl_run( string $command, array $args ) {
 	wpctl_fail( "unknown command '$command'" );
 }
 
-function wpctl_install( $url = '', $title = '', $user = '', $password = '', $email = '' ) {
+/** $password_file: the admin password's file (mode 0600), so no password is a process argument. */
+function wpctl_install( $url = '', $title = '', $user = '', $password_file = '', $email = '' ) {
+	$password = is_readable( $password_file ) ? trim( (string) file_get_contents( $password_file ) ) : '';
+	if ( '' === $password ) {
+		wpctl_fail( 'install: no admin password in the file given' );
+	}
 	require_once ABSPATH . 'wp-admin/includes/upgrade.php';
 	$state = 'kept';
 	if ( ! is_blog_installed() ) {

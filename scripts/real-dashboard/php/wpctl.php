@@ -7,7 +7,7 @@
  * Every command is idempotent, prints one JSON line on success and exits 1 with a message on
  * stderr otherwise. Credentials go to files (mode 0600), never to stdout.
  *
- *   install URL TITLE USER PASSWORD EMAIL   install WordPress unless installed; pretty permalinks
+ *   install URL TITLE USER PASSWORD_FILE EMAIL   install WordPress unless installed; pretty permalinks
  *   activate PLUGIN_FILE                     activate a plugin as user 1
  *   mainwp-tables                            MainWP's table installer; skips its first-run wizard
  *   app-password FILE                        an application password for user 1 (kept while valid)
