@@ -51,10 +51,20 @@ function patched(entry: ShippedAbility): ShippedAbility {
   };
 }
 
+/**
+ * The document writes PHP's empty array as `[]` everywhere; as the default of an object schema
+ * (list-clients-v1, count-clients-v1) the real dashboard serves it as `{}`.
+ */
+function objectDefault(schema: Schema): Schema {
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  const empty = Array.isArray(schema.default) && schema.default.length === 0;
+  return empty && types.includes('object') ? { ...schema, default: {} } : schema;
+}
+
 function fromDocument(entry: ShippedEntry): ShippedAbility {
   const [namespace = '', name = ''] = entry.name.split('/');
   const own = namespace === OWN_NAMESPACE;
-  const schema = (value: unknown): Schema => (Array.isArray(value) ? {} : (value as Schema));
+  const schema = (value: unknown): Schema => (Array.isArray(value) ? {} : objectDefault(value as Schema));
   return patched({
     name,
     ...(own ? {} : { namespace }),
