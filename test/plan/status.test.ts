@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { deriveStatus } from '../../src/plan/index.js';
-import type { LiveState, Plan } from '../../src/types.js';
+import { createPlan, deriveStatus } from '../../src/plan/index.js';
+import type { LiveState, Plan, RolloutState } from '../../src/types.js';
+import {
+  allSites,
+  desiredState,
+  liveState,
+  NOW,
+  PLAN_OPTIONS,
+  policy,
+  siteIds,
+  update,
+  wave,
+} from './builders.js';
 
 /**
  * The groups a plan's own data makes (deriveStatus is pure): quarantined versions with the sites
@@ -41,6 +52,41 @@ function plan(extra: Partial<Plan>): Plan {
     ...extra,
   };
 }
+
+describe('deriveStatus of plans the planner made', () => {
+  it('a wave left unhealthy holds the waves after it; a quarantined version is its own group', () => {
+    const desired = desiredState({
+      policies: [policy({ name: 'p', selection: allSites() })],
+      waves: [wave('canary', siteIds(1, 2)), wave('rest', allSites())],
+    });
+    const live = liveState({
+      sites: [1, 2, 3, 4].map((id) => site(id)),
+      pending: [
+        ...[1, 2, 3, 4].map((id) => update(id, 'plugin', 'akismet/akismet.php', '5.3.6', '5.3.7')),
+        ...[3, 4].map((id) => update(id, 'plugin', 'hello/hello.php', '1.6', '1.7')),
+      ],
+    });
+    const unhealthy = [{ site_id: 1, site_url: 'https://s1.test/', problem: 'HTTP 500' }];
+    const state: RolloutState = {
+      first_seen: {},
+      waves: { canary: { updated_at: NOW.toISOString(), unhealthy_since: NOW.toISOString(), unhealthy } },
+      quarantines: {
+        'plugin akismet/akismet.php 5.3.7': { at: NOW.toISOString(), wave: 'canary', sites: unhealthy },
+      },
+    };
+    const plan = createPlan(desired, live, { ...PLAN_OPTIONS, rollout: { state, health: {} } });
+    const report = deriveStatus({ plan, live });
+    expect(report.rollout_halt?.wave).toBe('canary');
+    const quarantined = report.groups.find((g) => g.state === 'quarantined')!;
+    expect(quarantined.rows.map((row) => [row.slug, row.versions, row.sites])).toEqual([
+      ['akismet/akismet.php', '5.3.7', 4],
+    ]);
+    const held = report.groups.find((g) => g.state === 'held')!;
+    expect(held.rows.map((row) => [row.slug, row.sites])).toEqual([['hello/hello.php', 2]]);
+    expect(held.rows[0]!.detail).toContain('waits for wave "canary", which left 1 unhealthy site(s)');
+    expect(report.groups.find((g) => g.state === 'pending')!.rows).toEqual([]);
+  });
+});
 
 describe('deriveStatus', () => {
   it('shows a quarantined version with when, why, and the sites it is held on', () => {
