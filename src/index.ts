@@ -16,7 +16,6 @@ export {
   type ApplyOptions,
   type ApplyProgress,
   type ApprovalDecision,
-  type ApprovalParameters,
   type ApprovalPath,
   type Approved,
   applyLockPlace,
@@ -28,7 +27,6 @@ export {
   approveSaved,
   batchPlan,
   type CallPhase,
-  checkApprovalParameters,
   checkIntegrity,
   DEFAULT_STATE_DIR,
   filterHistory,
@@ -61,7 +59,6 @@ export {
   scanHistory,
   stateDirOf,
   statePaths,
-  type VariableOf,
 } from './apply/index.js';
 export type { DashboardClient, ReadProgress } from './dashboard/index.js';
 export {

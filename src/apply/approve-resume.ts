@@ -30,9 +30,7 @@ export function approveResume(planned: Planned, options: ResumeApprovalOptions):
       throw new SvcError(
         'PREVIEW_REQUIRED',
         'the desired-state files changed since the interrupted apply started',
-        {
-          hint: 'resume only finishes what was approved; run `svc-gitops apply` to plan and approve the new state',
-        },
+        { details: { reason: 'resume-config-changed' } },
       );
     }
     const subset = resumeSubset(planned.plan, unfinished.actions);
@@ -124,7 +122,7 @@ export function hasUnfinishedRun(fs: typeof nodeFs, paths: StatePaths): Unfinish
 
 function nothingToResume(): SvcError {
   return new SvcError('PREVIEW_REQUIRED', 'there is no interrupted apply to resume for this dashboard', {
-    hint: 'run `svc-gitops apply` to plan and apply (an interrupted run is looked for in the state directory of this run: pass the --state-dir it used)',
+    details: { reason: 'nothing-to-resume' },
   });
 }
 

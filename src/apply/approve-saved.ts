@@ -2,13 +2,7 @@ import { SvcError } from '../errors.js';
 import { REMAINING_WAVE } from '../plan/index.js';
 import type { DesiredState, Plan } from '../types.js';
 import { type ApprovalDecision, decidingSync } from './decision.js';
-import {
-  checkIntegrity,
-  checkNotExpired,
-  checkSafeMode,
-  checkSameDashboard,
-  type VariableOf,
-} from './guard.js';
+import { checkIntegrity, checkNotExpired, checkSafeMode, checkSameDashboard } from './guard.js';
 import { healthOf, planLimits, waveLimits } from './wave-limits.js';
 
 export interface SavedApprovalOptions {
@@ -16,10 +10,6 @@ export interface SavedApprovalOptions {
   dashboardUrl: string;
   safeMode: boolean;
   now: Date;
-  /** The variables hints name (default SVC_*; the tool server's under --namespace). */
-  variable?: VariableOf;
-  /** How a refused plan's hint says to plan again (default CLI_REPLAN). */
-  replan?: string;
   /**
    * The desired-state config at hand, if one was found. `named`: the person named it (`-c`), so
    * it must be the desired state the plan was made from, or the plan is refused. A config only
@@ -38,10 +28,10 @@ export interface SavedApprovalOptions {
  */
 export function approveSaved(plan: Plan, options: SavedApprovalOptions): ApprovalDecision {
   return decidingSync(() => {
-    checkIntegrity(plan, options.replan);
-    checkNotExpired(plan, options.now, options.variable, options.replan);
-    checkSameDashboard(plan, options.dashboardUrl, options.variable);
-    checkSafeMode(plan.actions, options.safeMode, options.variable);
+    checkIntegrity(plan);
+    checkNotExpired(plan, options.now);
+    checkSameDashboard(plan, options.dashboardUrl);
+    checkSafeMode(plan.actions, options.safeMode);
     const matching = options.config?.desired?.digest === plan.desired_digest;
     if (options.config?.named && !matching)
       throw otherDesiredState(options.config.path, options.config.desired);
@@ -80,13 +70,13 @@ function waveWarning(plan: Plan, why: string): string | undefined {
   return named ? `${why}: every wave stops at its first failed update` : undefined;
 }
 
-/** `apply PLANFILE -c CONFIG` where CONFIG is not the desired state the plan was made from. */
+/** A named config (the CLI's `-c`) that is not the desired state the plan was made from. */
 function otherDesiredState(path: string, desired: DesiredState | undefined): SvcError {
   const what =
     desired === undefined
       ? `${path} has errors, so it cannot be checked to be the desired state the plan was made from`
       : `the plan was made from another desired state than ${path}`;
   return new SvcError('CONFLICTING_PARAMETERS', what, {
-    hint: `apply the plan file without -c (it carries everything it needs), or plan again from ${path}: svc-gitops plan -c ${path} --out plan.json`,
+    details: { reason: 'other-config-named', path },
   });
 }

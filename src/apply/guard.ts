@@ -15,47 +15,17 @@ import type { Action, ItemRef, LiveState, Plan } from '../types.js';
  * cheap local checks first, the live re-read (of the touched sites only) last.
  */
 
-/** The approval-relevant parameters of one apply invocation. */
-export interface ApprovalParameters {
-  planFile: boolean;
-  reviewed: boolean;
-  resume: boolean;
-  autoApprove: boolean;
-  dryRun: boolean;
-  targets: boolean;
-}
-
-/** Parameters that contradict each other are refused before anything is read or sent. */
-export function checkApprovalParameters(p: ApprovalParameters): void {
-  const conflict = (message: string) =>
-    new SvcError('CONFLICTING_PARAMETERS', message, {
-      hint: 'run `svc-gitops apply --help` for the approval paths',
-    });
-  if (p.autoApprove && p.dryRun) throw conflict('--auto-approve and --dry-run contradict each other');
-  if (p.planFile && p.reviewed)
-    throw conflict('give either a saved PLANFILE or --reviewed PLANFILE, not both');
-  if (p.resume && (p.planFile || p.reviewed)) throw conflict('--resume plans again; it takes no plan file');
-  if (p.targets && (p.planFile || p.reviewed || p.resume)) {
-    throw conflict(
-      '--target only narrows a plan made now; a saved, reviewed or resumed plan keeps its own scope',
-    );
-  }
-}
-
 /**
- * What to do when a saved plan is refused (edited, expired, stale, used): plan again, in the
- * words of the front end. The CLI's is the default; the tool server passes its own.
+ * Refusals carry a code, the engine's statement of what happened, and `details.reason` with the
+ * data a front end needs to word its own hint (its flags, its variables, its tools): the CLI's
+ * words are in cli/hints.ts, the tool server's in mcp/gitops/words.ts.
  */
-export const CLI_REPLAN = 'run `svc-gitops plan --out FILE` again, review it, and apply the new file';
-
-export function checkIntegrity(plan: Plan, replan: string = CLI_REPLAN): void {
+export function checkIntegrity(plan: Plan): void {
   if (!verifyPlanId(plan)) {
     throw new SvcError(
       'PREVIEW_REQUIRED',
       'the plan file does not match its id: it was changed after planning',
-      {
-        hint: replan,
-      },
+      { details: { reason: 'plan-edited' } },
     );
   }
 }
@@ -66,40 +36,20 @@ export function isExpired(plan: Plan, now: Date): boolean {
   return !Number.isFinite(expires) || now.getTime() > expires;
 }
 
-/**
- * Names the variable of a setting in a hint. The CLI's are SVC_*; the tool server under
- * `--namespace NAME` passes its own (settingVariable), so no text needs rewriting afterwards.
- */
-export type VariableOf = (setting: 'dashboardUrl' | 'safeMode' | 'planLifetimeMinutes') => string;
-
-const SVC_VARIABLES: VariableOf = (setting) =>
-  ({ dashboardUrl: 'SVC_URL', safeMode: 'SVC_SAFE_MODE', planLifetimeMinutes: 'SVC_PLAN_LIFETIME_MINUTES' })[
-    setting
-  ];
-
-export function checkNotExpired(
-  plan: Plan,
-  now: Date,
-  variable: VariableOf = SVC_VARIABLES,
-  replan: string = CLI_REPLAN,
-): void {
+export function checkNotExpired(plan: Plan, now: Date): void {
   if (isExpired(plan, now)) {
     throw new SvcError('PREVIEW_EXPIRED', `the plan expired at ${plan.expires_at}`, {
-      hint: `${replan} (the lifetime is the setting planLifetimeMinutes, ${variable('planLifetimeMinutes')})`,
+      details: { reason: 'plan-expired', expires_at: plan.expires_at },
     });
   }
 }
 
-export function checkSameDashboard(
-  plan: Plan,
-  dashboardUrl: string,
-  variable: VariableOf = SVC_VARIABLES,
-): void {
+export function checkSameDashboard(plan: Plan, dashboardUrl: string): void {
   if (normaliseUrl(plan.dashboard.url) !== normaliseUrl(dashboardUrl)) {
     throw new SvcError(
       'PREVIEW_REQUIRED',
       `the plan was made for ${plan.dashboard.url}, not for the configured dashboard ${dashboardUrl}`,
-      { hint: `point ${variable('dashboardUrl')} at the plan’s dashboard, or plan again against this one` },
+      { details: { reason: 'other-dashboard', planned_for: plan.dashboard.url, dashboard: dashboardUrl } },
     );
   }
 }
@@ -109,20 +59,13 @@ export function checkSameDesiredState(plan: Plan, desiredDigest: string): void {
     throw new SvcError(
       'PREVIEW_REQUIRED',
       'the desired-state files differ from the ones the reviewed plan was made from',
-      {
-        hint: 'the merged config must be the reviewed one: re-run the plan on the pull request and review it again',
-        details: { reviewed: plan.desired_digest, merged: desiredDigest },
-      },
+      { details: { reason: 'other-desired-state', reviewed: plan.desired_digest, merged: desiredDigest } },
     );
   }
 }
 
 /** While safe mode is on (the default), high-risk actions (core, major versions) are refused. */
-export function checkSafeMode(
-  actions: readonly Action[],
-  safeMode: boolean,
-  variable: VariableOf = SVC_VARIABLES,
-): void {
+export function checkSafeMode(actions: readonly Action[], safeMode: boolean): void {
   if (!safeMode) return;
   const risky = actions.filter((action) => action.risk === 'high');
   if (risky.length === 0) return;
@@ -134,10 +77,7 @@ export function checkSafeMode(
   throw new SvcError(
     'SAFE_MODE_BLOCKED',
     `safe mode is on and the plan holds ${risky.length} high-risk action(s): ${listed}${more}`,
-    {
-      hint: `to allow core and major-version updates set \`safeMode: false\` in the settings file or ${variable('safeMode')}=false`,
-      details: { high_risk: risky.length },
-    },
+    { details: { reason: 'safe-mode', high_risk: risky.length } },
   );
 }
 
@@ -149,7 +89,6 @@ export function checkSafeMode(
 export async function checkLiveUnchanged(
   plan: Plan,
   client: Pick<DashboardClient, 'readLive'>,
-  replan: string = CLI_REPLAN,
 ): Promise<LiveState> {
   const itemsBySite = new Map<number, ItemRef[]>();
   for (const action of plan.actions) {
@@ -181,7 +120,7 @@ export async function checkLiveUnchanged(
     throw new SvcError(
       'PREVIEW_REQUIRED',
       `the live state changed since the plan was made on ${changed.length} site(s): ${urls.join(', ')}${changed.length > 10 ? ', …' : ''}; nothing was applied`,
-      { hint: replan, details: { changed_sites: changed } },
+      { details: { reason: 'live-changed', changed_sites: changed } },
     );
   }
   return live;

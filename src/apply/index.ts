@@ -30,11 +30,8 @@ export {
 } from './decision.js';
 export type { ApplyEvent, ApplyProgress } from './events.js';
 export {
-  type ApprovalParameters,
-  checkApprovalParameters,
   checkIntegrity,
   isExpired,
-  type VariableOf,
 } from './guard.js';
 export type { HeldBack } from './held-back.js';
 export { HISTORY_FILE, type HistoryRecord, historyPath } from './history.js';

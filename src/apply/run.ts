@@ -40,8 +40,6 @@ export interface RunApprovedOptions {
   onEvent?: ((event: ApplyEvent) => void) | undefined;
   /** Lock takeovers and the like: the run goes on. */
   onWarning?: ((message: string) => void) | undefined;
-  /** A refused saved plan's hint: how to plan again, in the front end's words (CLI_REPLAN). */
-  replan?: string | undefined;
 }
 
 /**
@@ -67,8 +65,7 @@ export async function runApproved(approved: Approved, options: RunApprovedOption
     if (approved.savedPlan) {
       // Used: marked so, or started (a run killed between its start and the mark): either way
       // the plan was applied, and `apply --resume` finishes a run that did not end.
-      if (isPlanUsed(fs, paths.usedPlans, planId) || startedRun(records, planId))
-        throw alreadyUsed(planId, options.replan);
+      if (isPlanUsed(fs, paths.usedPlans, planId) || startedRun(records, planId)) throw alreadyUsed(planId);
       // The re-check reads the dashboard too: an abort must stop it as it stops every other read.
       const { signal } = options;
       const reading = {
@@ -79,7 +76,7 @@ export async function runApproved(approved: Approved, options: RunApprovedOption
             onProgress: (progress) => options.onEvent?.({ type: 'recheck-progress', ...progress }),
           }),
       };
-      const checked = await checkLiveUnchanged(approved.plan, reading, options.replan);
+      const checked = await checkLiveUnchanged(approved.plan, reading);
       capabilities = checked.capabilities;
       pending = checked.pending;
     }
@@ -87,9 +84,7 @@ export async function runApproved(approved: Approved, options: RunApprovedOption
     const journal = openJournal(fs, paths.journal);
     // The mark follows the run's durable start, never the other way round: a kill between the
     // two leaves a started run that `--resume` finds, never a used plan with nothing to resume.
-    const markUsed = approved.savedPlan
-      ? () => markPlanUsed(fs, paths.usedPlans, planId, now(), options.replan)
-      : undefined;
+    const markUsed = approved.savedPlan ? () => markPlanUsed(fs, paths.usedPlans, planId, now()) : undefined;
     const { health } = approved;
     try {
       const result = await applyPlan(approved.plan, {

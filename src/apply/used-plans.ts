@@ -19,13 +19,7 @@ export function isPlanUsed(fs: typeof nodeFs, dir: string, planId: string): bool
   return fs.existsSync(markerPath(dir, planId));
 }
 
-export function markPlanUsed(
-  fs: typeof nodeFs,
-  dir: string,
-  planId: string,
-  at: Date,
-  replan?: string,
-): void {
+export function markPlanUsed(fs: typeof nodeFs, dir: string, planId: string, at: Date): void {
   try {
     fs.writeFileSync(
       markerPath(dir, planId),
@@ -36,20 +30,16 @@ export function markPlanUsed(
       },
     );
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw alreadyUsed(planId, replan);
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw alreadyUsed(planId);
     throw new SvcError('IO_ERROR', `cannot record the plan as used in ${dir}`, { cause: error });
   }
 }
 
-/** `replan`: the front end's words for planning again (default: the CLI's, with --resume). */
-export function alreadyUsed(planId: string, replan?: string): SvcError {
+/** A saved plan is single use: `details.reason` plan-used, each front end words its way on. */
+export function alreadyUsed(planId: string): SvcError {
   return new SvcError(
     'PREVIEW_REQUIRED',
     `plan ${planId.slice(0, 12)} was already applied (a saved plan is single use)`,
-    {
-      hint:
-        replan ??
-        'run `svc-gitops plan --out FILE` again and apply the new plan, or `svc-gitops apply --resume` to finish an interrupted run',
-    },
+    { details: { reason: 'plan-used', plan_id: planId } },
   );
 }

@@ -10,7 +10,39 @@ type Words = (error: SvcError) => { message?: string; hint?: string };
 /** The engine names a target as `target X`; the CLI's flag is `--target`. */
 const flagged = (error: SvcError) => error.message.replace(/^target /, '--target ');
 
+/** How to plan again after a saved plan is refused. */
+const REPLAN = 'run `svc-gitops plan --out FILE` again, review it, and apply the new file';
+
 const WORDS: Record<string, Words> = {
+  'plan-edited': () => ({ hint: REPLAN }),
+  'live-changed': () => ({ hint: REPLAN }),
+  'plan-expired': () => ({
+    hint: `${REPLAN} (the lifetime is the setting planLifetimeMinutes, SVC_PLAN_LIFETIME_MINUTES)`,
+  }),
+  'plan-used': () => ({
+    hint: 'run `svc-gitops plan --out FILE` again and apply the new plan, or `svc-gitops apply --resume` to finish an interrupted run',
+  }),
+  'other-dashboard': () => ({
+    hint: 'point SVC_URL at the plan’s dashboard, or plan again against this one',
+  }),
+  'other-desired-state': () => ({
+    hint: 'the merged config must be the reviewed one: re-run the plan on the pull request and review it again',
+  }),
+  'other-config-named': (error) => {
+    const path = String(error.details.path);
+    return {
+      hint: `apply the plan file without -c (it carries everything it needs), or plan again from ${path}: svc-gitops plan -c ${path} --out plan.json`,
+    };
+  },
+  'safe-mode': () => ({
+    hint: 'to allow core and major-version updates set `safeMode: false` in the settings file or SVC_SAFE_MODE=false',
+  }),
+  'nothing-to-resume': () => ({
+    hint: 'run `svc-gitops apply` to plan and apply (an interrupted run is looked for in the state directory of this run: pass the --state-dir it used)',
+  }),
+  'resume-config-changed': () => ({
+    hint: 'resume only finishes what was approved; run `svc-gitops apply` to plan and approve the new state',
+  }),
   'rollout-state-unwritable': () => ({
     hint: 'the rollout state lives beside the desired state: make that directory writable',
   }),

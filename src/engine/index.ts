@@ -8,16 +8,19 @@
 /**
  * The few helpers of config and the planner that front ends read their own input with (the
  * config path, a desired state's load for its diagnostics, `import`, `--at` durations, a plan
- * file's id), passed on so a front end needs no other module than the engine.
+ * file's id, the desired-state schema the tool server offers as a resource, the canonical JSON
+ * its confirmation tokens bind arguments with), passed on so a front end needs no other module
+ * than the engine.
  */
 export {
+  DESIRED_STATE_SCHEMA,
   DESIRED_STATE_SCHEMA_URL,
   importDesiredState,
   LIMITS,
   loadDesiredState,
   resolveConfigPath,
 } from '../config/index.js';
-export { durationMs, normaliseAddress, verifyPlanId } from '../plan/index.js';
+export { canonicalJson, durationMs, normaliseAddress, verifyPlanId } from '../plan/index.js';
 export { type CompareToBaseOptions, compareToBase } from './base-plan.js';
 export { type OpenDashboardOptions, openDashboard } from './dashboard.js';
 export {
@@ -27,6 +30,7 @@ export {
   loadDesired,
   requireDesired,
 } from './desired.js';
+export { type ExplainQuery, type Explanation, explainPlan } from './explain.js';
 export { judgeNames, type NamesToJudge, refusedNames } from './judge-names.js';
 export { type ReviewRefusal, type ReviewRefusalCode, refusalsBeforeMerge } from './merge-refusals.js';
 export { readPlanFile } from './plan-file.js';

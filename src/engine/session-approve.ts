@@ -16,6 +16,7 @@ import type { DesiredState, Plan } from '../types.js';
 import { configAtHand } from './desired.js';
 import { readPlanFile } from './plan-file.js';
 import { stillUnhealthy } from './rollout.js';
+import { approveHeldPlan, nothingToApply } from './session-held.js';
 import type { PlanDeps } from './session-plan.js';
 import { planUseCase } from './session-plan.js';
 import type { PlanRequest, SessionPlan } from './session-types.js';
@@ -25,7 +26,8 @@ import type { PlanRequest, SessionPlan } from './session-types.js';
  * - `now`: plan now; `show` sees the plan, then `confirm` asks the person (absent: nobody can be asked);
  * - `saved`: a saved plan file, checked by the guard (its single use and live facts under the apply lock);
  * - `reviewed`: plan now from the merged config, run only the reviewed actions still needed;
- * - `resume`: what is left of the interrupted run in the journal under `stateDir`.
+ * - `resume`: what is left of the interrupted run in the journal under `stateDir`;
+ * - `held`: a plan made earlier in this process, checked as a saved plan is.
  */
 export type ApproveRequest =
   | {
@@ -40,7 +42,12 @@ export type ApproveRequest =
     }
   | { path: 'saved'; planFile: string; config?: string | undefined }
   | { path: 'reviewed'; reviewedFile: string; plan: PlanRequest }
-  | { path: 'resume'; stateDir: string; plan: PlanRequest };
+  | { path: 'resume'; stateDir: string; plan: PlanRequest }
+  /**
+   * A plan the front end holds (the tool server's), approved as a saved plan (session-held.ts);
+   * `dryRun`: for listing the calls only, so safe mode is not judged and no plan is "nothing".
+   */
+  | { path: 'held'; planned: SessionPlan; dryRun?: boolean | undefined };
 
 /** What the session decided. Deciding never sends a write. */
 export type Approval =
@@ -76,6 +83,12 @@ export async function approveUseCase(deps: PlanDeps, request: ApproveRequest): P
     }
     case 'resume':
       return approveResumed(deps, request.stateDir, request.plan);
+    case 'held': {
+      const { planned } = request;
+      const decision = approveHeldPlan(deps, planned, request.dryRun === true);
+      if (decision.kind === 'nothing-to-apply' && 'report' in decision) return decision;
+      return approval(deps, decision, planned.configPath, planned.desired);
+    }
   }
 }
 
@@ -94,27 +107,8 @@ async function approveNow(deps: PlanDeps, request: NowRequest): Promise<Approval
     ...(confirm ? { confirm: (plan: Plan) => confirm(plan, deps.client().url) } : {}),
   });
   if (decision.kind === 'nothing-to-apply') {
-    const { plan } = planned;
-    const now = deps.options.now().toISOString();
-    return {
-      kind: 'nothing-to-apply',
-      // A CI step that reads the report finds one: no action, no call, nothing to verify.
-      report: {
-        result: {
-          plan_id: plan.id,
-          started_at: now,
-          finished_at: now,
-          outcomes: [],
-          interrupted: false,
-          calls: 0,
-        },
-        dashboard: deps.client().url,
-        // Approved as the request would have approved a plan that needs nobody.
-        approval: request.autoApprove ? 'auto-approve' : 'no-confirmation',
-        ...(plan.rollout_halt ? { halt: plan.rollout_halt } : {}),
-        warnings: [],
-      },
-    };
+    // Approved as the request would have approved a plan that needs nobody.
+    return nothingToApply(deps, planned.plan, request.autoApprove ? 'auto-approve' : 'no-confirmation');
   }
   return approval(deps, decision, planned.configPath, planned.desired);
 }

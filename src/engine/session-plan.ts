@@ -78,7 +78,7 @@ export async function planUseCase(deps: PlanDeps, request: PlanRequest): Promise
   const strict = request.strict === true || settings.strict;
   const unknown = await judge(deps, planned, strict);
   const refusals = refusalsBeforeMerge(planned.plan, { safeMode: settings.safeMode, strict }, unknown);
-  return { ...planned, configPath, strict, unknown, refusals };
+  return { ...planned, configPath, strict, unknown, refusals, ...(request.at ? { at: request.at } : {}) };
 }
 
 export function rolloutContext(options: SessionOptions, events: SessionEvents): RolloutContext {

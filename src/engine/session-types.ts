@@ -82,6 +82,8 @@ export interface SessionPlan {
   rollout?: PlanRollout;
   /** Strict: from the request or the settings. */
   strict: boolean;
+  /** The preview clock the plan was made at (`PlanRequest.at`): such a plan is never applied. */
+  at?: Date;
   /** Names the dashboard does not know (and slugs that could not be judged: `unchecked`). */
   unknown: UnknownName[];
   /** Why the apply of this plan (after the merge) would be refused: codes with data, in order. */

@@ -14,6 +14,7 @@ import type { Settings } from '../settings/index.js';
 import type { ApplyResult } from '../types.js';
 import { openDashboard } from './dashboard.js';
 import { type DesiredLoad, loadDesired } from './desired.js';
+import { type ExplainQuery, type Explanation, explainPlan } from './explain.js';
 import { applyEvents, notify, thrownFailure } from './notify-events.js';
 import { movesToNotify, rememberNotified } from './notify-memory.js';
 import { applyReport } from './report.js';
@@ -44,6 +45,8 @@ export interface Session {
   approve(request: ApproveRequest): Promise<Approval>;
   /** Runs an approval: apply lock, journal, calls, re-read; then the rollout state and the report. */
   apply(approval: Extract<Approval, { kind: 'approved' }>, options: ApplyRunOptions): Promise<Applied>;
+  /** What a plan of this session does to an item on a site, and why (pure: no read). */
+  explain(planned: SessionPlan, query: ExplainQuery): Explanation;
   /** The calls an approval would send, sending nothing. */
   calls(approval: Extract<Approval, { kind: 'approved' }>): Promise<CallPhase[]>;
   /** Closes the dashboard client the session opened (not one the caller passed in). */
@@ -107,6 +110,7 @@ export function openSession(options: SessionOptions): Session {
     status: (request = {}) => statusUseCase(deps, request),
     approve: (request) => approveUseCase(deps, request),
     apply: (approval, run) => applyApproved(deps, approval, run),
+    explain: explainPlan,
     async calls(approval) {
       const capabilities = approval.approved.capabilities ?? (await deps.client().capabilities());
       return plannedCalls(approval.approved, capabilities);

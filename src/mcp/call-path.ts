@@ -1,5 +1,5 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { isSvcError } from '../errors.js';
+import { isSvcError, type SvcError } from '../errors.js';
 import type { SecretMask } from '../secrets/index.js';
 import { type Settings, settingVariable } from '../settings/index.js';
 import type { CallRate, SessionBudget } from './limits.js';
@@ -17,6 +17,7 @@ import {
   type ToolOutcome,
   toolError,
 } from './tool-result.js';
+import { toolWords } from './words.js';
 
 /** What the call path reads of the server: its settings and state as they are at each call. */
 export interface CallPathHost {
@@ -128,11 +129,7 @@ class CallPath {
     } catch (error) {
       if (error instanceof McpError) throw error;
       outcome = isSvcError(error)
-        ? toolError(error.code, error.message, {
-            tool: tool.name,
-            ...(error.hint ? { resolution: error.hint } : {}),
-            data: upstream(error.details),
-          })
+        ? worded(error, tool.name, this.host.product)
         : toolError('INTERNAL', error instanceof Error ? error.message : String(error), { tool: tool.name });
     }
     if (isPassedOn(outcome)) return this.passedOn(tool.name, outcome);
@@ -275,4 +272,14 @@ function notConfigured(product: string, state: SetupState): ComposedOutcome {
     },
     isError: true,
   };
+}
+
+/** An engine error in this server's words (words.ts): the engine's refusals carry a reason, no hint. */
+function worded(error: SvcError, tool: string, product: string): ComposedOutcome {
+  const { message, hint } = toolWords(error, product);
+  return toolError(error.code, message, {
+    tool,
+    ...(hint ? { resolution: hint } : {}),
+    data: upstream(error.details),
+  });
 }

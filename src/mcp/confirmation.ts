@@ -1,5 +1,5 @@
 import type { AbilityDescription } from '../dashboard/index.js';
-import { canonicalJson } from '../plan/index.js';
+import { canonicalJson } from '../engine/index.js';
 import { call, queryRefusal } from './ability-call.js';
 import type { AbilityToolOptions } from './ability-options.js';
 import { type ToolOutcome, toolError, toolOk } from './tool-result.js';

@@ -1,14 +1,13 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { stateDirOf } from '../apply/index.js';
 import type { DashboardClient } from '../dashboard/index.js';
 import { isSvcError } from '../errors.js';
 import { SecretMask } from '../secrets/index.js';
-import { type LoadedSettings, loadSettings, type Settings, settingVariable } from '../settings/index.js';
+import { type LoadedSettings, loadSettings, type Settings } from '../settings/index.js';
 import { abilityTools } from './ability-tools.js';
 import { argumentChecker } from './arguments.js';
 import { serverSecrets, toolServerClient } from './dashboard-client.js';
-import { createEngine, type GitopsEngine } from './gitops/engine.js';
 import { PlanStore } from './gitops/plan-store.js';
+import { type ToolSessions, toolSessions } from './gitops/server-sessions.js';
 import { gitopsTools } from './gitops/tools.js';
 import { CallRate, SessionBudget } from './limits.js';
 import type { ServerLimits, ToolServerOptions } from './options.js';
@@ -48,7 +47,7 @@ export class ToolServerCore {
   /** Tells the client the tool list changed; set once the SDK server exists. */
   listChanged: () => Promise<void> = async () => {};
   private client: DashboardClient | undefined;
-  private engine: GitopsEngine | undefined;
+  private sessions: ToolSessions | undefined;
   /** Tools of the connected dashboard, built once per connection. */
   private connectedTools: ToolDef[] | undefined;
   /** The connected tools and the setup tools by name (every call looks its tool up). */
@@ -131,7 +130,7 @@ export class ToolServerCore {
     await this.client?.close();
     const live = this.openClient(this.settings);
     this.client = live;
-    this.engine = this.createEngine(live);
+    this.sessions = this.toolSessions(live);
     const host = new URL(this.settings.dashboardUrl).host;
     try {
       const capabilities = await live.capabilities();
@@ -170,19 +169,16 @@ export class ToolServerCore {
     return this.state;
   }
 
-  private createEngine(live: DashboardClient): GitopsEngine {
-    const { options, product } = this;
-    return createEngine({
+  private toolSessions(live: DashboardClient): ToolSessions {
+    const { options } = this;
+    return toolSessions({
       client: live,
       settings: this.settings,
       fs: options.fs,
       cwd: options.cwd,
+      env: options.env,
       now: this.now,
-      stateDir: stateDirOf(options.env),
-      variable: (setting) => settingVariable(setting, product),
-      tokenVariable: settingVariable('token', product),
-      strictVariable: settingVariable('strict', product),
-      replan: `call ${product}_plan again, show the new plan to the user, and apply with its new token`,
+      product: this.product,
       onWarning: (message) => this.log(`warning: ${message}`),
     });
   }
@@ -190,11 +186,12 @@ export class ToolServerCore {
   private gitopsTools(safeMode: boolean): ToolDef[] {
     return gitopsTools({
       prefix: this.product,
-      engine: () => {
-        if (!this.engine) throw new McpError(ErrorCode.InternalError, 'the tool server is not connected');
-        return this.engine;
+      sessions: () => {
+        if (!this.sessions) throw new McpError(ErrorCode.InternalError, 'the tool server is not connected');
+        return this.sessions;
       },
       tokens: this.tokens,
+      now: this.now,
       plans: this.plans,
       safeMode,
     });

@@ -1,4 +1,4 @@
-import { DESIRED_STATE_SCHEMA } from '../config/index.js';
+import { DESIRED_STATE_SCHEMA } from '../engine/index.js';
 import { renderPlanMarkdown } from '../render/index.js';
 import type { PlanStore } from './gitops/plan-store.js';
 

@@ -58,4 +58,4 @@ export {
 export { summarise } from './summary.js';
 export { compareVersions, levelWithin, versionLevel, withinPin } from './versions.js';
 export { vulnerableNoFixSites } from './vulnerable.js';
-export { REMAINING_WAVE } from './waves.js';
+export { assignWaves, REMAINING_WAVE } from './waves.js';

@@ -49,7 +49,7 @@ describe('the session', () => {
     const planned = await lenient.plan();
     await lenient.close();
     expect(planned.refusals.map((refusal) => refusal.code)).toEqual(['SAFE_MODE_BLOCKED']);
-    expect(planned.refusals[0]?.details).toEqual({ high_risk: 1 });
+    expect(planned.refusals[0]?.details).toEqual({ reason: 'safe-mode', high_risk: 1 });
     expect(planned.unknown.map((name) => name.suggestion)).toEqual(['akismet/akismet.php']);
     // No front end's words: no flag, no variable.
     for (const refusal of planned.refusals) expect(refusal.message).not.toMatch(/--|SVC_/);
@@ -70,6 +70,38 @@ describe('the session', () => {
     if (decision.kind !== 'nothing-to-apply') return;
     expect(decision.report.approval).toBe('auto-approve');
     expect(decision.report.result.outcomes).toEqual([]);
+  });
+
+  it('approves a plan a front end holds as a saved plan: data, its refusals coded, never a preview', async () => {
+    const held = session({ SVC_SAFE_MODE: 'false' });
+    try {
+      const planned = await held.plan({ config: 'svc-gitops.yaml' });
+      const approval = await held.approve({ path: 'held', planned });
+      expect(approval.kind).toBe('approved');
+      if (approval.kind !== 'approved') return;
+      expect(approval.approved.approval).toBe('saved-plan');
+      // An approval is data: what a front end keeps and hands back survives serialisation.
+      expect(structuredClone(approval)).toEqual(approval);
+      expect((await held.calls(approval)).flatMap((phase) => phase.calls).length).toBeGreaterThan(0);
+
+      const nothing = await held.plan({ config: 'none.yaml' });
+      const none = await held.approve({ path: 'held', planned: nothing });
+      expect(none).toMatchObject({ kind: 'nothing-to-apply', report: { approval: 'saved-plan' } });
+
+      const later = new Date(Date.now() + 3_600_000);
+      const preview = await held.plan({ config: 'svc-gitops.yaml', at: later });
+      expect(preview.at).toEqual(later);
+      const refused = await held.approve({ path: 'held', planned: preview });
+      expect(refused).toMatchObject({
+        kind: 'refused',
+        code: 'PREVIEW_REQUIRED',
+        details: { reason: 'previewed-at', at: later.toISOString() },
+      });
+      // No front end's words: the reason says it, each front end words the way on.
+      expect(refused).not.toHaveProperty('hint');
+    } finally {
+      await held.close();
+    }
   });
 
   it("refuses a target in no front end's words: a reason and the target, no flag", () => {

@@ -107,4 +107,65 @@ describe('svc_plan and svc_apply keep the rollout state', () => {
     });
     expect(later.text).toMatch(/^Rollout halted at wave canary: 1 site unhealthy since /);
   });
+
+  it('svc_plan `at` previews when the next wave runs; such a plan is never applied, and explain says when', async () => {
+    const clock = testClock();
+    const asked: string[] = [];
+    agent = await connect({
+      env: fastClientEnv(sandbox),
+      files: { 'svc-gitops.yaml': CONFIG },
+      clock,
+      user: (question) => {
+        asked.push(question.message);
+        return { action: 'accept', content: { apply: true } };
+      },
+    });
+    const first = await agent.call('svc_plan', {});
+    const applied = await agent.call('svc_apply', { plan_id: first.result.plan_id });
+    expect(applied.result, applied.text).toMatchObject({ applied: true, counts: { done: 2 } });
+    const stateFile = join(agent.cwd, 'svc-gitops.rollout.json');
+    const state = readFileSync(stateFile, 'utf8');
+
+    clock.advance(3_600_000);
+    const at = new Date(clock.now().getTime() + 24 * 3_600_000).toISOString();
+    const preview = await agent.call('svc_plan', { at });
+    expect(preview.isError, preview.text).toBe(false);
+    expect(preview.result).toMatchObject({
+      has_changes: true,
+      summary: { update: 2 },
+      at,
+      preview: true,
+      next_action: 'preview_only',
+    });
+    expect(preview.result).not.toHaveProperty('confirmation_token');
+    expect(preview.text).toContain(`A preview of the gates at ${at}: it cannot be applied.`);
+    // A preview records nothing.
+    expect(readFileSync(stateFile, 'utf8')).toBe(state);
+
+    // Explain: the site's wave, the rollout order and the gate it waits for, with when it opens.
+    const why = await agent.call('svc_explain', { site: '3', item: 'akismet/akismet.php' });
+    expect(why.result).toMatchObject({
+      found: true,
+      wave: 'early',
+      waves: ['canary', 'early', 'everyone', '(remaining)'],
+      gates: { wave: 'early', after: { wave: 'canary', healthy_for: '24h' } },
+      actions: [{ op: 'update', wave: 'early' }],
+    });
+    expect(why.text).toMatch(/After wave canary has been healthy for 24h: from \d{4}-/);
+
+    // Apply never takes a preview: refused with its code before the user is asked, nothing sent.
+    const refused = await agent.call('svc_apply', { plan_id: preview.result.plan_id });
+    expect(refused.isError).toBe(true);
+    expect(refused.result).toMatchObject({ code: 'PREVIEW_REQUIRED' });
+    expect(refused.text).toContain('a preview is never applied');
+    expect(refused.text).toContain('call svc_plan without `at`');
+    expect(asked).toHaveLength(1);
+    const sites = (await agent.call('svc_plan', {})).result;
+    expect(sites).toMatchObject({ has_changes: false, summary: { update: 0 } });
+
+    const past = await agent.call('svc_plan', { at: '2020-01-01T00:00:00Z' });
+    expect(past).toMatchObject({ isError: true, result: { code: 'INVALID_PARAMETER' } });
+    const vague = await agent.call('svc_plan', { at: 'tomorrow' });
+    expect(vague).toMatchObject({ isError: true, result: { code: 'INVALID_PARAMETER' } });
+  });
 });

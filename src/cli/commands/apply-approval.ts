@@ -5,6 +5,7 @@ import {
   refusalError,
   renderPlanText,
   type Session,
+  SvcError,
 } from '../../index.js';
 import { type CliContext, useColour } from '../context.js';
 
@@ -27,6 +28,24 @@ export interface ApplyFlags {
   stateDir?: string;
   overrideHealth?: boolean;
   quiet?: boolean;
+}
+
+/** Flags that contradict each other are refused before anything is read or sent. */
+export function checkApprovalFlags(planfile: string | undefined, flags: ApplyFlags): void {
+  const conflict = (message: string) =>
+    new SvcError('CONFLICTING_PARAMETERS', message, {
+      hint: 'run `svc-gitops apply --help` for the approval paths',
+    });
+  const saved = planfile !== undefined;
+  const reviewed = flags.reviewed !== undefined;
+  if (flags.autoApprove && flags.dryRun) throw conflict('--auto-approve and --dry-run contradict each other');
+  if (saved && reviewed) throw conflict('give either a saved PLANFILE or --reviewed PLANFILE, not both');
+  if (flags.resume && (saved || reviewed)) throw conflict('--resume plans again; it takes no plan file');
+  if (flags.target !== undefined && (saved || reviewed || flags.resume)) {
+    throw conflict(
+      '--target only narrows a plan made now; a saved, reviewed or resumed plan keeps its own scope',
+    );
+  }
 }
 
 export type ApprovedRun = Extract<Approval, { kind: 'approved' }>;

@@ -5,7 +5,6 @@ import { resolveConfigPath } from '../../engine/index.js';
 import {
   type Applied,
   applyLockPlace,
-  checkApprovalParameters,
   DEFAULT_STATE_DIR,
   EXIT,
   REPORT_FORMATS,
@@ -23,7 +22,13 @@ import type { CliContext } from '../context.js';
 import { type CliSession, cliSession } from '../pipeline.js';
 import { createProgress } from '../progress.js';
 import { checkWritableOutput, refuseConfigAsOutput, writeFileAtomic } from '../write-file.js';
-import { type ApplyFlags, type ApprovedRun, approvalRequest, approve } from './apply-approval.js';
+import {
+  type ApplyFlags,
+  type ApprovedRun,
+  approvalRequest,
+  approve,
+  checkApprovalFlags,
+} from './apply-approval.js';
 
 /**
  * `svc-gitops apply`: runs only what an approval covers. Four approval paths (apply-approval.ts):
@@ -71,7 +76,7 @@ export async function runApply(
   planfile: string | undefined,
   flags: ApplyFlags,
 ): Promise<number> {
-  checkFlags(planfile, flags);
+  checkApprovalFlags(planfile, flags);
   if (flags.out) checkOutput(ctx, flags.out, flags.config);
   const stateDir = resolve(ctx.cwd, flags.stateDir ?? stateDirOf(ctx.env));
   const session = cliSession(ctx, { quiet: flags.quiet });
@@ -99,17 +104,6 @@ export async function runApply(
   } finally {
     await session.close();
   }
-}
-
-function checkFlags(planfile: string | undefined, flags: ApplyFlags): void {
-  checkApprovalParameters({
-    planFile: planfile !== undefined,
-    reviewed: flags.reviewed !== undefined,
-    resume: flags.resume === true,
-    autoApprove: flags.autoApprove === true,
-    dryRun: flags.dryRun === true,
-    targets: flags.target !== undefined,
-  });
 }
 
 /**

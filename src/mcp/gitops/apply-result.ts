@@ -1,8 +1,8 @@
+import type { SessionPlan as Planned } from '../../index.js';
 import type { ApplyReport } from '../../render/index.js';
 import { countStatuses, renderApplyMarkdown, shortId } from '../../render/index.js';
 import type { ActionOutcome } from '../../types.js';
 import type { ComposedOutcome } from '../tool-result.js';
-import type { Planned } from './engine.js';
 
 /** Who said yes to an apply: the user through the client's question, or the agent with a token. */
 export type ConfirmedBy = 'user' | 'token';

@@ -1,10 +1,11 @@
-import { shortId } from '../../render/index.js';
+import type { SessionPlan as Planned } from '../../index.js';
+import { type ApplyReport, renderApplyCalls, shortId } from '../../render/index.js';
 import type { AskUser, CallContext, ComposedOutcome, ToolDef, ToolOutcome } from '../tool-result.js';
 import { toolError, toolOk } from '../tool-result.js';
-import { appliedOutcome } from './apply-result.js';
+import { appliedOutcome, type ConfirmedBy } from './apply-result.js';
 import { askToApply } from './ask-user.js';
-import type { Planned } from './engine.js';
 import { withHalt } from './plan-tool.js';
+import { applyThrough, approveThrough, callsThrough } from './sessions.js';
 import type { GitopsToolOptions } from './tool-options.js';
 
 /** The arguments of one apply call, read once. */
@@ -88,7 +89,12 @@ async function dryRun(options: GitopsToolOptions, call: ApplyCall): Promise<Tool
   const id = call.planId ?? ofToken;
   const planned = typeof id === 'string' ? options.plans.get(id) : undefined;
   if (!planned) return noPlan(options, call.tool, call.planId);
-  const calls = await options.engine().describeCalls(planned);
+  const sessions = options.sessions();
+  const approval = await approveThrough(sessions, planned, true);
+  const calls =
+    approval.kind === 'approved'
+      ? renderApplyCalls(await callsThrough(sessions, approval), approval.dashboardUrl)
+      : renderApplyCalls([], approval.report.dashboard);
   return toolOk({ plan_id: planned.plan.id, dry_run: true, calls }, calls);
 }
 
@@ -106,9 +112,10 @@ async function applyAsked(
   if (call.planId === undefined) return planIdRequired(options, call.tool);
   const planned = options.plans.get(call.planId);
   if (!planned) return noPlan(options, call.tool, call.planId);
-  if (planned.plan.actions.length === 0) return nothingToApply(planned);
-  // Refusals (strict, safe mode, expiry, another dashboard) come before the user is bothered.
-  options.engine().check(planned);
+  // Refusals (a preview, strict, safe mode, expiry, another dashboard) come before the user is
+  // bothered; a plan without actions asks nothing.
+  const checked = await approveThrough(options.sessions(), planned);
+  if (checked.kind === 'nothing-to-apply') return nothingToApply(planned, checked.report);
   const verdict = await askToApply(askUser, planned, signal);
   if (!verdict.accepted) {
     const refused = toolError(
@@ -125,7 +132,7 @@ async function applyAsked(
       structured: { ...refused.structured, plan_id: planned.plan.id, applied: false, answer: verdict.action },
     };
   }
-  return appliedOutcome(planned, await options.engine().apply(planned, signal), 'user');
+  return applyHeld(options, planned, signal, 'user');
 }
 
 /**
@@ -176,7 +183,25 @@ async function applyWithToken(
   }
   const planned = typeof redeemed.carried === 'string' ? options.plans.get(redeemed.carried) : undefined;
   if (!planned) return noPlan(options, tool, call.planId);
-  return appliedOutcome(planned, await options.engine().apply(planned, signal), 'token');
+  return applyHeld(options, planned, signal, 'token');
+}
+
+/**
+ * The session approves the plan again as it is applied (the user may have taken longer than the
+ * plan's lifetime to answer), then runs it: lock, single use, live re-check, journal, rollout
+ * records. What it returns is echoed: the plan, who confirmed it, the counts and the sites.
+ */
+async function applyHeld(
+  options: GitopsToolOptions,
+  planned: Planned,
+  signal: AbortSignal,
+  confirmedBy: ConfirmedBy,
+): Promise<ToolOutcome> {
+  const sessions = options.sessions();
+  const approval = await approveThrough(sessions, planned);
+  if (approval.kind === 'nothing-to-apply') return nothingToApply(planned, approval.report);
+  const applied = await applyThrough(sessions, approval, signal);
+  return appliedOutcome(planned, applied.report, confirmedBy);
 }
 
 function planIdRequired(options: GitopsToolOptions, tool: string): ComposedOutcome {
@@ -211,8 +236,8 @@ function noPlan(options: GitopsToolOptions, tool: string, planId: string | undef
 }
 
 /** A plan without actions: nothing is asked or written (a halted rollout stays an error). */
-function nothingToApply(planned: Planned): ComposedOutcome {
-  return withHalt(planned.plan.rollout_halt, {
+function nothingToApply(planned: Planned, report: ApplyReport): ComposedOutcome {
+  return withHalt(report.halt, {
     structured: {
       plan_id: planned.plan.id,
       applied: false,

@@ -1,7 +1,7 @@
+import type { SessionPlan as Planned } from '../../index.js';
 import { safeText, shortId } from '../../render/index.js';
 import type { Action } from '../../types.js';
 import type { AskUser, UserAnswer, UserQuestion } from '../tool-result.js';
-import type { Planned } from './engine.js';
 
 /** Sites the question lists one by one, and actions per site; the rest are counted. */
 const SITES_SHOWN = 25;

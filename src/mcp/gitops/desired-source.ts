@@ -1,7 +1,5 @@
-import * as realFs from 'node:fs';
-import { tmpdir } from 'node:os';
-import { isAbsolute, join, relative, resolve } from 'node:path';
-import { type DesiredState, type Diagnostic, loadDesired, SvcError } from '../../index.js';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { type DesiredState, type Diagnostic, SvcError } from '../../index.js';
 
 /** A desired state checked: the source as given, the state when valid, every problem found. */
 export interface Validated {
@@ -10,9 +8,6 @@ export interface Validated {
   desired?: DesiredState;
   diagnostics: Diagnostic[];
 }
-
-/** Shown instead of the temporary file that holds YAML text while it is validated. */
-const TEXT_SOURCE = 'desired-state.yaml';
 
 /**
  * A path the agent names must stay inside the working directory: the tool server reads the
@@ -57,21 +52,5 @@ export async function withProblems<T>(problems: readonly Diagnostic[], run: () =
     throw new SvcError('CONFIG_INVALID', `${error.message}: ${shown.join('; ')}`, {
       hint: 'fix them; the validate tool lists every problem with its file:line:col and a hint',
     });
-  }
-}
-
-/** YAML text is validated as a file of its own in a temporary directory, removed afterwards. */
-export async function validateText(yaml: string): Promise<Validated> {
-  const dir = realFs.mkdtempSync(join(tmpdir(), 'svc-gitops-mcp-'));
-  try {
-    realFs.writeFileSync(join(dir, TEXT_SOURCE), yaml);
-    const loaded = await loadDesired({ cwd: dir, fs: realFs, config: TEXT_SOURCE });
-    return {
-      source: TEXT_SOURCE,
-      diagnostics: loaded.diagnostics,
-      ...(loaded.desired ? { desired: loaded.desired } : {}),
-    };
-  } finally {
-    realFs.rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -1,4 +1,4 @@
-import type { Planned } from './engine.js';
+import type { SessionPlan as Planned } from '../../index.js';
 
 /** Plans kept for apply, show and explain. A 10,000-site plan with its live state is tens of MB. */
 const KEPT = 3;

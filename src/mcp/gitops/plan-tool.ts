@@ -1,7 +1,8 @@
+import type { SessionPlan as Planned } from '../../index.js';
 import { haltText, renderPlanMarkdown, safeText } from '../../render/index.js';
 import type { RolloutHalt } from '../../types.js';
-import type { CallContext, ComposedOutcome, ToolDef } from '../tool-result.js';
-import type { Planned } from './engine.js';
+import { type CallContext, type ComposedOutcome, type ToolDef, toolError } from '../tool-result.js';
+import { planThrough } from './sessions.js';
 import { type GitopsToolOptions, MARKDOWN_CAP } from './tool-options.js';
 
 /**
@@ -11,8 +12,9 @@ import { type GitopsToolOptions, MARKDOWN_CAP } from './tool-options.js';
  */
 export function planTool(options: GitopsToolOptions): ToolDef {
   const applyTool = `${options.prefix}_apply`;
+  const name = `${options.prefix}_plan`;
   return {
-    name: `${options.prefix}_plan`,
+    name,
     title: 'Plan',
     description: `Reads the dashboard and plans the desired state: the dry-run preview. Returns plan_id, the roll-up and the plan as markdown; show the markdown to the user. When there is something to apply: if this client can ask its user (MCP elicitation), ${applyTool} with plan_id asks the user itself; otherwise a confirmation_token for ${applyTool} with this plan_id (valid 5 minutes, single use; a later ${options.prefix}_plan revokes it).`,
     inputSchema: {
@@ -29,17 +31,27 @@ export function planTool(options: GitopsToolOptions): ToolDef {
           maxItems: 1000,
           description: 'only these sites: IDs, domains or domain globs',
         },
+        at: {
+          type: 'string',
+          maxLength: 100,
+          description:
+            'a preview clock: an ISO time (2026-12-01T09:00:00Z) at which to judge the gates (windows, soak, healthy_for), from what is known now; nothing is recorded and the plan cannot be applied',
+        },
       },
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false },
     destructive: false,
     async run(args, signal, context?: CallContext) {
+      const at = typeof args.at === 'string' ? previewTime(args.at, name, options.now()) : undefined;
+      if (at !== undefined && !(at instanceof Date)) return at;
       options.tokens.revoke(applyTool);
-      const planned = await options.engine().plan(
+      const planned = await planThrough(
+        options.sessions(),
         {
           ...(typeof args.config === 'string' ? { config: args.config } : {}),
           ...(Array.isArray(args.target) ? { targets: args.target as string[] } : {}),
+          ...(at ? { at } : {}),
         },
         signal,
       );
@@ -55,27 +67,34 @@ function planOutcome(options: GitopsToolOptions, planned: Planned, asksUser: boo
   const { plan } = planned;
   const changes = plan.actions.length > 0;
   const strictBlocked = planned.refusals.some((refusal) => refusal.code === 'UNKNOWN_NAMES');
+  const preview = planned.at?.toISOString();
   const unknown = planned.unknown.filter((name) => !name.unchecked);
   const safeModeBlocked = options.safeMode && plan.summary.high_risk > 0;
   const issued =
-    changes && !asksUser && !strictBlocked ? options.tokens.issue(applyTool, plan.id, plan.id) : undefined;
+    changes && !asksUser && !strictBlocked && preview === undefined
+      ? options.tokens.issue(applyTool, plan.id, plan.id)
+      : undefined;
   const markdown = renderPlanMarkdown(plan, { live: planned.live, maxChars: MARKDOWN_CAP });
   const next = !changes
     ? 'nothing_to_apply'
-    : strictBlocked
-      ? 'fix_unknown_names'
-      : safeModeBlocked
-        ? 'blocked_by_safe_mode'
-        : asksUser
-          ? 'apply_asks_user'
-          : 'show_plan_and_confirm';
+    : preview
+      ? 'preview_only'
+      : strictBlocked
+        ? 'fix_unknown_names'
+        : safeModeBlocked
+          ? 'blocked_by_safe_mode'
+          : asksUser
+            ? 'apply_asks_user'
+            : 'show_plan_and_confirm';
   const howTo = !changes
     ? 'Nothing to apply.'
-    : strictBlocked
-      ? `Strict is on: the desired state names ${unknown.length} site(s) or slug(s) the dashboard does not know; ${applyTool} refuses this plan. Correct them and plan again.`
-      : asksUser
-        ? `To apply: call ${applyTool} with plan_id ${plan.id}. The tool server then asks the user itself, with its own summary of this plan, and applies only if they accept.`
-        : `To apply: show this plan to the user; after explicit approval call ${applyTool} with plan_id ${plan.id}, confirmation_token ${issued?.token} and user_confirmed: true (valid until ${issued?.expiresAt.toISOString()}; a later ${options.prefix}_plan revokes it).`;
+    : preview
+      ? `A preview of the gates at ${preview}: it cannot be applied. To apply, call ${options.prefix}_plan without at.`
+      : strictBlocked
+        ? `Strict is on: the desired state names ${unknown.length} site(s) or slug(s) the dashboard does not know; ${applyTool} refuses this plan. Correct them and plan again.`
+        : asksUser
+          ? `To apply: call ${applyTool} with plan_id ${plan.id}. The tool server then asks the user itself, with its own summary of this plan, and applies only if they accept.`
+          : `To apply: show this plan to the user; after explicit approval call ${applyTool} with plan_id ${plan.id}, confirmation_token ${issued?.token} and user_confirmed: true (valid until ${issued?.expiresAt.toISOString()}; a later ${options.prefix}_plan revokes it).`;
   const names = planned.unknown.map((name) => {
     const level = name.unchecked ? 'note' : planned.strict ? 'error' : 'warning';
     return `${level}: ${safeText(name.message, 1000)}${name.suggestion ? ` (did you mean ${safeText(name.suggestion)}?)` : ''}\n`;
@@ -91,6 +110,7 @@ function planOutcome(options: GitopsToolOptions, planned: Planned, asksUser: boo
       needs_approval: plan.needs_approval,
       plan_expires_at: plan.expires_at,
       confirmation: asksUser ? 'elicitation' : 'token',
+      ...(preview ? { at: preview, preview: true } : {}),
       ...(issued ? { confirmation_token: issued.token, expires_at: issued.expiresAt.toISOString() } : {}),
       safe_mode_blocked: safeModeBlocked,
       ...(planned.unknown.length > 0 ? { unknown_names: planned.unknown.map(unknownName) } : {}),
@@ -125,6 +145,31 @@ function unknownName(name: Planned['unknown'][number]) {
     ...(name.suggestion === undefined ? {} : { suggestion: safeText(name.suggestion) }),
     ...(name.unchecked ? { unchecked: true } : {}),
   };
+}
+
+/**
+ * `at`: an ISO time with its zone (Z or ±hh:mm), not before now (a preview looks ahead), else
+ * the refusal that says what it takes.
+ */
+function previewTime(text: string, tool: string, now: Date): Date | ComposedOutcome {
+  const at = new Date(text);
+  if (!/^\d{4}-\d{2}-\d{2}T.*(Z|[+-]\d\d:?\d\d)$/i.test(text.trim()) || !Number.isFinite(at.getTime())) {
+    return toolError(
+      'INVALID_PARAMETER',
+      `at must be an ISO time with its zone, not ${safeText(text, 100)}`,
+      {
+        tool,
+        resolution: 'give a time such as 2026-12-01T09:00:00Z',
+      },
+    );
+  }
+  if (at.getTime() < now.getTime()) {
+    return toolError('INVALID_PARAMETER', `at ${at.toISOString()} is before now (${now.toISOString()})`, {
+      tool,
+      resolution: 'a preview looks ahead: give a later time',
+    });
+  }
+  return at;
 }
 
 /**

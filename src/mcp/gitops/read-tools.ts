@@ -1,13 +1,15 @@
+import type { Explanation } from '../../engine/index.js';
+import type { SessionPlan as Planned } from '../../index.js';
 import {
   countDiagnostics,
+  haltText,
   renderDiagnosticsText,
   renderPlanJson,
   renderPlanMarkdown,
   renderPlanText,
 } from '../../render/index.js';
 import { type ComposedOutcome, type ToolDef, toolError, toolOk } from '../tool-result.js';
-import type { Planned } from './engine.js';
-import { explain } from './explain.js';
+import { planThrough, validateSource } from './sessions.js';
 import { type GitopsToolOptions, MARKDOWN_CAP, READ } from './tool-options.js';
 
 /** `<p>_validate`: a desired state checked against the schema and rules; no dashboard call. */
@@ -45,7 +47,7 @@ export function validateTool(options: GitopsToolOptions): ToolDef {
         );
       }
       const path = args.config ?? args.path;
-      const validated = await options.engine().validate({
+      const validated = await validateSource(options.sessions(), {
         ...(typeof path === 'string' ? { path } : {}),
         ...(typeof args.yaml === 'string' ? { yaml: args.yaml } : {}),
       });
@@ -115,9 +117,11 @@ export function driftTool(options: GitopsToolOptions): ToolDef {
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
     destructive: false,
     async run(args, signal) {
-      const planned = await options
-        .engine()
-        .plan(typeof args.config === 'string' ? { config: args.config } : {}, signal);
+      const planned = await planThrough(
+        options.sessions(),
+        typeof args.config === 'string' ? { config: args.config } : {},
+        signal,
+      );
       options.plans.add(planned);
       const drift = planned.plan.actions.length > 0;
       const markdown = renderPlanMarkdown(planned.plan, { live: planned.live, maxChars: MARKDOWN_CAP });
@@ -156,8 +160,11 @@ export function explainTool(options: GitopsToolOptions): ToolDef {
     async run(args) {
       const planned = findPlan(options, name, args.plan_id);
       if ('structured' in planned) return planned;
-      const answer = explain(planned, { site: String(args.site), item: String(args.item) });
-      return toolOk(answer, String(answer.explanation));
+      const answer = options
+        .sessions()
+        .open()
+        .explain(planned, { site: String(args.site), item: String(args.item) });
+      return toolOk({ ...answer }, explanationText(answer));
     },
   };
 }
@@ -171,4 +178,22 @@ export function findPlan(options: GitopsToolOptions, tool: string, id: unknown):
     typeof id === 'string' ? `no plan ${id} in this session` : 'no plan yet in this session',
     { tool, resolution: `call ${options.prefix}_plan first` },
   );
+}
+
+/** The explanation, then when: the site's wave, the gates its updates passed, a held rollout. */
+function explanationText(answer: Explanation): string {
+  if (!answer.found) return answer.explanation;
+  const lines = [answer.explanation];
+  if (answer.wave !== undefined)
+    lines.push(`Wave: ${answer.wave} (rollout order: ${answer.waves?.join(' → ')}).`);
+  const gates = answer.gates;
+  for (const window of gates?.windows ?? [])
+    lines.push(`Window of ${window.of}: ${window.schedule.join(', ')} (${window.timezone}).`);
+  if (gates?.soak_ends_at) lines.push(`Soak ends at ${gates.soak_ends_at}.`);
+  if (gates?.after)
+    lines.push(
+      `After wave ${gates.after.wave} has been healthy for ${gates.after.healthy_for}: from ${gates.after.opens_at}.`,
+    );
+  if (answer.halt) lines.push(haltText(answer.halt));
+  return `${lines.join('\n')}\n`;
 }

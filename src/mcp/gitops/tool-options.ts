@@ -1,13 +1,16 @@
 import type { ConfirmationTokens } from '../tokens.js';
-import type { GitopsEngine } from './engine.js';
 import type { PlanStore } from './plan-store.js';
+import type { ToolSessions } from './sessions.js';
 
 /** What every GitOps tool is built with: a leaf, so each tool's file imports it without a cycle. */
 export interface GitopsToolOptions {
   /** Tool name prefix: the product name (`svc` → `svc_plan`). */
   prefix: string;
-  engine: () => GitopsEngine;
+  /** The engine's sessions (throws while the server is not connected). */
+  sessions: () => ToolSessions;
   tokens: ConfirmationTokens;
+  /** The server's clock (a preview's `at` must not be before it). */
+  now: () => Date;
   plans: PlanStore;
   safeMode: boolean;
 }

@@ -1,5 +1,6 @@
-import type { ItemKind } from '../../types.js';
-import type { Planned } from './engine.js';
+import { assignWaves, REMAINING_WAVE } from '../plan/index.js';
+import type { ItemKind, PlanGate, RolloutHalt } from '../types.js';
+import type { SessionPlan } from './session-types.js';
 
 export interface ExplainQuery {
   /** A site ID or a domain. */
@@ -9,11 +10,13 @@ export interface ExplainQuery {
 }
 
 /**
- * "Why is this item on this site (not) updated or ignored?", answered from the plan: its
+ * "Why is this item on this site (not) updated or ignored?", answered from a session's plan: its
  * actions carry the rule, policy, hold or wave with file:line in their reasons, its notes the
- * facts it did not act on; the live pending updates and ignores say what there was to decide.
+ * facts it did not act on; the live pending updates and ignores say what there was to decide;
+ * the site's wave, the rollout's waves in order, the gates that wave's updates passed (window,
+ * soak, `after`/`healthy_for`) and a halted rollout say when. Data: each front end words it.
  */
-export function explain(planned: Planned, query: ExplainQuery): Record<string, unknown> {
+export function explainPlan(planned: SessionPlan, query: ExplainQuery): Explanation {
   const { plan, live } = planned;
   const wanted = query.site.trim().toLowerCase();
   const site = live.sites.find(
@@ -23,6 +26,8 @@ export function explain(planned: Planned, query: ExplainQuery): Record<string, u
         wanted.replace(/^https?:\/\//, '').replace(/\/.*$/, ''),
   );
   if (!site) return { found: false, explanation: `The dashboard lists no site ${query.site}.` };
+  const waves = assignWaves(planned.desired.waves);
+  const wave = waves.waveOf(site);
   const { kind, slug } = parseItem(query.item);
   const matches = (k: ItemKind, s: string) =>
     (kind === undefined || k === kind) && (slug === undefined || s === slug);
@@ -54,17 +59,47 @@ export function explain(planned: Planned, query: ExplainQuery): Record<string, u
       (ignore) => ignore.siteId === site.id && (ignore.slug === '*' || matches(ignore.kind, ignore.slug)),
     )
     .map(({ kind: k, slug: s, versions, origin }) => ({ kind: k, slug: s, versions, origin }));
+  const gates = plan.gates?.find((gate) => gate.wave === wave);
   return {
     found: true,
     plan_id: plan.id,
     site: { id: site.id, url: site.url, status: site.status },
     item: { ...(kind ? { kind } : {}), ...(slug ? { slug } : {}) },
+    ...(wave === undefined ? {} : { wave, waves: waveOrder(planned) }),
+    ...(gates ? { gates } : {}),
+    ...(plan.rollout_halt ? { halt: plan.rollout_halt } : {}),
     actions,
     notes,
     pending,
     ignores,
     explanation: sentence(actions, notes, pending, ignores),
   };
+}
+
+/** The answer: `found: false` (with why) when the dashboard lists no such site. */
+export type Explanation =
+  | { found: false; explanation: string }
+  | {
+      found: true;
+      plan_id: string;
+      site: { id: number; url: string; status: string };
+      item: { kind?: ItemKind; slug?: string };
+      /** The site's wave, and every wave in rollout order (waves configured only). */
+      wave?: string;
+      waves?: string[];
+      /** The gates the plan's updates of the site's wave passed; apply judges them again. */
+      gates?: PlanGate;
+      halt?: RolloutHalt;
+      actions: Array<Record<string, unknown> & { op: string; reason: string }>;
+      notes: Array<{ kind: string; message: string; item?: unknown }>;
+      pending: unknown[];
+      ignores: unknown[];
+      explanation: string;
+    };
+
+/** The waves in rollout order; sites no wave selects form the implicit last one. */
+function waveOrder(planned: SessionPlan): string[] {
+  return [...planned.desired.waves.map((wave) => wave.name), REMAINING_WAVE];
 }
 
 function parseItem(item: string): { kind?: ItemKind; slug?: string } {

@@ -1,0 +1,46 @@
+import type { SvcError } from '../errors.js';
+import { settingVariable } from '../settings/index.js';
+
+/**
+ * The tool server's words for the engine's refusals: the engine says what happened (a code, and
+ * data with a `reason`); here it is said in this server's terms (its tools, its variables: SVC_*,
+ * or NAME_* under --namespace) with what to do about it. The CLI's are cli/hints.ts. A refusal
+ * without a reason listed here keeps its message and hint.
+ */
+type Words = (error: SvcError, product: string) => { message?: string; hint?: string };
+
+const replan = (product: string) =>
+  `call ${product}_plan again, show the new plan to the user, and apply with its new token`;
+
+const WORDS: Record<string, Words> = {
+  'plan-edited': (_, product) => ({ hint: replan(product) }),
+  'live-changed': (_, product) => ({ hint: replan(product) }),
+  'plan-used': (_, product) => ({ hint: replan(product) }),
+  'plan-expired': (_, product) => ({
+    hint: `${replan(product)} (the lifetime is the setting planLifetimeMinutes, ${settingVariable('planLifetimeMinutes', product)})`,
+  }),
+  'other-dashboard': (_, product) => ({
+    hint: `point ${settingVariable('dashboardUrl', product)} at the plan’s dashboard, or plan again against this one`,
+  }),
+  'safe-mode': (_, product) => ({
+    hint: `to allow core and major-version updates set \`safeMode: false\` in the settings file or ${settingVariable('safeMode', product)}=false`,
+  }),
+  'unknown-names': (_, product) => ({
+    hint: `correct the names in the desired state and plan again (strict is on: ${settingVariable('strict', product)})`,
+  }),
+  'previewed-at': (_, product) => ({
+    hint: `a plan made with \`at\` shows what the gates allow then; to apply, call ${product}_plan without \`at\` and apply that plan`,
+  }),
+  'rollout-state-unwritable': () => ({
+    hint: 'the rollout state lives beside the desired state: the tool server must be able to write that directory',
+  }),
+  'rollout-state-locked': () => ({
+    hint: 'another svc-gitops run is recording the rollout state: wait for it and call again',
+  }),
+};
+
+export function toolWords(error: SvcError, product: string): { message: string; hint: string | undefined } {
+  const reason = error.details.reason;
+  const words = typeof reason === 'string' ? (WORDS[reason]?.(error, product) ?? {}) : {};
+  return { message: words.message ?? error.message, hint: words.hint ?? error.hint };
+}
