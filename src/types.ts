@@ -115,6 +115,20 @@ export interface LiveState {
   capabilities: DashboardCapabilities;
   /** Pending plugin and theme updates a site-wide flag hides from the listings, where readable. */
   hidden?: PendingUpdate[];
+  /**
+   * The plugins and themes installed on the sites read site by site (`security.installed`);
+   * absent when not read.
+   */
+  installed?: InstalledItem[];
+}
+
+/** A plugin or theme installed on a site, at its installed version. */
+export interface InstalledItem {
+  siteId: number;
+  kind: 'plugin' | 'theme';
+  slug: string;
+  name: string;
+  version: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -303,6 +317,8 @@ export interface SecurityConfig extends SecurityRules {
   refreshAfter: Duration;
   /** A feed older than this gives a warning. */
   maxAge: Duration;
+  /** Also judge installed plugins and themes without a pending update (read site by site). */
+  installed?: boolean;
   sourceRef: SourceRef;
 }
 

@@ -111,6 +111,7 @@ export interface RawSecurity {
     | { type: 'file'; path: string; format: 'wordfence' | 'svc' };
   refreshAfter: string;
   maxAge: string;
+  installed: boolean;
   bypass: { soak: boolean; window: boolean };
   approval: { maxSites?: number; core: boolean; major: boolean };
 }

@@ -28,7 +28,7 @@ import { securityOf } from './security.js';
  */
 export const HANDLED_KEYS = {
   document: ['version', 'groups', 'sites', 'ignores', 'updates', 'holds', 'rollout', 'approval', 'security'],
-  security: ['feed', 'refresh_after', 'max_age', 'bypass', 'approval'],
+  security: ['feed', 'refresh_after', 'max_age', 'installed', 'bypass', 'approval'],
   securityApproval: ['max_sites', 'core', 'major'],
   feed: ['wordfence', 'url', 'file', 'format'],
   ignores: ['unmanaged', 'rules'],

@@ -33,6 +33,7 @@ export function securityOf(file: string, data: Obj): RawSecurity {
     source,
     refreshAfter: (data.refresh_after as string | undefined) ?? '1h',
     maxAge: (data.max_age as string | undefined) ?? '2d',
+    installed: data.installed === true,
     bypass: { soak: bypass.includes('soak'), window: bypass.includes('window') },
     approval: {
       ...(typeof approval.max_sites === 'number' ? { maxSites: approval.max_sites } : {}),
@@ -54,6 +55,7 @@ export function buildSecurity(merged: MergedState, locate: Locate): SecurityConf
     source,
     refreshAfter: duration(raw.refreshAfter),
     maxAge: duration(raw.maxAge),
+    installed: raw.installed,
     bypass: raw.bypass,
     approval: {
       coreNeedsApproval: raw.approval.core,

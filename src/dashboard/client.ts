@@ -3,6 +3,7 @@ import type {
   DashboardCapabilities,
   DashboardSiteCode,
   IgnorableKind,
+  InstalledItem,
   ItemRef,
   LiveState,
   Site,
@@ -75,6 +76,12 @@ export interface DashboardClient {
   searchInstalled(search: InstalledSearch, options?: CallOptions): Promise<InstalledSearchResult | undefined>;
 
   /**
+   * Every plugin and theme installed on the given sites with its version (one read per site and
+   * kind). Undefined when the dashboard cannot list installed items.
+   */
+  readInstalled(siteIds: readonly number[], options?: CallOptions): Promise<InstalledRead | undefined>;
+
+  /**
    * runAbility, with the answer also as JSON text for a front end that passes it on: the
    * dashboard's own bytes when they spell exactly the answer (nothing masked, nothing dropped),
    * else the answer serialised. Credentials are masked in both, as in every answer.
@@ -128,6 +135,12 @@ export interface ReadProgress {
   total: number | undefined;
   /** Sites listed so far. */
   sites: number;
+}
+
+export interface InstalledRead {
+  items: InstalledItem[];
+  /** Sites whose listing the dashboard answered with an error: their items are not known. */
+  failed: Array<{ siteId: number; message: string }>;
 }
 
 export interface InstalledSearch {

@@ -12,7 +12,7 @@ import { syncSitesViaAbility } from './abilities/sync.js';
 import type { DashboardClient, ReadLiveOptions } from './client.js';
 import { type Connection, openConnection } from './connection.js';
 import { readLiveViaAbilities } from './live/abilities-live.js';
-import { searchInstalled } from './live/installed.js';
+import { readInstalled, searchInstalled } from './live/installed.js';
 import { readLiveViaRest } from './live/rest-live.js';
 import { readRestSiteListing } from './live/rest-site-listing.js';
 import { withSiteFlags } from './live/site-flags.js';
@@ -131,6 +131,10 @@ export function createDashboardClient(
     async searchInstalled(search, callOptions = {}) {
       const s = await resolveSurface(callOptions.signal);
       return s.kind === 'abilities' ? searchInstalled(s.caller, search, callOptions.signal) : undefined;
+    },
+    async readInstalled(siteIds, callOptions = {}) {
+      const s = await resolveSurface(callOptions.signal);
+      return s.kind === 'abilities' ? readInstalled(s.caller, siteIds, callOptions.signal) : undefined;
     },
     async syncSites(siteIds, callOptions = {}) {
       const s = await resolveSurface(callOptions.signal);

@@ -4,6 +4,7 @@ import { isSvcError, SvcError } from '../errors.js';
 import { compileSelection, createPlan, type PlanOptions } from '../plan/index.js';
 import { safeText } from '../render/index.js';
 import type { DesiredState, LiveState, PlanRollout, Site } from '../types.js';
+import { readInstalledForPlan } from './installed-read.js';
 import { resolveTargets } from './targets.js';
 
 export interface ReadLiveOptions {
@@ -112,6 +113,7 @@ export interface PlannedNow extends Planned {
 /** Reads the live state (`readLive`) and plans the desired state against it (pure `createPlan`). */
 export async function planNow(client: DashboardClient, options: PlanNowOptions): Promise<PlannedNow> {
   const read = await readLive(client, options);
+  await readInstalledForPlan(client, options.desired, read, options);
   const { live, targetSiteIds } = read;
   // Before the rollout's plan-time health checks: a refused feed costs no more calls.
   const security = typeof options.security === 'function' ? await options.security(live) : options.security;

@@ -29,6 +29,7 @@ import { compileDesiredIgnores } from './desired-ignores.js';
 import { fingerprintOfFacts } from './fingerprint.js';
 import { hiddenUpdates } from './hidden-updates.js';
 import { planSiteIgnores, undesiredIgnoreNotes } from './ignores.js';
+import { createInstalledJudge, type InstalledJudge } from './installed-vulnerable.js';
 import { factsBySite, indexUnreadable, type LiveSiteFacts } from './live-index.js';
 import { createNoteBook, type NoteBook } from './notes.js';
 import { planGates } from './plan-gates.js';
@@ -139,7 +140,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   const tokenVariable = options.tokenVariable ?? 'SVC_TOKEN';
   const context = { scope: desired.ignoreScope, capabilities: live.capabilities, tokenVariable };
   const book = createNoteBook();
-  const security = securityContext(desired, options);
+  const security = securityContext(desired, live, options);
   scopeNotes(desired, live, unreadable, inScope, targets, book);
 
   // Sites ascending, each site's actions already in the stated order (kind, then slug), dealt
@@ -225,6 +226,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
       if (finding.action) securityOf.set(finding.action, finding);
       else security?.book.add(finding.update, finding.advisories, finding.fix, site.id);
     }
+    security?.installed?.site(site.id, facts.pending, facts.ignores, (note) => book.add(note, site.id));
     for (const ignore of siteIgnores.unmanaged) unmanaged.push(ignore);
     if (wave !== undefined) {
       const active = siteUpdates.actions.length + siteUpdates.waiting;
@@ -292,15 +294,22 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
 
 interface PlanSecurityContext extends SiteSecurityContext {
   book: SecurityBook;
+  /** With `security.installed`: the installed items without a pending update. */
+  installed: InstalledJudge | undefined;
 }
 
-function securityContext(desired: DesiredState, options: PlanOptions): PlanSecurityContext | undefined {
+function securityContext(
+  desired: DesiredState,
+  live: LiveState,
+  options: PlanOptions,
+): PlanSecurityContext | undefined {
   if (!desired.security || !options.security) return undefined;
-  return {
-    index: createSecurityIndex(options.security.advisories),
-    rules: desired.security,
-    book: createSecurityBook(options.security.feed),
-  };
+  const index = createSecurityIndex(options.security.advisories);
+  const book = createSecurityBook(options.security.feed);
+  const installed = desired.security.installed
+    ? createInstalledJudge(live.installed, index, book)
+    : undefined;
+  return { index, rules: desired.security, book, installed };
 }
 
 /** A security update its wave holds back: the site stays vulnerable for now. */

@@ -44,9 +44,10 @@ export function feedSlug(kind: ItemKind, slug: string): string {
 export function fleetFeedItems(live: {
   pending: readonly Pick<PendingUpdate, 'kind' | 'slug'>[];
   hidden?: readonly Pick<PendingUpdate, 'kind' | 'slug'>[] | undefined;
+  installed?: readonly Pick<PendingUpdate, 'kind' | 'slug'>[] | undefined;
 }): (kind: Advisory['kind'], slug: string) => boolean {
   const items = { core: new Set<string>(), plugin: new Set<string>(), theme: new Set<string>() };
-  for (const list of [live.pending, live.hidden ?? []])
+  for (const list of [live.pending, live.hidden ?? [], live.installed ?? []])
     for (const { kind, slug } of list) if (kind !== 'translation') items[kind].add(feedSlug(kind, slug));
   return (kind, slug) => items[kind].has(slug);
 }

@@ -1,5 +1,7 @@
+import { isSvcError } from '../../errors.js';
+import type { InstalledItem } from '../../types.js';
 import type { AbilityCaller } from '../abilities/call.js';
-import type { InstalledSearch, InstalledSearchResult } from '../client.js';
+import type { InstalledRead, InstalledSearch, InstalledSearchResult } from '../client.js';
 import { decodeSlug, Reader } from '../wire/json.js';
 
 /** Sites whose installed lists are requested at once; the transport paces what is in flight. */
@@ -48,4 +50,55 @@ export async function searchInstalled(
     search.onProgress?.(sitesRead, search.siteIds.length);
   }
   return { found, installed, sitesRead };
+}
+
+/**
+ * Every plugin and theme installed on the given sites, with its version: the per-site listings
+ * of both kinds, WINDOW sites at a time. A site the dashboard answers about with an error
+ * (unknown, access denied, failed) is listed in `failed`; a failure of the connection throws.
+ */
+export async function readInstalled(
+  caller: AbilityCaller,
+  siteIds: readonly number[],
+  signal?: AbortSignal,
+): Promise<InstalledRead | undefined> {
+  if (!caller.info(LISTS.plugin.ability) || !caller.info(LISTS.theme.ability)) return undefined;
+  const items: InstalledItem[] = [];
+  const failed: InstalledRead['failed'] = [];
+  for (let start = 0; start < siteIds.length; start += WINDOW) {
+    const window = siteIds.slice(start, start + WINDOW);
+    const read = await Promise.all(window.map((siteId) => readSite(caller, siteId, signal)));
+    for (const [index, answer] of read.entries()) {
+      if ('message' in answer) failed.push({ siteId: window[index]!, message: answer.message });
+      else for (const item of answer.items) items.push(item);
+    }
+  }
+  return { items, failed };
+}
+
+async function readSite(
+  caller: AbilityCaller,
+  siteId: number,
+  signal: AbortSignal | undefined,
+): Promise<{ items: InstalledItem[] } | { message: string }> {
+  const items: InstalledItem[] = [];
+  try {
+    for (const kind of ['plugin', 'theme'] as const) {
+      const { ability, field } = LISTS[kind];
+      const where = `ability ${caller.info(ability)?.name ?? ability}`;
+      const body = await caller.call(ability, { site_id_or_domain: siteId }, signal);
+      for (const [index, entry] of Reader.of(body, where).array(field).entries()) {
+        const read = Reader.of(entry, where, `${field}[${index}]`);
+        const slug = decodeSlug(read.string('slug'));
+        const version = read.string('version');
+        if (version === '') continue;
+        items.push({ siteId, kind, slug, name: read.optionalString('name') ?? slug, version });
+      }
+    }
+  } catch (error) {
+    if (isSvcError(error) && ['NOT_FOUND', 'FORBIDDEN', 'HTTP_ERROR'].includes(error.code))
+      return { message: `${error.code}: ${error.message}` };
+    throw error;
+  }
+  return { items };
 }
