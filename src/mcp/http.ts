@@ -45,16 +45,47 @@ export const MIN_TOKEN_LENGTH = 16;
  */
 export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
   requireLongToken(options);
-  const expected = Buffer.from(`Bearer ${options.token}`);
   const sessions = new Map<string, Session>();
-  let allowedHosts: string[] = [];
+  const hosts: { allowed: string[] } = { allowed: [] };
+  const handle = requestHandler(options, sessions, hosts);
+  const http = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      options.log(`error: HTTP request failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) refuse(res, 500, 'internal error');
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  const { port } = http.address() as AddressInfo;
+  hosts.allowed = [`127.0.0.1:${port}`, `localhost:${port}`];
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    async close() {
+      for (const { transport, tool } of sessions.values()) {
+        await transport.close();
+        await tool.close();
+      }
+      sessions.clear();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+/**
+ * One request: the bearer token and the Host header first, then its session (kept in recency
+ * order), or a new session for an initialize request.
+ */
+function requestHandler(options: HttpOptions, sessions: Map<string, Session>, hosts: { allowed: string[] }) {
+  const expected = Buffer.from(`Bearer ${options.token}`);
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const given = Buffer.from(req.headers.authorization ?? '');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
       return refuse(res, 401, 'a bearer token is required (Authorization: Bearer <httpToken>)');
     }
-    if (!allowedHosts.includes(req.headers.host ?? ''))
+    if (!hosts.allowed.includes(req.headers.host ?? ''))
       return refuse(res, 403, 'Host must be a loopback address');
     const body = req.method === 'POST' ? await readBody(req) : undefined;
     if (body instanceof Error) return refuse(res, 400, body.message);
@@ -69,52 +100,35 @@ export async function serveHttp(options: HttpOptions): Promise<RunningHttp> {
     if (sessionId !== undefined) return refuse(res, 404, 'unknown session');
     if (!isInitializeRequest(body))
       return refuse(res, 400, 'the first request of a session must be initialize');
-    const tool = options.newServer();
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
-      onsessioninitialized: (id) => {
-        sessions.set(id, { transport, tool });
-        // Sessions a client never closes must not pile up: the least recently used goes.
-        while (sessions.size > MAX_SESSIONS) {
-          const [oldest, entry] = sessions.entries().next().value as [string, Session];
-          sessions.delete(oldest);
-          void entry.transport.close();
-        }
-      },
-    });
-    transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
-      void tool.close();
-    };
-    await tool.server.connect(transport);
+    const transport = await openSession(options, sessions);
     await transport.handleRequest(req, res, body);
   };
+}
 
-  const http = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      options.log(`error: HTTP request failed: ${error instanceof Error ? error.message : String(error)}`);
-      if (!res.headersSent) refuse(res, 500, 'internal error');
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port, '127.0.0.1', () => resolve());
-  });
-  const { port } = http.address() as AddressInfo;
-  allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
-  const url = `http://127.0.0.1:${port}/mcp`;
-  return {
-    url,
-    async close() {
-      for (const { transport, tool } of sessions.values()) {
-        await transport.close();
-        await tool.close();
+/** A new MCP session: its own tool server; past MAX_SESSIONS the least recently used is closed. */
+async function openSession(
+  options: HttpOptions,
+  sessions: Map<string, Session>,
+): Promise<StreamableHTTPServerTransport> {
+  const tool = options.newServer();
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: randomUUID,
+    onsessioninitialized: (id) => {
+      sessions.set(id, { transport, tool });
+      // Sessions a client never closes must not pile up: the least recently used goes.
+      while (sessions.size > MAX_SESSIONS) {
+        const [oldest, entry] = sessions.entries().next().value as [string, Session];
+        sessions.delete(oldest);
+        void entry.transport.close();
       }
-      sessions.clear();
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
     },
+  });
+  transport.onclose = () => {
+    if (transport.sessionId) sessions.delete(transport.sessionId);
+    void tool.close();
   };
+  await tool.server.connect(transport);
+  return transport;
 }
 
 /** A token short enough to guess is refused before anything listens. */
