@@ -78,8 +78,8 @@ export function createSecurityIndex(advisories: readonly Advisory[]): SecurityIn
     if (list) list.push(advisory);
     else bySlug.set(advisory.slug, [advisory]);
   }
-  // Each distinct version is parsed once per plan, and each range's ends once: a comparison
-  // then walks parsed segments (a fleet's moves are mostly distinct, so pairs rarely repeat).
+  // Versions compare on their keys (version-key.ts: parsed without allocating); a version
+  // without one is split into segments once per plan, and compared the long way.
   const parsed = new Map<string, string[]>();
   const segments = (version: string) => {
     let list = parsed.get(version);
@@ -89,41 +89,20 @@ export function createSecurityIndex(advisories: readonly Advisory[]): SecurityIn
     }
     return list;
   };
-  const compare = (a: string, b: string) => compareSegmentLists(segments(a), segments(b));
-  const bounds = new Map<VersionRange, { from?: string[]; to?: string[] }>();
-  const boundsOf = (range: VersionRange) => {
-    let ends = bounds.get(range);
-    if (!ends) {
-      ends = {};
-      if (range.from !== OPEN && range.from !== '') ends.from = segments(range.from);
-      if (range.to !== OPEN && range.to !== '') ends.to = segments(range.to);
-      bounds.set(range, ends);
-    }
-    return ends;
+  const compare = (a: string, b: string) => {
+    const x = versionKey(a);
+    const y = versionKey(b);
+    if (x >= 0 && y >= 0) return x < y ? -1 : x > y ? 1 : 0;
+    return compareSegmentLists(segments(a), segments(b));
   };
-  const within = (version: string[], range: VersionRange) => {
-    const ends = boundsOf(range);
-    if (ends.from) {
-      const low = compareSegmentLists(version, ends.from);
-      if (low < 0 || (low === 0 && !range.fromInclusive)) return false;
-    }
-    if (ends.to) {
-      const high = compareSegmentLists(version, ends.to);
-      if (high > 0 || (high === 0 && !range.toInclusive)) return false;
-    }
-    return true;
-  };
-  const affects = (advisory: Advisory, version: string[]) =>
-    advisory.affected.some((range) => within(version, range));
+  const affects = (advisory: Advisory, version: string) =>
+    advisory.affected.some((range) => inRange(version, range, compare));
   const fixes = (advisory: Advisory, to: string) =>
-    to !== '' &&
-    !affects(advisory, segments(to)) &&
-    advisory.patched.some((patched) => compare(to, patched) >= 0);
+    to !== '' && !affects(advisory, to) && advisory.patched.some((patched) => compare(to, patched) >= 0);
   const affectedBy = (item: Item, from: string): Affected | null => {
-    const version = segments(from);
     // Most versions are affected by nothing: decided without building a list.
-    if (!item.list.some((advisory) => affects(advisory, version))) return null;
-    const list = item.list.filter((advisory) => affects(advisory, version));
+    if (!item.list.some((advisory) => affects(advisory, from))) return null;
+    const list = item.list.filter((advisory) => affects(advisory, from));
     return { item, list: intern(item, list), byTo: new Map() };
   };
   const verdictFor = (affected: Affected, to: string): SecurityVerdict => {
