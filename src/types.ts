@@ -36,6 +36,19 @@ export interface Site {
   url: string;
   name: string;
   status: SiteStatus;
+  /** The names of the site's dashboard tags; read only when the desired state selects by tag. */
+  tags?: string[];
+  /** The name of the site's client; read only when the desired state selects by client. */
+  client?: string;
+}
+
+/**
+ * The tag and client names the dashboard has (those without sites included), each kind present
+ * only when it was read: when the desired state selects by it (or `import` asks for tags).
+ */
+export interface LiveGroupNames {
+  tags?: string[];
+  clients?: string[];
 }
 
 export interface PendingUpdate {
@@ -120,6 +133,8 @@ export interface LiveState {
    * absent when not read.
    */
   installed?: InstalledItem[];
+  /** Tag and client names, when read; membership is on each site (`Site.tags`, `Site.client`). */
+  groups?: LiveGroupNames;
 }
 
 /** A plugin or theme installed on a site, at its installed version. */
@@ -138,7 +153,10 @@ export type SiteMatcher =
   | { type: 'all' }
   | { type: 'id'; id: number }
   | { type: 'domain'; domain: string }
-  | { type: 'glob'; pattern: string };
+  | { type: 'glob'; pattern: string }
+  /** `tag:<name>` / `client:<name>`: the dashboard's grouping, by exact name; `source`: where written. */
+  | { type: 'tag'; name: string; source?: SourceRef }
+  | { type: 'client'; name: string; source?: SourceRef };
 
 /** A site is selected when it matches any `include` matcher and no `exclude` matcher. */
 export interface SiteSelection {
@@ -539,6 +557,17 @@ export interface Plan {
   gates?: PlanGate[];
   /** Present when the desired state names a vulnerability feed. */
   security?: PlanSecurity;
+  /**
+   * The tag and client selectors of the desired state, each with how many listed sites it
+   * names (0 for a name the dashboard does not have). Absent when the desired state uses none.
+   */
+  selectors?: PlanSelector[];
+}
+
+export interface PlanSelector {
+  /** As written: `tag:production`, `client:Acme`. */
+  selector: string;
+  sites: number;
 }
 
 /** An advisory as a plan shows it. */

@@ -12,7 +12,7 @@ import { buildSecurity } from './security.js';
  * carrying its source.
  */
 export function buildDesiredState(merged: MergedState, files: DesiredFile[], locate: Locate): DesiredState {
-  const select = (raw: Parameters<typeof expandSelection>[0]) => expandSelection(raw, merged.groups);
+  const select = (raw: Parameters<typeof expandSelection>[0]) => expandSelection(raw, merged.groups, locate);
   const approval: DesiredState['approval'] = {
     coreNeedsApproval: merged.approval.core?.value ?? true,
     majorNeedsApproval: merged.approval.major?.value ?? true,

@@ -1,6 +1,7 @@
 import type { SiteMatcher, SiteSelection } from '../types.js';
 import { matcherKey } from './matchers.js';
 import type { RawGroup, RawItemAt, RawSelection } from './model.js';
+import type { Locate } from './places.js';
 
 /** A matcher after group expansion, with the item it was written as (for diagnostics). */
 export interface ExpandedItem {
@@ -46,12 +47,24 @@ export function expandItems(
   return out;
 }
 
-/** The normalised selection: groups expanded, duplicate matchers dropped (first one kept). */
-export function expandSelection(raw: RawSelection, groups: ReadonlyMap<string, RawGroup>): SiteSelection {
-  return {
-    include: unique(expandItems(raw.include, groups).map((e) => e.matcher)),
-    exclude: unique(expandItems(raw.exclude, groups).map((e) => e.matcher)),
-  };
+/**
+ * The normalised selection: groups expanded, duplicate matchers dropped (first one kept). With
+ * `locate`, a tag or client matcher carries where it was written (the dashboard may not have it).
+ */
+export function expandSelection(
+  raw: RawSelection,
+  groups: ReadonlyMap<string, RawGroup>,
+  locate?: Locate,
+): SiteSelection {
+  const matchers = (items: readonly RawItemAt[]) =>
+    unique(
+      expandItems(items, groups).map(({ matcher, from }) =>
+        locate && (matcher.type === 'tag' || matcher.type === 'client')
+          ? { ...matcher, source: locate(from.place) }
+          : matcher,
+      ),
+    );
+  return { include: matchers(raw.include), exclude: matchers(raw.exclude) };
 }
 
 function unique(matchers: SiteMatcher[]): SiteMatcher[] {

@@ -15,6 +15,9 @@ export function matcherKey(m: SiteMatcher): string {
       return `domain:${m.domain}`;
     case 'glob':
       return `glob:${m.pattern}`;
+    case 'tag':
+    case 'client':
+      return `${m.type}:${m.name}`;
   }
 }
 
@@ -40,6 +43,10 @@ function address(text: string): string {
 export function covers(outer: SiteMatcher, inner: SiteMatcher): boolean {
   if (outer.type === 'all') return true;
   if (inner.type === 'all') return false;
+  // Tags and clients are known only to the dashboard: one covers only itself.
+  if (outer.type === 'tag' || outer.type === 'client')
+    return inner.type === outer.type && inner.name === outer.name;
+  if (inner.type === 'tag' || inner.type === 'client') return false;
   if (outer.type === 'id') return inner.type === 'id' && inner.id === outer.id;
   if (outer.type === 'domain')
     return inner.type === 'domain' && address(inner.domain) === address(outer.domain);

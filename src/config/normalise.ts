@@ -122,6 +122,8 @@ export function parseSiteItem(item: unknown): RawItem {
   const text = String(item);
   if (text === 'all') return { type: 'all' };
   if (text.startsWith('group:')) return { type: 'group', name: text.slice('group:'.length) };
+  if (text.startsWith('tag:')) return { type: 'tag', name: text.slice('tag:'.length) };
+  if (text.startsWith('client:')) return { type: 'client', name: text.slice('client:'.length) };
   if (/^[0-9]+$/.test(text)) return { type: 'id', id: Number(text) };
   if (/[*?]/.test(text)) return { type: 'glob', pattern: text };
   return { type: 'domain', domain: text };

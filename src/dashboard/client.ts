@@ -126,6 +126,12 @@ export interface ReadLiveOptions extends CallOptions {
    */
   selectSites?: (sites: readonly Site[]) => number[];
   onProgress?: (progress: ReadProgress) => void;
+  /**
+   * The dashboard groupings to read with the sites (nothing extra is read without): `tags`, and
+   * `clients` with the client names whose sites are wanted. The live state then carries the
+   * names (`groups`) and each site's `tags` and `client`.
+   */
+  groups?: { tags?: boolean; clients?: readonly string[] };
 }
 
 export interface ReadProgress {

@@ -115,6 +115,14 @@ export function createDashboardClient(
       );
       return withSiteFlags(s.caller, live, { signal, workers, flags });
     }
+    if (readOptions.groups)
+      throw new SvcError(
+        'UNSUPPORTED',
+        'the desired state selects sites by tag or client, which only the abilities API reads',
+        {
+          hint: 'set SVC_USER and SVC_APP_PASSWORD for the abilities API, or select these sites by ID, domain or glob',
+        },
+      );
     const live = await readLiveViaRest(
       conn,
       s.capabilities,

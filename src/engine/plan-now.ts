@@ -1,7 +1,7 @@
 import type { Planned } from '../apply/index.js';
 import type { DashboardClient, ReadProgress } from '../dashboard/index.js';
 import { isSvcError, SvcError } from '../errors.js';
-import { compileSelection, createPlan, type PlanOptions } from '../plan/index.js';
+import { compileSelection, createPlan, type PlanOptions, selectorNeeds } from '../plan/index.js';
 import { safeText } from '../render/index.js';
 import type { DesiredState, LiveState, PlanRollout, Site } from '../types.js';
 import { readInstalledForPlan } from './installed-read.js';
@@ -41,12 +41,14 @@ export async function readLive(client: DashboardClient, options: ReadLiveOptions
   const signal = options.signal === undefined ? {} : { signal: options.signal };
   const targets = options.targets?.length ? options.targets : undefined;
   let targetSiteIds: number[] | undefined;
+  const groups = selectorNeeds(options.desired);
   const read = async (): Promise<LiveState> => {
     const progress = options.readProgress?.();
     try {
       return await client.readLive({
         ...signal,
         ...(progress ? { onProgress: progress.onProgress } : {}),
+        ...(groups ? { groups } : {}),
         ...(targets
           ? {
               selectSites: (sites: readonly Site[]) => (targetSiteIds = resolveTargets(targets, sites)),

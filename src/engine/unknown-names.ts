@@ -46,6 +46,17 @@ function closestByFile(slug: string, candidates: readonly string[]): string | un
 /** A slug glob matches many names: only a plain slug can be checked. */
 const isGlob = (slug: string) => /[*?[\]]/.test(slug);
 
+/** The closest address, tag or client the dashboard has to the one an unknown-site note names. */
+function siteSuggestion(message: string, live: LiveState, addresses: readonly string[]): string | undefined {
+  const group = /\bselects (tag|client) "(.*)"(?: \([^)]*\))?, which the dashboard does not have$/.exec(
+    message,
+  );
+  if (group)
+    return closest(group[2] ?? '', (group[1] === 'tag' ? live.groups?.tags : live.groups?.clients) ?? []);
+  const domain = /\bdomain (\S+), which/.exec(message)?.[1];
+  return domain === undefined ? undefined : closest(domain, addresses);
+}
+
 const where = (source: SourceRef) => `${source.file}:${source.line}:${source.col}`;
 
 /**
@@ -70,8 +81,7 @@ export function unknownNames(
           url.replace(/^[a-z]+:\/\//i, '').replace(/\/+$/, ''),
         );
   for (const note of unknownSites) {
-    const domain = /\bdomain (\S+), which/.exec(note.message)?.[1];
-    const suggestion = domain === undefined ? undefined : closest(domain, addresses);
+    const suggestion = siteSuggestion(note.message, live, addresses);
     found.push({ message: note.message, ...(suggestion === undefined ? {} : { suggestion }) });
   }
 

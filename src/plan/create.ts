@@ -42,6 +42,7 @@ import { scopeNotes } from './scope-notes.js';
 import { createSecurityIndex } from './security.js';
 import { createSecurityBook, type SecurityBook } from './security-section.js';
 import { compileSelection } from './select.js';
+import { planSelectors, selectorNotes } from './selectors.js';
 import { summarise } from './summary.js';
 import { planSiteUpdates, type SecurityFinding, type SiteSecurityContext } from './updates.js';
 import { assignWaves, planWaveLimits, REMAINING_WAVE } from './waves.js';
@@ -142,6 +143,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   const book = createNoteBook();
   const security = securityContext(desired, live, options);
   scopeNotes(desired, live, unreadable, inScope, targets, book);
+  selectorNotes(desired, live, book);
 
   // Sites ascending, each site's actions already in the stated order (kind, then slug), dealt
   // into one bucket per operation (updates per wave): joined, the buckets are the whole plan in
@@ -289,6 +291,8 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   const quarantines = quarantine.list();
   if (quarantines.length > 0) withoutId.quarantines = quarantines;
   if (security) withoutId.security = security.book.section();
+  const selectors = planSelectors(desired, live);
+  if (selectors) withoutId.selectors = selectors;
   return { ...withoutId, id: plannedPlanId(withoutId) };
 }
 

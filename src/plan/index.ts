@@ -48,6 +48,7 @@ export {
 } from './rollout-state.js';
 export { fleetFeedItems } from './security.js';
 export { compileSelection, compileSelections, matchesSelection, normaliseAddress } from './select.js';
+export { selectorNeeds } from './selectors.js';
 export {
   classify,
   deriveStatus,

@@ -70,7 +70,7 @@ export function scopeNotes(
  * that the dashboard does not list is most often a typo, which would otherwise plan nothing
  * for it without a word.
  */
-function namedSelections(desired: DesiredState): Array<[string, SiteSelection]> {
+export function namedSelections(desired: DesiredState): Array<[string, SiteSelection]> {
   return [
     [
       desired.sitesSource ? `desired state (${sourceLabel(desired.sitesSource)})` : 'desired state',

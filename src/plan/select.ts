@@ -38,6 +38,14 @@ function compileMatcher(matcher: SiteMatcher): SitePredicate {
       const matches = compileGlob(normaliseAddress(matcher.pattern));
       return (_site, address) => matches(address);
     }
+    case 'tag': {
+      const { name } = matcher;
+      return (site) => site.tags?.includes(name) === true;
+    }
+    case 'client': {
+      const { name } = matcher;
+      return (site) => site.client === name;
+    }
   }
 }
 

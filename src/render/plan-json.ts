@@ -30,6 +30,7 @@ const ORDER: Record<string, readonly string[]> = {
     'desired_digest',
     'needs_approval',
     'summary',
+    'selectors',
     'security',
     'group_by',
     'groups',

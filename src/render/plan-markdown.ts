@@ -26,6 +26,7 @@ import {
 } from './plan-words.js';
 import { quarantineMarkdownLines } from './quarantines.js';
 import { haltMarkdown } from './rollout-halt.js';
+import { selectorsMarkdown } from './selectors.js';
 
 export const DEFAULT_MARKDOWN_CAP = 60_000;
 const MIN_MARKDOWN_CAP = 2_000;
@@ -97,6 +98,8 @@ function head(plan: Plan, haltAbove: boolean, heading: string): string[] {
     // A saved plan's times too: `show` renders any file whose id matches its content.
     `Plan \`${shortId(plan.id)}\` for ${markdownUrl(plan.dashboard.url)}, created ${esc(plan.created_at)}, expires ${esc(plan.expires_at)}.`,
   ];
+  const selectors = selectorsMarkdown(plan.selectors);
+  if (selectors) lines.push('', selectors);
   const security = securityMarkdownLines(plan);
   if (security.length > 0) lines.push('', ...security);
   if (plan.quarantines) lines.push('', ...quarantineMarkdownLines(plan.quarantines));

@@ -25,6 +25,7 @@ import { quarantineTextLines } from './quarantines.js';
 import { haltText } from './rollout-halt.js';
 import { type DistinctChange, distinctChanges, FIRST_SITES } from './rollup.js';
 import { safeText } from './safe-text.js';
+import { selectorsText } from './selectors.js';
 
 export interface PlanTextOptions {
   groupBy?: 'site' | 'item';
@@ -221,6 +222,8 @@ export function* planTextChunks(plan: Plan, options: PlanTextOptions = {}): Gene
     : `No changes. ${summaryLine(summary)}.\n`;
   // A saved plan's own strings too: `show` renders any file whose id matches its content.
   yield `${s.dim(`plan ${safeText(shortId(plan.id))} for ${safeText(plan.dashboard.url)}, expires ${safeText(plan.expires_at)}`)}\n`;
+  const selectors = selectorsText(plan.selectors);
+  if (selectors) yield `${s.dim(selectors)}\n`;
   // Security updates and vulnerable versions lead: what fixes a CVE is reviewed first.
   const security = securityTextLines(plan);
   if (security.length > 0)

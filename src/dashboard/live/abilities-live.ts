@@ -13,6 +13,7 @@ import {
 import { StringPool } from '../wire/string-pool.js';
 import { assembleLive } from './assemble.js';
 import { classifyReadable, type IgnoresRead, readAroundBrokenEntries } from './broken-ignores.js';
+import { readGroups, withGroups } from './groups.js';
 import { type Listing, type PageParser, type Reader, readListing } from './listing.js';
 import { needsWholeListing } from './origins.js';
 import { createReadProgress, type ReadProgressTracker } from './read-progress.js';
@@ -43,7 +44,14 @@ export async function readLiveViaAbilities(
   restListing?: Promise<RestSiteListing>,
 ): Promise<LiveState> {
   const { signal } = options;
-  const progress = createReadProgress(options.onProgress, ['sites', 'updates', 'ignores']);
+  const { groups } = options;
+  const progress = createReadProgress(options.onProgress, [
+    'sites',
+    'updates',
+    'ignores',
+    ...(groups?.tags ? ['tags'] : []),
+    ...(groups?.clients ? ['clients'] : []),
+  ]);
   // One pool for the read: every page's repeated texts (slugs, names, versions) kept once.
   const pool = new StringPool();
   const read = { caller, signal, workers: limits.workers, timeoutMs: limits.timeoutMs, progress, pool };
@@ -75,11 +83,12 @@ export async function readLiveViaAbilities(
     : options.selectSites
       ? sitesRead.then(({ items }) => pickTargets(items, options.selectSites))
       : Promise.resolve(undefined);
-  const [sites, updates, ignored, wanted] = await Promise.all([
+  const [sites, updates, ignored, wanted, membership] = await Promise.all([
     sitesRead,
     targets.then((ids) => readUpdates(read, ids, fleetFeed)),
     readIgnores(read, sitesRead, targets),
     targets,
+    groups ? readGroups(read, groups) : undefined,
   ]);
   const listedSites = new Set(sites.items.map((site) => site.id));
   const picked = wanted && new Set(wanted);
@@ -89,7 +98,7 @@ export async function readLiveViaAbilities(
   // broken (broken-ignores.ts) lists nothing, so it cannot count against that.
   const readSites = withoutSites(listedSites, ignored.errors);
   const ignores = classifyReadable(ignored.items, siteFlags, readSites, ignored.broken);
-  return assembleLive({
+  const live = assembleLive({
     dashboardUrl,
     sites: sites.items,
     updates: updates.items,
@@ -99,6 +108,7 @@ export async function readLiveViaAbilities(
     capabilities,
     siteIds: options.siteIds,
   });
+  return membership ? withGroups(live, membership) : live;
 }
 
 /** The REST site listing as the sites stage of the read: one request, counted as one. */

@@ -10,6 +10,8 @@ export const FALLBACK_PER_PAGE = {
   'list-sites-v1': 20,
   'list-updates-v1': 50,
   'list-ignored-updates-v1': 50,
+  'list-tags-v1': 20,
+  'list-clients-v1': 20,
 } as const;
 export type Listing = keyof typeof FALLBACK_PER_PAGE;
 
