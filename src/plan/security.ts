@@ -38,8 +38,9 @@ export function feedSlug(kind: ItemKind, slug: string): string {
 
 /**
  * Whether the feed's (kind, slug) names an item a plan of `live` can judge: one with a pending
- * update (listed, or hidden by a site-wide flag). A feed reader keeps only these advisories;
- * the plan's verdicts are the same as with the whole feed, since `judge` asks for no other.
+ * update (listed, or hidden by a site-wide flag), or installed where `security.installed` read
+ * the sites' items. A feed reader keeps only these advisories; the plan's verdicts are the same
+ * as with the whole feed, since the plan asks about no other item.
  */
 export function fleetFeedItems(live: {
   pending: readonly Pick<PendingUpdate, 'kind' | 'slug'>[];

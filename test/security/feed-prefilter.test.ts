@@ -45,7 +45,7 @@ describe('reading a feed with the fleet as the prefilter', () => {
     expect((await readFeedFile(path, 'wordfence')).advisories).toHaveLength(2_000);
   });
 
-  it("maps the fleet's items to feed slugs: folders, single-file plugins, themes, core", () => {
+  it("maps the fleet's items to feed slugs: folders, single-file plugins, themes, core, installed", () => {
     const keep = fleetFeedItems({
       pending: [
         { kind: 'plugin', slug: 'akismet/akismet.php' },
@@ -54,7 +54,10 @@ describe('reading a feed with the fleet as the prefilter', () => {
         { kind: 'translation', slug: 'twentytwenty' },
       ],
       hidden: [{ kind: 'theme', slug: 'astra' }],
+      installed: [{ kind: 'plugin', slug: 'classic-editor/classic-editor.php' }],
     });
+    // Installed with no pending update (security.installed): judged, so kept.
+    expect(keep('plugin', 'classic-editor')).toBe(true);
     expect(keep('plugin', 'akismet')).toBe(true);
     expect(keep('plugin', 'hello')).toBe(true);
     expect(keep('core', 'wordpress')).toBe(true);
