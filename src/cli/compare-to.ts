@@ -1,6 +1,7 @@
 import { type ChangeView, compareToBase, isSvcError, type SessionPlan } from '../index.js';
 import { safeText } from '../render/index.js';
 import type { CliContext } from './context.js';
+import { cliWords } from './hints.js';
 
 /** What the comparison needs of the session's plan: the plan and what it was made from. */
 export type PlannedHead = Pick<SessionPlan, 'plan' | 'live' | 'configPath' | 'targetSiteIds' | 'rollout'>;
@@ -43,7 +44,8 @@ export async function compareOrExplain(
     return await compareWithBase(ctx, head, lifetimeMinutes, ref);
   } catch (error) {
     if (!isSvcError(error) || error.code === 'INTERRUPTED') throw error;
-    const reason = error.hint ? `${error.message}; ${error.hint}` : error.message;
+    const { message, hint } = cliWords(error);
+    const reason = hint ? `${message}; ${hint}` : message;
     ctx.stderr.write(
       `svc-gitops: warning: cannot compare with ${safeText(ref)}, the comment shows the whole plan: ${safeText(reason, 600)}\n`,
     );

@@ -34,6 +34,9 @@ const WORDS: Record<string, Words> = {
       hint: `apply the plan file without -c (it carries everything it needs), or plan again from ${path}: svc-gitops plan -c ${path} --out plan.json`,
     };
   },
+  'desired-invalid': (error) => ({
+    hint: `fix them and check with \`svc-gitops validate -c ${String(error.details.path)}\``,
+  }),
   'safe-mode': () => ({
     hint: 'to allow core and major-version updates set `safeMode: false` in the settings file or SVC_SAFE_MODE=false',
   }),

@@ -43,13 +43,15 @@ export async function loadDesired(options: LoadDesiredOptions): Promise<DesiredL
   return { configPath, desired, diagnostics };
 }
 
-/** The desired state of a load, or SvcError CONFIG_INVALID counting its errors. */
+/**
+ * The desired state of a load, or SvcError CONFIG_INVALID counting its errors: its reason and
+ * path, no hint (each front end names its own way to list the problems).
+ */
 export function requireDesired(load: DesiredLoad): DesiredState {
   if (load.desired) return load.desired;
   const { errors } = countDiagnostics(load.diagnostics);
   throw new SvcError('CONFIG_INVALID', `${load.configPath}: ${errors} error(s) in the desired state`, {
-    hint: `fix them and check with \`svc-gitops validate -c ${load.configPath}\``,
-    details: { diagnostics: load.diagnostics },
+    details: { reason: 'desired-invalid', path: load.configPath, diagnostics: load.diagnostics },
   });
 }
 

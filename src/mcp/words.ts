@@ -22,6 +22,9 @@ const WORDS: Record<string, Words> = {
   'other-dashboard': (_, product) => ({
     hint: `point ${settingVariable('dashboardUrl', product)} at the plan’s dashboard, or plan again against this one`,
   }),
+  'desired-invalid': (_, product) => ({
+    hint: `fix them; ${product}_validate lists every problem with its file:line:col and a hint`,
+  }),
   'safe-mode': (_, product) => ({
     hint: `to allow core and major-version updates set \`safeMode: false\` in the settings file or ${settingVariable('safeMode', product)}=false`,
   }),
