@@ -252,6 +252,8 @@ export interface Wave {
   after?: { wave: string; healthyFor: Duration };
   /** Unhealthy sites after this wave's updates that stop the rollout (default: health's). */
   maxUnhealthy?: number;
+  /** The pages checked after this wave's updates, in place of `HealthRules.paths`. */
+  paths?: HealthPath[];
 }
 
 /** What counts as a healthy site after a wave's updates (check-site-v1). */

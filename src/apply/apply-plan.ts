@@ -6,6 +6,7 @@ import {
   type ActionOutcome,
   type ApplyResult,
   DASHBOARD_UNREACHABLE,
+  type HealthPath,
   type HealthRules,
   type LiveState,
   type Plan,
@@ -53,7 +54,13 @@ export interface ApplyOptions {
    * Health checks after each update wave (check-site-v1): a wave that leaves more unhealthy
    * sites than `maxUnhealthy` allows stops the rollout (later waves are skipped, UNHEALTHY).
    */
-  health?: { rules: HealthRules; maxUnhealthy: (wave: string | undefined) => number } | undefined;
+  health?:
+    | {
+        rules: HealthRules;
+        maxUnhealthy: (wave: string | undefined) => number;
+        pages?: (wave: string | undefined) => HealthPath[] | undefined;
+      }
+    | undefined;
   /**
    * Runs once the run's start is durable in the journal, before any call: what must never be
    * on disk without that start (a saved plan's used mark, run.ts) happens here.

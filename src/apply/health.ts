@@ -1,6 +1,6 @@
 import type { DashboardClient, SiteCheck } from '../dashboard/client.js';
 import { describeMove, siteProblem } from '../plan/index.js';
-import type { Action, ActionOutcome, HealthRules, UnhealthySite, WaveHealth } from '../types.js';
+import type { Action, ActionOutcome, HealthPath, HealthRules, UnhealthySite, WaveHealth } from '../types.js';
 import { checkPages } from './page-checks.js';
 import { rolledBackSites } from './rollbacks.js';
 
@@ -13,6 +13,8 @@ export interface WaveHealthOptions {
   client: Pick<DashboardClient, 'checkSites'> & Partial<Pick<DashboardClient, 'readRollbacks'>>;
   rules: HealthRules;
   maxUnhealthy: (wave: string | undefined) => number;
+  /** The wave's pages to fetch (default: `rules.paths`). */
+  pages?: ((wave: string | undefined) => HealthPath[] | undefined) | undefined;
   signal?: AbortSignal | undefined;
   /** Sites checked so far of a check (`stage` before: the baseline reading; after: the check). */
   onProgress?: ((progress: HealthProgress) => void) | undefined;
@@ -85,7 +87,9 @@ export function createWaveHealthStep(options: WaveHealthOptions): WaveHealthStep
       }
       // Pages only of sites check-site passed: one problem per site, check-site's first.
       const passed = ids.filter((id) => !problems.has(id)).map((id) => ({ id, url: updated.get(id)!.url }));
-      for (const [id, problem] of await checkPages(passed, options.rules, options.signal))
+      const pages = options.pages ? options.pages(wave) : options.rules.paths;
+      const pageRules = { ...options.rules, ...(pages ? { paths: pages } : { paths: [] }) };
+      for (const [id, problem] of await checkPages(passed, pageRules, options.signal))
         problems.set(id, problem);
       for (const id of ids) {
         const problem = problems.get(id);

@@ -17,7 +17,7 @@ import { withApplyLock } from './session.js';
 import type { StatePaths } from './state-dir.js';
 import { combineHoldBacks, skipCompleted } from './subset.js';
 import { alreadyUsed, isPlanUsed, markPlanUsed } from './used-plans.js';
-import { failureLimit, heldBackOf, unhealthyLimit } from './wave-limits.js';
+import { failureLimit, heldBackOf, unhealthyLimit, wavePages } from './wave-limits.js';
 
 export interface RunApprovedOptions {
   client: Pick<
@@ -95,7 +95,11 @@ export async function runApproved(approved: Approved, options: RunApprovedOption
         onEvent: options.onEvent,
         journal,
         maxFailures: (wave) => failureLimit(approved.maxFailures, wave),
-        health: health && { rules: health.rules, maxUnhealthy: (wave) => unhealthyLimit(health, wave) },
+        health: health && {
+          rules: health.rules,
+          maxUnhealthy: (wave) => unhealthyLimit(health, wave),
+          pages: (wave) => wavePages(health, wave),
+        },
         holdBack: combineHoldBacks(skipCompleted(completed), heldBackOf(approved.heldBack)),
         now,
         afterRunStart: markUsed,

@@ -1,5 +1,5 @@
 import { REMAINING_WAVE } from '../plan/index.js';
-import type { Action, DesiredState, HealthRules, Plan } from '../types.js';
+import type { Action, DesiredState, HealthPath, HealthRules, Plan } from '../types.js';
 import type { HeldBack } from './held-back.js';
 import { changeKey } from './keys.js';
 
@@ -16,6 +16,15 @@ export type FailureLimits = Readonly<Record<string, number>>;
 export interface HealthLimits {
   rules: HealthRules;
   maxUnhealthy: Readonly<Record<string, number>>;
+  /** Wave → its own pages to check, in place of `rules.paths`. */
+  paths?: Readonly<Record<string, HealthPath[]>>;
+}
+
+/** The pages checked after a wave's updates: the wave's own, else the shared ones. */
+export function wavePages(health: HealthLimits, wave: string | undefined): HealthPath[] | undefined {
+  return wave !== undefined && health.paths && Object.hasOwn(health.paths, wave)
+    ? health.paths[wave]
+    : health.rules.paths;
 }
 
 /** Actions an approval does not cover, by `changeKey`: reported with the status and code, never sent. */
@@ -86,7 +95,14 @@ export function waveHealthRules(
   const overrides = (desired?.waves ?? []).flatMap((wave) =>
     wave.maxUnhealthy === undefined ? [] : [[wave.name, wave.maxUnhealthy] as const],
   );
-  return { rules, maxUnhealthy: Object.fromEntries(overrides) };
+  const pages = (desired?.waves ?? []).flatMap((wave) =>
+    wave.paths === undefined ? [] : [[wave.name, wave.paths] as const],
+  );
+  return {
+    rules,
+    maxUnhealthy: Object.fromEntries(overrides),
+    ...(pages.length > 0 ? { paths: Object.fromEntries(pages) } : {}),
+  };
 }
 
 /** `Approved.health` of a desired state: absent (not undefined) without health rules. */

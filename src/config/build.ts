@@ -63,6 +63,7 @@ export function buildDesiredState(merged: MergedState, files: DesiredFile[], loc
         wave.after = { wave: w.after.wave.value, healthyFor: { text, ms: durationMs(text) } };
       }
       if (w.maxUnhealthy !== undefined) wave.maxUnhealthy = w.maxUnhealthy;
+      if (w.paths !== undefined) wave.paths = w.paths;
       return wave;
     }),
     ...(merged.health ? { health: { ...merged.health.value } } : {}),

@@ -108,6 +108,7 @@ function waveKey(w: RawWave): unknown[] {
     w.after?.wave.value,
     w.after?.healthyFor,
     w.maxUnhealthy,
+    w.paths,
   ];
 }
 

@@ -1,4 +1,5 @@
 import type {
+  HealthPath,
   HealthRules,
   IgnorableKind,
   IgnoreScope,
@@ -102,6 +103,7 @@ export interface RawWave {
   window?: RawWindow;
   after?: RawWaveAfter;
   maxUnhealthy?: number;
+  paths?: HealthPath[];
 }
 
 /** `security:` as written; the feed's file path is already resolved against its YAML file's directory. */

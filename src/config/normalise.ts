@@ -39,7 +39,7 @@ export const HANDLED_KEYS = {
   siteFlags: ['core', 'plugins', 'themes'],
   updatePolicy: ['name', 'sites', 'kinds', 'include', 'exclude', 'max', 'window', 'min_release_age'],
   hold: ['sites', 'core', 'plugin', 'theme', 'translation', 'pin', 'versions', 'reason'],
-  wave: ['name', 'sites', 'max_failures', 'window', 'after', 'max_unhealthy'],
+  wave: ['name', 'sites', 'max_failures', 'window', 'after', 'max_unhealthy', 'paths'],
   window: ['schedule', 'timezone'],
   waveAfter: ['wave', 'healthy_for'],
   health: ['status', 'response_time_factor', 'max_unhealthy', 'paths', 'timeout_seconds', 'budget_seconds'],
@@ -244,6 +244,7 @@ function waveOf(wave: Obj, place: Place): RawWave {
     ...(wave.window === undefined ? {} : { window: windowOf(wave.window as Obj, sub(place, 'window')) }),
     ...(wave.after === undefined ? {} : { after: afterOf(wave.after as Obj, sub(place, 'after')) }),
     ...(typeof wave.max_unhealthy === 'number' ? { maxUnhealthy: wave.max_unhealthy } : {}),
+    ...(Array.isArray(wave.paths) ? { paths: (wave.paths as Obj[]).map(healthPathOf) } : {}),
   };
 }
 

@@ -129,7 +129,9 @@ export async function prepareRollout(
     }
     // The site's pages as after a wave, so a halt from a page check is not cleared by check-site alone.
     const passed = siteIds.filter((id) => !problems.has(id)).map((id) => ({ id, url: urls.get(id) ?? '' }));
-    for (const [id, problem] of await checkPages(passed, rules, ctx.signal)) problems.set(id, problem);
+    const paths = desired.waves.find((each) => each.name === wave)?.paths ?? rules.paths ?? [];
+    for (const [id, problem] of await checkPages(passed, { ...rules, paths }, ctx.signal))
+      problems.set(id, problem);
     for (const id of siteIds) {
       const problem = problems.get(id);
       if (problem !== undefined) health[wave].push({ site_id: id, site_url: urls.get(id) ?? '', problem });

@@ -113,3 +113,52 @@ describe('page health checks, against the sandbox', () => {
     expect(apply.stdout).not.toMatch(/site 1 .*page/);
   });
 });
+
+describe("a wave's own page checks, against the sandbox", () => {
+  const sandbox = sandboxPer('test', async () =>
+    startSandbox({ fleet: parseFleet(pluginUpdateFleet(4)), sitePages: true }),
+  );
+  const FATAL_BODY = '<b>Fatal error</b>: Uncaught Error';
+  const waveConfig = (canaryPaths: string) => `version: 1
+updates:
+  - {name: plugins, sites: [all], kinds: [plugins], max: minor}
+rollout:
+  health: {paths: [{path: /, status: 2xx}]}
+  waves:
+    - {name: canary, sites: [1, 2]${canaryPaths}}
+    - {name: rest, sites: [all]}
+`;
+  const applyWith = async (canaryPaths: string) => {
+    const dir = tempDir();
+    await fetch(`${sandbox.url}/__sandbox/health-faults`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([
+        {
+          site: 2,
+          item: 'plugin:akismet/akismet.php',
+          version: '5.3.7',
+          online: true,
+          http_code: 200,
+          page_status: 200,
+          page_body: FATAL_BODY,
+        },
+      ]),
+    });
+    writeFileSync(join(dir, 'svc-gitops.yaml'), waveConfig(canaryPaths));
+    const env = { ...sandboxEnv(sandbox, dir), SVC_RATE_LIMIT: '0' };
+    return cli(['apply', '--auto-approve'], { env, cwd: dir, now: () => T0 });
+  };
+
+  it("the wave's paths replace rollout.health.paths: its fatal-error marker halts the canary", async () => {
+    const apply = await applyWith(', paths: [{path: /, not_contains: "Fatal error"}]');
+    expect(apply.code, apply.stdout + apply.stderr).toBe(1);
+    expect(apply.stdout).toContain('Apply stopped (wave canary left unhealthy sites)');
+    expect(apply.stdout).toContain('page /: body contains "Fatal error"');
+  });
+
+  it('without them the shared paths (status only) pass the same break (the control)', async () => {
+    const apply = await applyWith('');
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+  });
+});
