@@ -68,6 +68,7 @@ export interface ImportResult {
  * adopting them as all-version ignores would make the next plan widen them; so do slugs the
  * format cannot hold (the dashboard reports any folder name). A site is named by its address
  * only where that address selects exactly this site, by the planner's own matching; else by ID.
+ * A rule whose sites are exactly one dashboard tag's is written `tag:<name>` (tagsBySites).
  */
 export function importDesiredState(
   live: LiveState,
@@ -109,8 +110,12 @@ export function importDesiredState(
     set.siteIds.push(siteId);
     sets.set(key, set);
   }
+  const tagOf = tagsBySites(live);
   const rules = [...sets.values()].map((s) => {
-    const rule: Record<string, unknown> = { sites: s.siteIds.map((id) => names.get(id) ?? id) };
+    const tag = tagOf.get(s.siteIds.join(','));
+    const rule: Record<string, unknown> = {
+      sites: tag === undefined ? s.siteIds.map((id) => names.get(id) ?? id) : [`tag:${tag}`],
+    };
     if (s.core) rule.core = true;
     if (s.plugins.length > 0) rule.plugins = s.plugins;
     if (s.themes.length > 0) rule.themes = s.themes;
@@ -228,6 +233,29 @@ function siteNames(
     names.set(site.id, usable ? address : site.id);
   }
   return names;
+}
+
+/**
+ * The dashboard's tags (when the live state has them) by their sites' IDs, ascending and joined
+ * with `,`: a rule whose sites are exactly a tag's is written as `tag:<name>`, which the planner
+ * resolves to the same sites. Of two tags on the same sites the first by name; a name the
+ * format cannot hold (blank at either end) is not used.
+ */
+function tagsBySites(live: LiveState): Map<string, string> {
+  const byTag = new Map<string, number[]>();
+  if (!live.groups?.tags) return new Map();
+  for (const site of [...live.sites].sort((a, b) => a.id - b.id))
+    for (const tag of site.tags ?? []) {
+      const ids = byTag.get(tag);
+      if (ids) ids.push(site.id);
+      else byTag.set(tag, [site.id]);
+    }
+  const bySites = new Map<string, string>();
+  for (const tag of [...byTag.keys()].sort()) {
+    const key = [...new Set(byTag.get(tag))].join(',');
+    if (/^\S(.*\S)?$/.test(tag) && !bySites.has(key)) bySites.set(key, tag);
+  }
+  return bySites;
 }
 
 function sortedUnique(values: string[]): string[] {

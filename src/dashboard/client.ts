@@ -129,9 +129,10 @@ export interface ReadLiveOptions extends CallOptions {
   /**
    * The dashboard groupings to read with the sites (nothing extra is read without): `tags`, and
    * `clients` with the client names whose sites are wanted. The live state then carries the
-   * names (`groups`) and each site's `tags` and `client`.
+   * names (`groups`) and each site's `tags` and `client`. `tags: 'if-offered'` reads them only
+   * where the abilities API offers list-tags-v1 (others refuse a dashboard without it).
    */
-  groups?: { tags?: boolean; clients?: readonly string[] };
+  groups?: { tags?: boolean | 'if-offered'; clients?: readonly string[] };
 }
 
 export interface ReadProgress {

@@ -115,7 +115,8 @@ export function createDashboardClient(
       );
       return withSiteFlags(s.caller, live, { signal, workers, flags });
     }
-    if (readOptions.groups)
+    const { groups } = readOptions;
+    if (groups?.tags === true || groups?.clients)
       throw new SvcError(
         'UNSUPPORTED',
         'the desired state selects sites by tag or client, which only the abilities API reads',

@@ -216,6 +216,8 @@ describe.each(PROFILES)('import against the %s sandbox', (profile) => {
       expect((await sandboxStats(sandbox)).abilities).toEqual({
         'svc/list-updates-v1': 1,
         'svc/list-ignored-updates-v1': 1,
+        // The tags, for rules on exactly a tag's sites.
+        'svc/list-tags-v1': 1,
         // The demo fleet's one site-wide flag (themes, site 18): the updates it hides.
         'svc/get-site-themes-v1': 1,
       });

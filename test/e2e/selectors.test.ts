@@ -1,7 +1,8 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { parse } from 'yaml';
+import { parseFleet, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import type { Plan } from '../../src/types.js';
 import { cli } from '../helpers/cli.js';
 import {
@@ -134,5 +135,76 @@ describe.each(PROFILES)('tag and client selectors against the %s sandbox', (prof
     const sites = new Set((JSON.parse(all.stdout) as Plan).actions.map((a) => a.site_id));
     expect([...sites].some((id) => id > 3)).toBe(true);
     expect([...sites].some((id) => id <= 3)).toBe(false);
+  });
+});
+
+const TAGGED_IGNORES = `
+sites:
+  - id: 1
+    url: https://shop-1.tags.test/
+    tags: [shops, eu]
+    plugins: { woocommerce/woocommerce.php: 9.8.5 -> 10.0.2 }
+    ignores: { plugins: [woocommerce/woocommerce.php] }
+  - id: 2
+    url: https://shop-2.tags.test/
+    tags: [shops]
+    client: Acme
+    plugins: { woocommerce/woocommerce.php: 9.8.5 -> 10.0.2 }
+    ignores: { plugins: [woocommerce/woocommerce.php] }
+  - id: 3
+    url: https://blog.tags.test/
+    tags: [eu]
+    client: Acme
+    themes: { astra: 4.11.1 -> 4.11.3 }
+    ignores: { themes: [astra] }
+  - id: 4
+    url: https://other.tags.test/
+    tags: [eu]
+`;
+
+describe.each(PROFILES)('import with tags against the %s sandbox', (profile) => {
+  let sandbox: RunningSandbox;
+  let env: Record<string, string>;
+  let dir: string;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ fleet: parseFleet(TAGGED_IGNORES, 'tagged.yaml'), profile });
+    dir = tempDir();
+    env = sandboxEnv(sandbox, dir);
+  });
+  afterAll(() => sandbox.close());
+
+  it('writes tag:<name> for a rule on exactly a tag’s sites, and the plan of it changes no ignore', async () => {
+    const imported = await cli(['import', '--out', 'imported.yaml'], { env, cwd: dir });
+    expect(imported.code, imported.stderr).toBe(0);
+    const rules = (
+      parse(readFileSync(join(dir, 'imported.yaml'), 'utf8')) as {
+        ignores: { rules: Array<{ sites: unknown[] }> };
+      }
+    ).ignores.rules;
+    // shops = sites 1 and 2 exactly; site 3's astra rule covers no whole tag (eu has 1, 3, 4).
+    expect(rules.map((rule) => rule.sites)).toEqual([['tag:shops'], ['blog.tags.test']]);
+    const planned = await cli(['plan', '-c', 'imported.yaml', '--format', 'json'], { env, cwd: dir });
+    expect(planned.code, planned.stderr).toBe(0);
+    const plan = JSON.parse(planned.stdout) as Plan;
+    expect(plan.actions.filter((a) => a.op !== 'update')).toEqual([]);
+    expect(plan.selectors).toEqual([{ selector: 'tag:shops', sites: 2 }]);
+  });
+
+  it('selects by client in exclude as in include', async () => {
+    const path = join(dir, 'clients.yaml');
+    writeFileSync(
+      path,
+      'version: 1\nupdates:\n  - name: all-but-acme\n    sites: {include: [tag:eu], exclude: [client:Acme]}\n    kinds: [plugins, themes]\n    max: major\n',
+    );
+    const planned = await cli(['plan', '-c', path, '--format', 'json'], { env, cwd: dir });
+    expect(planned.code, planned.stderr).toBe(0);
+    const plan = JSON.parse(planned.stdout) as Plan;
+    // eu = 1, 3, 4; Acme = 2, 3: only site 1's woocommerce (ignored there) and nothing on 3.
+    expect(plan.selectors).toEqual([
+      { selector: 'tag:eu', sites: 3 },
+      { selector: 'client:Acme', sites: 2 },
+    ]);
+    expect(plan.actions.some((a) => a.site_id === 3 || a.site_id === 2)).toBe(false);
   });
 });

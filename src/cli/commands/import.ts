@@ -43,7 +43,8 @@ export async function importLive(ctx: CliContext, flags: ImportFlags): Promise<n
   refuseToOverwrite(ctx, flags);
   const { client } = openDashboard(ctx);
   try {
-    const live = await client.readLive({ signal: ctx.signal });
+    // The tags, where the dashboard offers them: a rule on exactly a tag's sites names the tag.
+    const live = await client.readLive({ signal: ctx.signal, groups: { tags: 'if-offered' } });
     // The header's schema reference is relative to where the files are written.
     const schemaRef = schemaRefFor(
       ctx,

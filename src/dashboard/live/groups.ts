@@ -50,7 +50,10 @@ export async function readGroups(
 ): Promise<GroupMembership> {
   const membership: GroupMembership = { names: {}, tags: new Map(), clients: new Map() };
   const reads: Promise<void>[] = [];
-  if (wanted.tags) {
+  const tags = wanted.tags === 'if-offered' ? read.caller.info('list-tags-v1') !== undefined : wanted.tags;
+  // A stage asked for but not read needs no request: the read's progress total stays known.
+  if (wanted.tags && !tags) read.progress.expect('tags', 0);
+  if (tags) {
     requireAbility(read, 'list-tags-v1');
     reads.push(
       readListing(read, 'list-tags-v1', {}, 'tags', (body, where) => parseNamed(body, where, true)).then(
