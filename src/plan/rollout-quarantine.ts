@@ -142,6 +142,21 @@ export interface QuarantineGate {
   list(): PlanQuarantine[];
 }
 
+/**
+ * The slugs the records name, to answer "not quarantined" for any other item without building
+ * a key; undefined (every update is looked up by its key) when a key has more than two spaces,
+ * since its slug is then not certain (a version holding a space).
+ */
+function slugsOfRecords(records: Readonly<Record<string, QuarantineRecord>>): Set<string> | undefined {
+  const slugs = new Set<string>();
+  for (const key of Object.keys(records)) {
+    const [kind, slug, version] = splitKey(key);
+    if (`${kind} ${slug} ${version}` !== key || slug.includes(' ')) return undefined;
+    slugs.add(slug);
+  }
+  return slugs;
+}
+
 export function compileQuarantineGate(
   desired: DesiredState,
   rollout: PlanRollout | undefined,
@@ -150,8 +165,11 @@ export function compileQuarantineGate(
   const inDesired = compileDesiredQuarantines(desired);
   const held = new Map<string, Set<number>>();
   const reasons = new Map<string, string>();
+  const mayHold = slugsOfRecords(records);
   return {
     heldReason(update) {
+      // Most updates are of an item no record names: answered without building its key.
+      if (mayHold !== undefined && !mayHold.has(update.slug)) return undefined;
       const key = versionKey(update);
       const record = records[key];
       // Adopted and still in the desired state: the reviewed hold says it (its own `held` note).
