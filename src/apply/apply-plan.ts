@@ -6,6 +6,7 @@ import {
   type ActionOutcome,
   type ApplyResult,
   DASHBOARD_UNREACHABLE,
+  FLAG_SLUG,
   type HealthPath,
   type HealthRules,
   type LiveState,
@@ -226,6 +227,9 @@ function rereadSkipped(
 
 /** Actions the connected surface cannot perform are blocked, not attempted. */
 function unsupported(action: Action, live: Pick<LiveState, 'capabilities'>): HeldBack | undefined {
+  // A site-wide flag (slug `*`) changes through the REST site edit route on either surface.
+  if (action.slug === FLAG_SLUG && action.op !== 'update' && live.capabilities.siteFlags === 'read-write')
+    return undefined;
   if (action.op === 'unignore' && !live.capabilities.canUnignore) {
     return {
       status: 'blocked',

@@ -27,6 +27,9 @@ describe('REST read with the abilities routes blocked', () => {
       expect(error.message).toContain('ability_invalid_input');
       expect(error.hint).toContain('/wp-json/wp-abilities/v1/');
       expect(error.hint).toMatch(/^The dashboard's REST API runs its abilities internally/);
+      // The exact routes: the catalogue and each ability's run route in the dashboard's namespace.
+      expect(error.hint).toContain('GET /wp-json/wp-abilities/v1/abilities (the catalogue)');
+      expect(error.hint).toContain('GET and POST /wp-json/wp-abilities/v1/abilities/svc/{ability}/run');
     } finally {
       await dashboard.close();
     }

@@ -53,6 +53,28 @@ describe('site-wide ignore flags', () => {
     expect(next.stdout).not.toContain('hidden by the site-wide flag');
   });
 
+  it('clears a flag on a REST-only dashboard (the site edit route), as on the abilities surface', async () => {
+    const rest = await startDemo('compat-6.1', { surfaces: { abilities: false } });
+    try {
+      const cwd = tempDir('svc-gitops-flags-');
+      const base = readFileSync(join(REPO, 'examples/minimal.yaml'), 'utf8').replace(
+        '      plugins: [woocommerce/woocommerce.php]\n',
+        `      plugins: [woocommerce/woocommerce.php]\n${CLEAR}`,
+      );
+      writeFileSync(join(cwd, 'svc-gitops.yaml'), base);
+      const env = { ...fastClientEnv(rest), HOME: tempDir() };
+      const applied = await cli(['apply', '--auto-approve', '--target', '18'], { cwd, env });
+      expect(applied.stderr).toContain('(rest)');
+      expect(applied.stdout + applied.stderr).toMatch(/1 done, 0 failed/);
+      const state = (await sandboxControl(rest)('GET', 'state')) as {
+        sites: Array<{ id: number; ignore_flags: Record<string, boolean> }>;
+      };
+      expect(state.sites.find((s) => s.id === 18)?.ignore_flags.themes).toBe(false);
+    } finally {
+      await rest.close();
+    }
+  });
+
   it('says the flags cannot be seen without a REST API key', async () => {
     const { cwd, env } = setup();
     const run = await cli(['plan', '--target', '18'], { cwd, env: { ...env, SVC_TOKEN: '' } });

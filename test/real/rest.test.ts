@@ -7,6 +7,27 @@ import { cli } from '../helpers/cli.js';
 import { harness, installedVersion, skipReason } from './harness.js';
 import { freshWorkspace, type Workspace, writeDesired } from './scenario.js';
 
+/** Site-wide flags: every plugin update of site 1, every theme update of site 2. */
+const FLAGS =
+  '    - sites: [1]\n      site_flags: { plugins: true }\n    - sites: [2]\n      site_flags: { themes: true }\n';
+
+const CLEAR = FLAGS.replace(/: true/g, ': false');
+
+/** What REST cannot do in the scenario (scenario.ts): set per-slug ignores, unignore the UI's. */
+const REST_CANNOT = [
+  'cannot-ignore: plugin hello.php',
+  'cannot-ignore: theme twentytwentyone',
+  'cannot-unignore: per-site ignore of plugin akismet/akismet.php',
+  'unmanaged-ignore: global ignore of theme twentytwentyfive',
+];
+
+/** The plan's notes, each as its kind and the words up to the item. */
+function notes(text: string): string[] {
+  return [...text.matchAll(/^ {2}! ([a-z-]+: (?:per-site ignore of |global ignore of )?\S+ \S+)/gm)].map(
+    (m) => m[1] as string,
+  );
+}
+
 describe.skipIf(skipReason())('real dashboard, REST API v2 only', () => {
   let ws: Workspace;
   afterAll(() => {
@@ -41,6 +62,35 @@ describe.skipIf(skipReason())('real dashboard, REST API v2 only', () => {
     expect(r.stdout).toContain('0 to ignore, 0 to unignore, 0 to update');
   });
 
+  it('sets site-wide flags through the site edit route, then re-plans to no changes', async () => {
+    writeDesired(ws, FLAGS);
+    const r = await ws.run('plan');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('2 to ignore, 0 to unignore, 0 to update on 2 sites');
+    expect(r.stdout).toMatch(/\+ ignore\s+plugin \* on site 1/);
+    expect(r.stdout).toMatch(/\+ ignore\s+theme \* on site 2/);
+    const applied = await ws.run('apply', '--auto-approve');
+    expect(applied.stdout + applied.stderr, applied.stdout + applied.stderr).toContain('2 done, 0 failed');
+    const again = await ws.run('plan');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('0 to ignore, 0 to unignore, 0 to update');
+    expect(notes(again.stdout)).toEqual(REST_CANNOT);
+  });
+
+  it('clears the flags the desired state clears, then re-plans to no changes', async () => {
+    writeDesired(ws, CLEAR);
+    const r = await ws.run('plan');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout, r.stdout).toContain('0 to ignore, 2 to unignore, 0 to update on 2 sites');
+    expect(r.stdout).toMatch(/- unignore plugin \* on site 1/);
+    expect(r.stdout).toMatch(/- unignore theme \* on site 2/);
+    const applied = await ws.run('apply', '--auto-approve');
+    expect(applied.stdout + applied.stderr, applied.stdout + applied.stderr).toContain('2 done, 0 failed');
+    const again = await ws.run('plan');
+    expect(again.stdout).toContain('0 to ignore, 0 to unignore, 0 to update');
+    expect(notes(again.stdout)).toEqual(REST_CANNOT);
+  });
+
   it.each([
     ['as MainWP shows it (<secret>==<key>)', (token: string) => token],
     ['as the prefixed pair (cs_…==ck_…)', (token: string) => `cs_${token.replace('==', '==ck_')}`],
@@ -62,5 +112,8 @@ describe.skipIf(skipReason())('real dashboard, REST API v2 only', () => {
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('ability_invalid_input');
     expect(r.stderr).toContain('Allow /wp-json/wp-abilities/v1/ through the security plugin or proxy');
+    // The exact routes, in the namespace found from /wp-json/ (no abilities catalogue to read).
+    expect(r.stderr).toContain('GET /wp-json/wp-abilities/v1/abilities (the catalogue)');
+    expect(r.stderr).toContain('GET and POST /wp-json/wp-abilities/v1/abilities/mainwp/{ability}/run');
   });
 });

@@ -52,8 +52,9 @@ export function freshWorkspace(extra: Record<string, string | undefined> = {}): 
   return { dir, env, run: (...argv) => cli(argv, { env, cwd: dir }) };
 }
 
-export function writeDesired(ws: Workspace): void {
+/** The scenario's desired state, with `rules` (YAML list items) added to its ignore rules. */
+export function writeDesired(ws: Workspace, rules = ''): void {
   const dashboard = new URL(ws.env.SVC_URL as string);
   const child2 = `${dashboard.hostname}:${Number(dashboard.port) + 2}`;
-  writeFileSync(join(ws.dir, 'svc-gitops.yaml'), desired(child2));
+  writeFileSync(join(ws.dir, 'svc-gitops.yaml'), desired(child2).replace('  rules:\n', `  rules:\n${rules}`));
 }

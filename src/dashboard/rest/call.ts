@@ -43,6 +43,15 @@ export async function restCall(
  * stay registered, MainWP 6.1.2 answers some REST reads (the ignored listings) with HTTP 500
  * `ability_invalid_input`, and nothing else on REST reads them. Say what to unblock.
  */
+/**
+ * The routes svc-gitops calls on the abilities API: the catalogue, and each ability's run route
+ * (GET for read-only abilities, POST for the others).
+ */
+function abilityRoutes(conn: Connection): string {
+  const base = conn.abilitiesBase;
+  return `GET ${base}/abilities (the catalogue) and GET and POST ${base}/abilities/${conn.namespace}/{ability}/run (each ability it runs: list-sites-v1, list-updates-v1, list-ignored-updates-v1 to read, set-ignored-updates-v1, run-updates-v1 and the others to write)`;
+}
+
 function blockedAbilities(failure: SvcError, conn: Connection): SvcError | undefined {
   const code = failure.details.dashboardCode;
   if (
@@ -53,7 +62,7 @@ function blockedAbilities(failure: SvcError, conn: Connection): SvcError | undef
   return new SvcError(failure.code, failure.message, {
     hint:
       code === 'ability_invalid_input'
-        ? `The dashboard's REST API runs its abilities internally, and they failed: the abilities API routes (${conn.url}${conn.abilitiesBase}/) look blocked for this client. Allow ${conn.abilitiesBase}/ through the security plugin or proxy, so svc-gitops reads through the abilities API.`
+        ? `The dashboard's REST API runs its abilities internally, and they failed: the abilities API routes (${conn.url}${conn.abilitiesBase}/) look blocked for this client. Allow ${conn.abilitiesBase}/ through the security plugin or proxy, so svc-gitops reads through the abilities API: ${abilityRoutes(conn)}.`
         : "An entry of the dashboard's stored lists breaks its ability output (for example an ignore stored under slug 0 by a REST per-slug ignore); check the dashboard's error log.",
     details: failure.details,
     cause: failure,
