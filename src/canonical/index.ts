@@ -5,3 +5,4 @@
  */
 export { actionJsonWriter, isPlainRecord, plannedActionJsonWriter } from './action-json.js';
 export { canonicalJson, canonicalMemberJson, canonicalSha256 } from './canonical-json.js';
+export { securitySectionJson } from './security-json.js';

@@ -6,7 +6,8 @@
  * A fleet's plan is tens of thousands of actions, and this hash is most of what planning costs
  * after the site pass, so the two members that hold a plan's size are written by hand:
  *   - an action with exactly the planner's fields by the action writer (action-json.ts);
- *   - `fingerprints`, a plain record of strings, key by key.
+ *   - `fingerprints`, a plain record of strings, key by key;
+ *   - `security`, its moves with their site ids, by the security section writer (security-json.ts).
  * Anything else (an edited plan file, an unexpected field, a value of another type) is written
  * by the general canonical writer, so the bytes hashed are always exactly the canonical JSON;
  * tests compare the two writers on hostile plans.
@@ -19,6 +20,7 @@ import {
   canonicalSha256,
   isPlainRecord,
   plannedActionJsonWriter,
+  securitySectionJson,
 } from '../canonical/index.js';
 import type { Plan } from '../types.js';
 
@@ -104,7 +106,8 @@ function planContentSha256(rest: Record<string, unknown>, planned: boolean): str
       out.write(head);
       writeStringRecord(value as Record<string, string>, out.write, planned);
     } else {
-      const json = canonicalMemberJson(value);
+      const json =
+        (key === 'security' ? securitySectionJson(value) : undefined) ?? canonicalMemberJson(value);
       if (json === undefined) continue;
       out.write(head + json);
     }
