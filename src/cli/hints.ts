@@ -14,6 +14,11 @@ const flagged = (error: SvcError) => error.message.replace(/^target /, '--target
 const REPLAN = 'run `svc-gitops plan --out FILE` again, review it, and apply the new file';
 
 const WORDS: Record<string, Words> = {
+  'plan-file-unreadable': () => ({ hint: 'save a plan with `svc-gitops plan --out FILE` (format json)' }),
+  'plan-file-not-json': () => ({ hint: 'apply takes the JSON plan written by `svc-gitops plan --out FILE`' }),
+  'plan-file-schema': () => ({
+    hint: 'apply takes the JSON plan written by `svc-gitops plan --out FILE`, unedited: plan again',
+  }),
   'plan-edited': () => ({ hint: REPLAN }),
   'live-changed': () => ({ hint: REPLAN }),
   'plan-expired': () => ({

@@ -37,10 +37,7 @@ export function readPlanFile(fs: typeof nodeFs, path: string): Plan {
     throw new SvcError(
       code === 'ENOENT' ? 'USAGE' : 'IO_ERROR',
       `cannot read the plan file ${path}${code ? ` (${code})` : ''}`,
-      {
-        hint: 'save a plan with `svc-gitops plan --out FILE` (format json)',
-        cause: error,
-      },
+      { details: { reason: 'plan-file-unreadable', path }, cause: error },
     );
   }
   let value: unknown;
@@ -48,7 +45,7 @@ export function readPlanFile(fs: typeof nodeFs, path: string): Plan {
     value = JSON.parse(text);
   } catch (error) {
     throw new SvcError('PLAN_INVALID', `${path} is not JSON (${jsonSyntaxPlace(error, text)})`, {
-      hint: 'apply takes the JSON plan written by `svc-gitops plan --out FILE`',
+      details: { reason: 'plan-file-not-json', path },
     });
   }
   // Another format is told "plan again" on its own, not as every difference between the formats.
@@ -98,8 +95,7 @@ function schemaRefusal(path: string, diagnostics: Diagnostic[]): SvcError {
     'PLAN_INVALID',
     `${path} is not a svc-gitops plan (${diagnostics.length} problem${diagnostics.length === 1 ? '' : 's'}):\n  ${listed.join('\n  ')}${more}`,
     {
-      hint: 'apply takes the JSON plan written by `svc-gitops plan --out FILE`, unedited: plan again',
-      details: { diagnostics },
+      details: { reason: 'plan-file-schema', path, diagnostics },
     },
   );
 }
