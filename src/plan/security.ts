@@ -135,12 +135,13 @@ export function createSecurityIndex(advisories: readonly Advisory[]): SecurityIn
       if (update.kind === 'translation') return undefined;
       const item = itemOf(update);
       if (!item) return undefined;
-      // A fleet runs a few versions of each item: each is judged once, "affected by nothing"
-      // (the usual answer) on its version key when the ranges have keys.
+      if (item.keyed) {
+        const key = versionKey(update.from);
+        if (key >= 0 && !affectsKey(item.keyed, key)) return undefined;
+      }
       let affected = item.byFrom.get(update.from);
       if (affected === undefined) {
-        const key = item.keyed ? versionKey(update.from) : -1;
-        affected = key >= 0 && !affectsKey(item.keyed!, key) ? null : affectedBy(item, update.from);
+        affected = affectedBy(item, update.from);
         item.byFrom.set(update.from, affected);
       }
       return affected === null ? undefined : verdictFor(affected, update.to);
