@@ -13,7 +13,22 @@ const flagged = (error: SvcError) => error.message.replace(/^target /, '--target
 /** How to plan again after a saved plan is refused. */
 const REPLAN = 'run `svc-gitops plan --out FILE` again, review it, and apply the new file';
 
+/** The missing half of a login, said with the CLI's variables. */
+const CREDENTIALS: Record<string, string> = {
+  username:
+    'a username is set (SVC_USER or the settings file) but no application password (and no REST token)',
+  applicationPassword:
+    'an application password is set (SVC_APP_PASSWORD or the settings file) but no username (and no REST token)',
+};
+
 const WORDS: Record<string, Words> = {
+  'no-dashboard': () => ({
+    hint: 'set SVC_URL and credentials (or dashboardUrl in settings.json); to try svc-gitops without a dashboard run `svc-gitops sandbox` and use the SVC_* lines it prints',
+  }),
+  'no-credentials': (error) => ({
+    ...(typeof error.details.set === 'string' ? { message: CREDENTIALS[error.details.set] } : {}),
+    hint: 'set SVC_USER and SVC_APP_PASSWORD (the abilities API), or SVC_TOKEN (REST API v2 only); or username, applicationPassword, token in settings.json',
+  }),
   'plan-file-unreadable': () => ({ hint: 'save a plan with `svc-gitops plan --out FILE` (format json)' }),
   'plan-file-not-json': () => ({ hint: 'apply takes the JSON plan written by `svc-gitops plan --out FILE`' }),
   'plan-file-schema': () => ({

@@ -23,7 +23,7 @@ export interface OpenDashboardOptions {
 export function openDashboard(settings: Settings, options: OpenDashboardOptions = {}): DashboardClient {
   if (settings.dashboardUrl === '') {
     throw new SvcError('SETTINGS_INVALID', 'no dashboard configured', {
-      hint: 'set SVC_URL and credentials (or dashboardUrl in settings.json); to try svc-gitops without a dashboard run `svc-gitops sandbox` and use the SVC_* lines it prints',
+      details: { reason: 'no-dashboard' },
     });
   }
   checkCredentials(settings);
@@ -34,15 +34,24 @@ export function openDashboard(settings: Settings, options: OpenDashboardOptions 
   });
 }
 
+/**
+ * Which half of the login is missing, as `details.set`: the setting that is there without its
+ * partner (`username`, `applicationPassword`), or none. Each front end names its own variables.
+ */
 function checkCredentials(settings: Settings): void {
   if (settings.token || (settings.username && settings.applicationPassword)) return;
+  const set = settings.username
+    ? 'username'
+    : settings.applicationPassword
+      ? 'applicationPassword'
+      : undefined;
   const message =
-    settings.username && !settings.applicationPassword
-      ? 'a username is set (SVC_USER or the settings file) but no application password (and no REST token)'
-      : settings.applicationPassword && !settings.username
-        ? 'an application password is set (SVC_APP_PASSWORD or the settings file) but no username (and no REST token)'
+    set === 'username'
+      ? 'a username is set but no application password (and no REST token)'
+      : set === 'applicationPassword'
+        ? 'an application password is set but no username (and no REST token)'
         : 'no dashboard credentials configured';
   throw new SvcError('SETTINGS_INVALID', message, {
-    hint: 'set SVC_USER and SVC_APP_PASSWORD (the abilities API), or SVC_TOKEN (REST API v2 only); or username, applicationPassword, token in settings.json',
+    details: { reason: 'no-credentials', ...(set ? { set } : {}) },
   });
 }

@@ -12,7 +12,29 @@ type Words = (error: SvcError, product: string) => { message?: string; hint?: st
 const replan = (product: string) =>
   `call ${product}_plan again, show the new plan to the user, and apply with its new token`;
 
+/** The missing half of a login, said with this server's variables. */
+function credentials(error: SvcError, product: string): { message?: string; hint: string } {
+  const [user, password, token] = (['username', 'applicationPassword', 'token'] as const).map((key) =>
+    settingVariable(key, product),
+  );
+  const set = error.details.set;
+  const message =
+    set === 'username'
+      ? `a username is set (${user} or the settings file) but no application password (and no REST token)`
+      : set === 'applicationPassword'
+        ? `an application password is set (${password} or the settings file) but no username (and no REST token)`
+        : undefined;
+  return {
+    ...(message ? { message } : {}),
+    hint: `set ${user} and ${password} (the abilities API), or ${token} (REST API v2 only) in the tool server's environment; or username, applicationPassword, token in settings.json`,
+  };
+}
+
 const WORDS: Record<string, Words> = {
+  'no-dashboard': (_, product) => ({
+    hint: `set ${settingVariable('dashboardUrl', product)} and credentials in the tool server's environment (or dashboardUrl in settings.json)`,
+  }),
+  'no-credentials': credentials,
   'plan-edited': (_, product) => ({ hint: replan(product) }),
   'live-changed': (_, product) => ({ hint: replan(product) }),
   'plan-used': (_, product) => ({ hint: replan(product) }),

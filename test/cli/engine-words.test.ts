@@ -2,7 +2,15 @@ import * as fs from 'node:fs';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadDesired, readPlanFile, requireDesired, type SvcError } from '../../src/index.js';
+import {
+  loadDesired,
+  loadSettings,
+  openDashboard,
+  readPlanFile,
+  requireDesired,
+  type SvcError,
+} from '../../src/index.js';
+import { toolWords } from '../../src/mcp/words.js';
 import { cli } from '../helpers/cli.js';
 import { tempDirForFile } from '../helpers/temp-dir.js';
 
@@ -66,6 +74,45 @@ describe('the CLI words the engine’s refusals', () => {
       const run = await cli(['apply', file], { cwd, env: { SVC_URL: 'https://dashboard.example.test' } });
       expect(run.code).not.toBe(0);
       expect(run.stderr).toContain(`  hint: ${hint}`);
+    }
+  });
+
+  it('no dashboard or half a login: no variable names in the engine, SVC_* in the CLI, NAME_* in the tool server', async () => {
+    const cwd = tempDirForFile('svc-gitops-words-');
+    writeFileSync(join(cwd, 'svc-gitops.yaml'), 'version: 1\n');
+    const refusal = (env: Record<string, string>): SvcError => {
+      const { settings } = loadSettings({ env, fs, cwd, homeDir: cwd });
+      try {
+        openDashboard(settings).close();
+      } catch (error) {
+        return error as SvcError;
+      }
+      throw new Error('opened a dashboard without a login');
+    };
+    const url = 'https://dashboard.example.test';
+    const cases = [
+      [{}, 'no dashboard configured', 'set SVC_URL and credentials'],
+      [{ SVC_URL: url }, 'no dashboard credentials configured', 'set SVC_USER and SVC_APP_PASSWORD'],
+      [{ SVC_URL: url, SVC_USER: 'admin' }, 'a username is set (SVC_USER or the settings file)', 'SVC_TOKEN'],
+      [
+        { SVC_URL: url, SVC_APP_PASSWORD: 'abcd efgh ijkl mnop' },
+        'an application password is set (SVC_APP_PASSWORD or the settings file)',
+        'SVC_TOKEN (REST API v2 only)',
+      ],
+    ] as const;
+    for (const [env, message, hint] of cases) {
+      const refused = refusal(env);
+      expect(refused.details.reason).toMatch(/^no-(dashboard|credentials)$/);
+      expect(refused.hint).toBeUndefined();
+      expect(refused.message).not.toMatch(/SVC_|svc-gitops/);
+      const tool = toolWords(refused, 'acme');
+      expect(`${tool.message} ${tool.hint}`).not.toContain('SVC_');
+      expect(`${tool.message} ${tool.hint}`).toMatch(/ACME_(URL|USER)/);
+
+      const run = await cli(['plan'], { cwd, env: { HOME: cwd, ...env } });
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toContain(`[SETTINGS_INVALID]: ${message}`);
+      expect(run.stderr).toContain(hint);
     }
   });
 });
