@@ -121,4 +121,24 @@ describe('quarantines from an apply, and their lifecycle', () => {
     const unheld = createPlan(plain, live, { ...PLAN_OPTIONS, rollout: { state: released, health: {} } });
     expect(unheld.actions.map((a) => a.site_id)).toEqual([3, 4]);
   });
+
+  it('holds only the quarantined item, also when a version holds a space', () => {
+    const record = { at: at(0), sites: [siteOf(3)] };
+    const state: RolloutState = {
+      first_seen: {},
+      waves: {},
+      quarantines: { 'plugin akismet/akismet.php 5.3 beta': record, 'theme other 1.0': record },
+    };
+    const desired = desiredState({ policies: [policy({ name: 'p', selection: allSites() })] });
+    const live = liveState({
+      sites: [site(3), site(4)],
+      pending: [
+        update(3, 'plugin', 'akismet/akismet.php', '5.2', '5.3 beta'),
+        update(4, 'plugin', 'hello/hello.php', '1.0', '1.1'),
+      ],
+    });
+    const plan = createPlan(desired, live, { ...PLAN_OPTIONS, rollout: { state, health: {} } });
+    expect(plan.actions.map((a) => [a.site_id, a.slug])).toEqual([[4, 'hello/hello.php']]);
+    expect(plan.notes.map((note) => [note.kind, note.site_ids])).toEqual([['held', [3]]]);
+  });
 });
