@@ -98,7 +98,7 @@ export function appendHistory(fs: typeof nodeFs, path: string, records: readonly
     const code = (error as NodeJS.ErrnoException).code;
     throw new SvcError('IO_ERROR', `cannot append to the apply history ${path}${code ? ` (${code})` : ''}`, {
       cause: error,
-      hint: 'make the history file writable, or set SVC_HISTORY_FILE to another path',
+      details: { reason: 'history-unwritable', path },
     });
   } finally {
     if (fd !== undefined) fs.closeSync(fd);

@@ -44,7 +44,7 @@ export function openJournal(fs: typeof nodeFs, path: string): ApplyJournal {
       const code = (error as NodeJS.ErrnoException).code;
       throw new SvcError('IO_ERROR', `cannot write the apply journal ${path}${code ? ` (${code})` : ''}`, {
         cause: error,
-        hint: 'make the journal writable again (free space on its disk); `svc-gitops apply --resume` then finishes a run that had started',
+        details: { reason: 'journal-unwritable', path },
       });
     }
   };

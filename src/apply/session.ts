@@ -42,7 +42,7 @@ function ensureLockDir(fs: typeof nodeFs, dir: string): void {
   } catch (error) {
     throw new SvcError('IO_ERROR', `cannot create the apply lock directory ${dir}`, {
       cause: error,
-      hint: 'set SVC_GITOPS_LOCK_DIR (or XDG_STATE_HOME) to a writable directory',
+      details: { reason: 'lock-dir-unwritable', path: dir },
     });
   }
 }

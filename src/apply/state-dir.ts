@@ -40,7 +40,7 @@ export function ensureStateDir(fs: typeof nodeFs, paths: StatePaths): void {
   } catch (error) {
     throw new SvcError('IO_ERROR', `cannot create the state directory ${paths.dir}`, {
       cause: error,
-      hint: 'set SVC_GITOPS_STATE_DIR to a writable directory',
+      details: { reason: 'state-dir-unwritable', path: paths.dir },
     });
   }
 }

@@ -22,6 +22,16 @@ const CREDENTIALS: Record<string, string> = {
 };
 
 const WORDS: Record<string, Words> = {
+  'journal-unwritable': () => ({
+    hint: 'make the journal writable again (free space on its disk); `svc-gitops apply --resume` then finishes a run that had started',
+  }),
+  'history-unwritable': () => ({
+    hint: 'make the history file writable, or set SVC_HISTORY_FILE to another path',
+  }),
+  'lock-dir-unwritable': () => ({
+    hint: 'set SVC_GITOPS_LOCK_DIR (or XDG_STATE_HOME) to a writable directory',
+  }),
+  'state-dir-unwritable': () => ({ hint: 'set SVC_GITOPS_STATE_DIR to a writable directory' }),
   'no-dashboard': () => ({
     hint: 'set SVC_URL and credentials (or dashboardUrl in settings.json); to try svc-gitops without a dashboard run `svc-gitops sandbox` and use the SVC_* lines it prints',
   }),

@@ -35,6 +35,15 @@ const WORDS: Record<string, Words> = {
     hint: `set ${settingVariable('dashboardUrl', product)} and credentials in the tool server's environment (or dashboardUrl in settings.json)`,
   }),
   'no-credentials': credentials,
+  'journal-unwritable': () => ({ hint: 'make the journal writable again (free space on its disk)' }),
+  'history-unwritable': (_, product) => ({
+    hint: `make the history file writable, or set ${settingVariable('historyFile', product)} to another path`,
+  }),
+  // SVC_GITOPS_* are variables of svc-gitops itself: the server reads them under these names.
+  'lock-dir-unwritable': () => ({
+    hint: 'set SVC_GITOPS_LOCK_DIR (or XDG_STATE_HOME) to a writable directory',
+  }),
+  'state-dir-unwritable': () => ({ hint: 'set SVC_GITOPS_STATE_DIR to a writable directory' }),
   'plan-edited': (_, product) => ({ hint: replan(product) }),
   'live-changed': (_, product) => ({ hint: replan(product) }),
   'plan-used': (_, product) => ({ hint: replan(product) }),

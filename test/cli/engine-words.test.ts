@@ -2,6 +2,9 @@ import * as fs from 'node:fs';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { appendHistory, type HistoryRecord } from '../../src/apply/history.js';
+import { ensureStateDir, statePaths } from '../../src/apply/state-dir.js';
+import { cliWords } from '../../src/cli/hints.js';
 import {
   loadDesired,
   loadSettings,
@@ -114,5 +117,41 @@ describe('the CLI words the engine’s refusals', () => {
       expect(run.stderr).toContain(`[SETTINGS_INVALID]: ${message}`);
       expect(run.stderr).toContain(hint);
     }
+  });
+
+  it('a state directory or history file that cannot be written: a reason in apply/, the variable in each front end', () => {
+    const cwd = tempDirForFile('svc-gitops-words-');
+    writeFileSync(join(cwd, 'blocker'), 'a file, not a directory\n');
+    const refusal = (work: () => void): SvcError => {
+      try {
+        work();
+      } catch (error) {
+        return error as SvcError;
+      }
+      throw new Error('wrote under a file');
+    };
+    const state = refusal(() =>
+      ensureStateDir(fs, statePaths(join(cwd, 'blocker', 'state'), 'https://dashboard.example.test')),
+    );
+    const history = refusal(() =>
+      appendHistory(fs, join(cwd, 'blocker', 'h', 'history.jsonl'), [{} as HistoryRecord]),
+    );
+    for (const [refused, reason] of [
+      [state, 'state-dir-unwritable'],
+      [history, 'history-unwritable'],
+    ] as const) {
+      expect(refused).toMatchObject({ code: 'IO_ERROR', details: { reason } });
+      expect(refused.hint).toBeUndefined();
+      expect(refused.message).not.toMatch(/SVC_|svc-gitops /);
+    }
+    expect(cliWords(state).hint).toBe('set SVC_GITOPS_STATE_DIR to a writable directory');
+    // A variable of svc-gitops itself keeps its name in the tool server; a setting's takes the namespace.
+    expect(toolWords(state, 'acme').hint).toBe('set SVC_GITOPS_STATE_DIR to a writable directory');
+    expect(cliWords(history).hint).toBe(
+      'make the history file writable, or set SVC_HISTORY_FILE to another path',
+    );
+    expect(toolWords(history, 'acme').hint).toBe(
+      'make the history file writable, or set ACME_HISTORY_FILE to another path',
+    );
   });
 });
