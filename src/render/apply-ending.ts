@@ -29,7 +29,21 @@ export interface ApplyEnding {
   unhealthyWithin: number;
 }
 
-export function applyEnding(report: ApplyReport): ApplyEnding {
+/**
+ * The next steps that name a front end's own command or tool: each front end passes its words;
+ * the CLI's (CLI_NEXT_STEPS) are the default of `svc-gitops apply`'s reports.
+ */
+export interface NextStepWords {
+  /** After a closed gate: how to apply what is left once it opens. */
+  gateClosed: string;
+}
+
+export const CLI_NEXT_STEPS: NextStepWords = {
+  gateClosed:
+    'Apply again once it opens: `svc-gitops apply` plans what is left, and nothing is sent while the gate is shut.',
+};
+
+export function applyEnding(report: ApplyReport, words: NextStepWords = CLI_NEXT_STEPS): ApplyEnding {
   const { result } = report;
   const outcomes = result.outcomes;
   const ending: ApplyEnding = {
@@ -49,8 +63,7 @@ export function applyEnding(report: ApplyReport): ApplyEnding {
     ending.nextStep = unreachableNextStep(outcomes);
   } else if (report.gateClosed) {
     ending.stopped = { reason: 'gate', message: report.gateClosed.message };
-    ending.nextStep =
-      'Apply again once it opens: `svc-gitops apply` plans what is left, and nothing is sent while the gate is shut.';
+    ending.nextStep = words.gateClosed;
   } else if (unhealthy) {
     ending.stopped = { reason: 'unhealthy', wave: unhealthy.wave ?? '(default)' };
     ending.nextStep = UNHEALTHY_NEXT_STEP;

@@ -1,5 +1,5 @@
 import type { Action } from '../types.js';
-import { applyEnding } from './apply-ending.js';
+import { applyEnding, type NextStepWords } from './apply-ending.js';
 import { healthMarkdown } from './apply-health.js';
 import type { ApplyReport } from './apply-report.js';
 import {
@@ -23,10 +23,12 @@ function actionMarkdown(action: Action): string {
 }
 
 /** The apply report as GitHub-flavoured markdown (PR comment, step summary). */
-export function renderApplyMarkdown(report: ApplyReport): string {
+export function renderApplyMarkdown(report: ApplyReport, words?: NextStepWords): string {
   const { result } = report;
-  const { counts, unverifiedDone, unverifiedSkipped, stopped, nextStep, unhealthyWithin } =
-    applyEnding(report);
+  const { counts, unverifiedDone, unverifiedSkipped, stopped, nextStep, unhealthyWithin } = applyEnding(
+    report,
+    words,
+  );
   const unverified = unverifiedDone + unverifiedSkipped;
   const icon =
     stopped?.reason === 'interrupted'

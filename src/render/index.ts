@@ -5,6 +5,7 @@
 
 export { type PhaseView, renderApplyCalls } from './apply-calls.js';
 export { renderApplyCallsJson } from './apply-calls-json.js';
+export type { NextStepWords } from './apply-ending.js';
 export { historyArtifactLine } from './apply-history-link.js';
 export { renderApplyJson } from './apply-json.js';
 export { renderApplyMarkdown } from './apply-markdown.js';

@@ -18,11 +18,14 @@ export function appliedOutcome(
   planned: Planned,
   report: ApplyReport,
   confirmedBy: ConfirmedBy,
+  product: string,
 ): ComposedOutcome {
   const { outcomes } = report.result;
   const counts = countStatuses(outcomes);
   const unverified = outcomes.filter((outcome) => outcome.unverified).length;
-  const markdown = renderApplyMarkdown(report);
+  const markdown = renderApplyMarkdown(report, {
+    gateClosed: `Apply again once it opens: call ${product}_plan, then ${product}_apply with the new plan; it plans what is left, and nothing is sent while the gate is shut.`,
+  });
   const stoppedWave = report.result.health?.find((wave) => wave.stopped);
   const failed =
     counts.failed > 0 ||

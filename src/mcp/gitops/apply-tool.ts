@@ -201,7 +201,7 @@ async function applyHeld(
   const approval = await approveThrough(sessions, planned);
   if (approval.kind === 'nothing-to-apply') return nothingToApply(planned, approval.report);
   const applied = await applyThrough(sessions, approval, signal);
-  return appliedOutcome(planned, applied.report, confirmedBy);
+  return appliedOutcome(planned, applied.report, confirmedBy, options.prefix);
 }
 
 function planIdRequired(options: GitopsToolOptions, tool: string): ComposedOutcome {
