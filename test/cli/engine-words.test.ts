@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appendHistory, type HistoryRecord } from '../../src/apply/history.js';
+import { withApplyLock } from '../../src/apply/session.js';
 import { ensureStateDir, statePaths } from '../../src/apply/state-dir.js';
 import { cliWords } from '../../src/cli/hints.js';
 import {
@@ -153,5 +154,30 @@ describe('the CLI words the engine’s refusals', () => {
     expect(toolWords(history, 'acme').hint).toBe(
       'make the history file writable, or set ACME_HISTORY_FILE to another path',
     );
+  });
+
+  it('a lock directory that cannot be made: a reason in apply/, SVC_GITOPS_LOCK_DIR in both front ends', async () => {
+    const cwd = tempDirForFile('svc-gitops-words-');
+    writeFileSync(join(cwd, 'blocker'), 'a file, not a directory\n');
+    const paths = statePaths(join(cwd, 'state'), 'https://dashboard.example.test');
+    const lock = { path: join(cwd, 'blocker', 'locks', 'x.lock'), dashboard: 'x' };
+    let refused: SvcError | undefined;
+    try {
+      await withApplyLock(
+        fs,
+        paths,
+        lock,
+        new Date(0),
+        () => {},
+        async () => undefined,
+      );
+    } catch (error) {
+      refused = error as SvcError;
+    }
+    expect(refused).toMatchObject({ code: 'IO_ERROR', details: { reason: 'lock-dir-unwritable' } });
+    expect(refused?.hint).toBeUndefined();
+    const hint = 'set SVC_GITOPS_LOCK_DIR (or XDG_STATE_HOME) to a writable directory';
+    expect(cliWords(refused as SvcError).hint).toBe(hint);
+    expect(toolWords(refused as SvcError, 'acme').hint).toBe(hint);
   });
 });
