@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appendHistory, type HistoryRecord } from '../../src/apply/history.js';
+import { openJournal } from '../../src/apply/journal.js';
 import { withApplyLock } from '../../src/apply/session.js';
 import { ensureStateDir, statePaths } from '../../src/apply/state-dir.js';
 import { cliWords } from '../../src/cli/hints.js';
@@ -180,4 +181,26 @@ describe('the CLI words the engine’s refusals', () => {
     expect(cliWords(refused as SvcError).hint).toBe(hint);
     expect(toolWords(refused as SvcError, 'acme').hint).toBe(hint);
   });
+
+  // /dev/full refuses every write with ENOSPC: a journal on a full disk, without faking one.
+  it.runIf(fs.existsSync('/dev/full'))(
+    'a journal that cannot be written: `apply --resume` in the CLI only',
+    async () => {
+      const journal = openJournal(fs, '/dev/full');
+      let refused: SvcError | undefined;
+      try {
+        await journal.append({ type: 'run-end', run_id: 'r', at: '2026-01-01T00:00:00.000Z' } as never);
+      } catch (error) {
+        refused = error as SvcError;
+      } finally {
+        journal.close();
+      }
+      expect(refused).toMatchObject({ code: 'IO_ERROR', details: { reason: 'journal-unwritable' } });
+      expect(refused?.hint).toBeUndefined();
+      expect(cliWords(refused as SvcError).hint).toBe(
+        'make the journal writable again (free space on its disk); `svc-gitops apply --resume` then finishes a run that had started',
+      );
+      expect(toolWords(refused as SvcError, 'acme').hint).not.toContain('svc-gitops');
+    },
+  );
 });
