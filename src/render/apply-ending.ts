@@ -1,11 +1,11 @@
-import { stoppingWave, UNHEALTHY_NEXT_STEP } from './apply-health.js';
+import { stoppingWave } from './apply-health.js';
 import { failureNextSteps } from './apply-next-steps.js';
 import {
   type ApplyReport,
+  countNotStarted,
   countStatuses,
   countUnverified,
   type StatusCounts,
-  unreachableNextStep,
 } from './apply-report.js';
 
 /**
@@ -36,11 +36,22 @@ export interface ApplyEnding {
 export interface NextStepWords {
   /** After a closed gate: how to apply what is left once it opens. */
   gateClosed: string;
+  /** After an interrupted run: how to finish what is left. */
+  interrupted: string;
+  /** After a run the dashboard stopped answering, with the number of actions not started. */
+  unreachable: (notStarted: number) => string;
+  /** After a wave's health check stopped the rollout. */
+  unhealthy: string;
 }
 
 export const CLI_NEXT_STEPS: NextStepWords = {
   gateClosed:
     'Apply again once it opens: `svc-gitops apply` plans what is left, and nothing is sent while the gate is shut.',
+  interrupted: 'Run `svc-gitops apply --resume` to finish the remaining actions.',
+  unreachable: (notStarted) =>
+    `Once the dashboard answers again, run \`svc-gitops apply --resume\` to finish the remaining actions (${notStarted} not started).`,
+  unhealthy:
+    'Fix the unhealthy sites, then run `svc-gitops apply --resume`: it continues once a new health check passes (or with `--override-health`).',
 };
 
 export function applyEnding(report: ApplyReport, words: NextStepWords = CLI_NEXT_STEPS): ApplyEnding {
@@ -57,16 +68,16 @@ export function applyEnding(report: ApplyReport, words: NextStepWords = CLI_NEXT
   const unhealthy = stoppingWave(result);
   if (result.interrupted) {
     ending.stopped = { reason: 'interrupted' };
-    ending.nextStep = 'Run `svc-gitops apply --resume` to finish the remaining actions.';
+    ending.nextStep = words.interrupted;
   } else if (report.unreachable) {
     ending.stopped = { reason: 'unreachable' };
-    ending.nextStep = unreachableNextStep(outcomes);
+    ending.nextStep = words.unreachable(countNotStarted(outcomes));
   } else if (report.gateClosed) {
     ending.stopped = { reason: 'gate', message: report.gateClosed.message };
     ending.nextStep = words.gateClosed;
   } else if (unhealthy) {
     ending.stopped = { reason: 'unhealthy', wave: unhealthy.wave ?? '(default)' };
-    ending.nextStep = UNHEALTHY_NEXT_STEP;
+    ending.nextStep = words.unhealthy;
   } else {
     const steps = failureNextSteps(outcomes);
     if (steps) ending.nextStep = steps;

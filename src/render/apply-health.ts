@@ -35,10 +35,6 @@ function siteProblem(site: WaveHealth['unhealthy'][number]): string {
   return `${site.problem}${after}`;
 }
 
-/** The next step after a rollout that a health check stopped. */
-export const UNHEALTHY_NEXT_STEP =
-  'Fix the unhealthy sites, then run `svc-gitops apply --resume`: it continues once a new health check passes (or with `--override-health`).';
-
 export function healthText(result: ApplyRun): string[] {
   if (!result.health) return [];
   const lines = ['', 'Health checks:'];

@@ -97,12 +97,6 @@ export function unconfirmedNote(skipped: { code: string; message: string }): str
   return `Not confirmed: ${why}; outcomes are as the dashboard reported them, unverified (the next run checks them).`;
 }
 
-/** The next step after a run that stopped because the dashboard could not be reached. */
-export function unreachableNextStep(outcomes: readonly ActionOutcome[]): string {
-  const notStarted = countNotStarted(outcomes);
-  return `Once the dashboard answers again, run \`svc-gitops apply --resume\` to finish the remaining actions (${notStarted} not started).`;
-}
-
 /** Outcomes that did not end done, grouped by code, largest group first. */
 export function groupByCode(
   outcomes: readonly ActionOutcome[],

@@ -44,4 +44,44 @@ describe('the next step after a closed gate, in each front end’s words', () =>
     // The report's heading still names the product; the step names no command of the CLI.
     expect(outcome.text).not.toContain('`svc-gitops apply`');
   });
+
+  /** The same run stopped another way: interrupted, the dashboard gone, or a wave left unhealthy. */
+  const withoutGate = ({ gateClosed: _, ...report }: ApplyReport): ApplyReport => report;
+  const stoppedBy = {
+    interrupted: (report: ApplyReport): ApplyReport => ({
+      ...withoutGate(report),
+      result: { ...report.result, interrupted: true },
+    }),
+    unreachable: (report: ApplyReport): ApplyReport => ({
+      ...withoutGate(report),
+      unreachable: { message: 'connection refused' },
+    }),
+    unhealthy: (report: ApplyReport): ApplyReport => ({
+      ...withoutGate(report),
+      result: {
+        ...report.result,
+        health: [
+          {
+            wave: 'canary',
+            checked: 1,
+            unhealthy: [{ site_id: 1, site_url: 'https://a.example.test/', problem: 'HTTP 500' }],
+            max_unhealthy: 0,
+            stopped: true,
+          },
+        ],
+      },
+    }),
+  };
+
+  it.each(Object.entries(stoppedBy))(
+    'after a run stopped (%s), the CLI names `apply --resume`; the tool server, which has none, its tools',
+    (_, stop) => {
+      const report = stop(gateClosed());
+      expect(renderApplyReport(report, 'text')).toContain('`svc-gitops apply --resume`');
+      const planned = { plan: { id: 'f'.repeat(64), summary: {} } } as unknown as SessionPlan;
+      const outcome = appliedOutcome(planned, report, 'token', 'acme');
+      expect(outcome.text).toContain('call acme_plan, then acme_apply with the new plan');
+      expect(outcome.text).not.toContain('--resume');
+    },
+  );
 });

@@ -1,8 +1,23 @@
 import type { SessionPlan as Planned } from '../../index.js';
-import type { ApplyReport } from '../../render/index.js';
+import type { ApplyReport, NextStepWords } from '../../render/index.js';
 import { countStatuses, renderApplyMarkdown, shortId } from '../../render/index.js';
 import type { ActionOutcome } from '../../types.js';
 import type { ComposedOutcome } from '../tool-result.js';
+
+/**
+ * The next steps in the tool server's words: it has no `--resume`; a plan made again holds only
+ * what is still needed, so each step ends in the plan and apply tools.
+ */
+function toolNextSteps(product: string): NextStepWords {
+  const again = `call ${product}_plan, then ${product}_apply with the new plan`;
+  return {
+    gateClosed: `Apply again once it opens: ${again}; it plans what is left, and nothing is sent while the gate is shut.`,
+    interrupted: `To finish the remaining actions, ${again}: it holds only what is still needed.`,
+    unreachable: (notStarted) =>
+      `Once the dashboard answers again, ${again} to finish the remaining actions (${notStarted} not started).`,
+    unhealthy: `Fix the unhealthy sites, then ${again}: the rollout continues once a new health check passes.`,
+  };
+}
 
 /** Who said yes to an apply: the user through the client's question, or the agent with a token. */
 export type ConfirmedBy = 'user' | 'token';
@@ -23,9 +38,7 @@ export function appliedOutcome(
   const { outcomes } = report.result;
   const counts = countStatuses(outcomes);
   const unverified = outcomes.filter((outcome) => outcome.unverified).length;
-  const markdown = renderApplyMarkdown(report, {
-    gateClosed: `Apply again once it opens: call ${product}_plan, then ${product}_apply with the new plan; it plans what is left, and nothing is sent while the gate is shut.`,
-  });
+  const markdown = renderApplyMarkdown(report, toolNextSteps(product));
   const stoppedWave = report.result.health?.find((wave) => wave.stopped);
   const failed =
     counts.failed > 0 ||
