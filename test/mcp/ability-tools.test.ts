@@ -5,7 +5,15 @@ import { ECHOING_FLEET, FRONT_END_SECRET } from '../helpers/echoing-fleet.js';
 import { fastClientEnv } from '../helpers/sandbox.js';
 import { type Connected, catalogue, connect, startSmallSandbox } from './helpers.js';
 
-const GITOPS = ['svc_validate', 'svc_plan', 'svc_apply', 'svc_show_plan', 'svc_drift', 'svc_explain'];
+const GITOPS = [
+  'svc_validate',
+  'svc_plan',
+  'svc_apply',
+  'svc_show_plan',
+  'svc_drift',
+  'svc_explain',
+  'svc_status',
+];
 const SETUP = ['svc_get_setup_status', 'svc_configure'];
 
 describe.each(PROFILES)('dashboard tools from the %s sandbox catalogue', (profile) => {

@@ -185,6 +185,7 @@ describe('--namespace', () => {
         'acme_show_plan',
         'acme_drift',
         'acme_explain',
+        'acme_status',
         'acme_get_setup_status',
         'acme_configure',
       ]);

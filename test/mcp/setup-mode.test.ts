@@ -160,6 +160,7 @@ describe('a dashboard without the abilities API', () => {
         'svc_show_plan',
         'svc_drift',
         'svc_explain',
+        'svc_status',
         ...SETUP,
       ]);
       expect((await rest.call('svc_get_setup_status')).result).toMatchObject({

@@ -2,6 +2,7 @@ import type { ToolDef } from '../tool-result.js';
 import { applyTool } from './apply-tool.js';
 import { planTool } from './plan-tool.js';
 import { driftTool, explainTool, showPlanTool, validateTool } from './read-tools.js';
+import { statusTool } from './status-tool.js';
 import type { GitopsToolOptions } from './tool-options.js';
 
 export type { GitopsToolOptions } from './tool-options.js';
@@ -20,5 +21,6 @@ export function gitopsTools(options: GitopsToolOptions): ToolDef[] {
     showPlanTool(options),
     driftTool(options),
     explainTool(options),
+    statusTool(options),
   ];
 }

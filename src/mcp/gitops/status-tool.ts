@@ -1,0 +1,41 @@
+import type { Diagnostic } from '../../index.js';
+import { renderStatusMarkdown } from '../../render/index.js';
+import type { ToolDef } from '../tool-result.js';
+import { toolOk } from '../tool-result.js';
+import { insideWorkingDirectory, withProblems } from './desired-source.js';
+import { type GitopsToolOptions, MARKDOWN_CAP } from './tool-options.js';
+
+/**
+ * `<p>_status`: the dashboard's items grouped by state (pending, soaking until, waiting for a
+ * window, held and why, quarantined, failed, vulnerable), as `svc-gitops status` prints it:
+ * the session's status use case, so the rollout state is read and recorded as a plan's is.
+ */
+export function statusTool(options: GitopsToolOptions): ToolDef {
+  return {
+    name: `${options.prefix}_status`,
+    title: 'Show the rollout status',
+    description:
+      'What is pending, soaking (until when), waiting for a window (opens at), held (why), quarantined, failed in the last apply, or vulnerable, per item with site counts. Reads the dashboard; changes nothing.',
+    inputSchema: {
+      type: 'object',
+      properties: { config: { type: 'string', maxLength: 1000 } },
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
+    destructive: false,
+    async run(args, signal) {
+      const sessions = options.sessions();
+      const config =
+        typeof args.config === 'string' ? insideWorkingDirectory(sessions.cwd, args.config) : undefined;
+      const problems: Diagnostic[] = [];
+      const session = sessions.open({ signal, problems });
+      try {
+        const { status } = await withProblems(problems, () => session.status({ config }));
+        const markdown = renderStatusMarkdown(status, { maxChars: MARKDOWN_CAP });
+        return toolOk({ ...status, markdown }, markdown);
+      } finally {
+        await session.close();
+      }
+    },
+  };
+}
