@@ -5,11 +5,9 @@ import {
   actionsRun,
   configKey,
   githubClientFromEnv,
-  githubToken,
   marker,
   planOutputs,
   publishToRun,
-  repositoryFromEnv,
   upsertDriftIssue,
 } from '../../github/index.js';
 import { refusedNames, type UnknownName } from '../../index.js';
@@ -23,6 +21,7 @@ import {
   safeText,
 } from '../../render/index.js';
 import type { CliContext } from '../context.js';
+import { issueRepository } from '../issue-repository.js';
 import { cliSession } from '../pipeline.js';
 import { groupByOption, type PlanFormat, printPlan } from '../print-plan.js';
 import { FAIL_ON_VULNERABLE_HELP, failsOnVulnerable } from '../vulnerable-exit.js';
@@ -71,11 +70,7 @@ export function registerDrift(program: Command, ctx: CliContext, setExit: (code:
 
 export async function runDrift(ctx: CliContext, flags: DriftFlags): Promise<number> {
   const run = actionsRun(ctx.env);
-  // Checked before planning, so a missing repository or token costs no dashboard reads.
-  const repository = flags.issue
-    ? repositoryFromEnv(ctx.env, 'leave out --issue to print the report only')
-    : undefined;
-  if (repository) githubToken(ctx.env);
+  const repository = issueRepository(ctx, flags.issue, 'leave out --issue to print the report only');
   const session = cliSession(ctx, { quiet: flags.quiet });
   let planned: Awaited<ReturnType<typeof session.drift>>;
   try {

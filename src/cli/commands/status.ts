@@ -5,16 +5,16 @@ import {
   actionsRun,
   configKey,
   githubClientFromEnv,
-  githubToken,
   marker,
   publishToRun,
-  repositoryFromEnv,
+  type Repository,
   upsertDriftIssue,
 } from '../../github/index.js';
 import type { SessionStatus } from '../../index.js';
 import { renderStatusMarkdown, renderStatusText, statusTitle } from '../../render/index.js';
 import type { CliContext } from '../context.js';
 import { jsonLine } from '../format-option.js';
+import { issueRepository } from '../issue-repository.js';
 import { cliSession } from '../pipeline.js';
 
 type StatusFormat = 'text' | 'markdown' | 'json';
@@ -51,11 +51,7 @@ export function registerStatus(program: Command, ctx: CliContext, setExit: (code
 
 export async function runStatus(ctx: CliContext, flags: StatusFlags): Promise<number> {
   const run = actionsRun(ctx.env);
-  // Checked before planning, so a missing repository or token costs no dashboard reads.
-  const repository = flags.issue
-    ? repositoryFromEnv(ctx.env, 'leave out --issue to print the status only')
-    : undefined;
-  if (repository) githubToken(ctx.env);
+  const repository = issueRepository(ctx, flags.issue, 'leave out --issue to print the status only');
   const session = cliSession(ctx, { quiet: flags.quiet });
   let planned: SessionStatus;
   try {
@@ -82,7 +78,7 @@ export async function runStatus(ctx: CliContext, flags: StatusFlags): Promise<nu
 
 async function upsertStatusIssue(
   ctx: CliContext,
-  repository: NonNullable<ReturnType<typeof repositoryFromEnv>>,
+  repository: Repository,
   planned: SessionStatus,
   markdown: string,
   flags: { key: string; label: string },

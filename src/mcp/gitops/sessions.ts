@@ -9,6 +9,7 @@ import {
   refusalError,
   type Session,
   type SessionPlan,
+  type SessionStatus,
 } from '../../index.js';
 import { insideWorkingDirectory, type Validated, withProblems } from './desired-source.js';
 
@@ -39,27 +40,48 @@ export interface ToolPlanRequest {
   at?: Date;
 }
 
-/** A plan made now through the session, as the CLI plans; a desired state's first problems in its refusal. */
-export async function planThrough(
+/**
+ * One use case of a session opened for one call, with the desired state `config` names (inside
+ * the working directory) and its first problems in the refusal; the session is closed after.
+ */
+async function throughSession<T>(
+  sessions: ToolSessions,
+  config: string | undefined,
+  signal: AbortSignal,
+  use: (session: Session, config: string | undefined) => Promise<T>,
+): Promise<T> {
+  const inside = config === undefined ? undefined : insideWorkingDirectory(sessions.cwd, config);
+  const problems: Diagnostic[] = [];
+  const session = sessions.open({ signal, problems });
+  try {
+    return await withProblems(problems, () => use(session, inside));
+  } finally {
+    await session.close();
+  }
+}
+
+/** A plan made now through the session, as the CLI plans. */
+export function planThrough(
   sessions: ToolSessions,
   request: ToolPlanRequest,
   signal: AbortSignal,
 ): Promise<SessionPlan> {
-  const config =
-    request.config === undefined ? undefined : insideWorkingDirectory(sessions.cwd, request.config);
-  const problems: Diagnostic[] = [];
-  const session = sessions.open({ signal, problems });
-  try {
-    return await withProblems(problems, () =>
-      session.plan({
-        config,
-        ...(request.targets?.length ? { targets: request.targets } : {}),
-        ...(request.at ? { at: request.at } : {}),
-      }),
-    );
-  } finally {
-    await session.close();
-  }
+  return throughSession(sessions, request.config, signal, (session, config) =>
+    session.plan({
+      config,
+      ...(request.targets?.length ? { targets: request.targets } : {}),
+      ...(request.at ? { at: request.at } : {}),
+    }),
+  );
+}
+
+/** The status through the session, as `svc-gitops status` makes it. */
+export function statusThrough(
+  sessions: ToolSessions,
+  config: string | undefined,
+  signal: AbortSignal,
+): Promise<SessionStatus> {
+  return throughSession(sessions, config, signal, (session, inside) => session.status({ config: inside }));
 }
 
 export type HeldApproval = Exclude<Approval, { kind: 'refused' } | { kind: 'cancelled' }>;

@@ -1,8 +1,7 @@
-import type { Diagnostic } from '../../index.js';
 import { renderStatusMarkdown } from '../../render/index.js';
 import type { ToolDef } from '../tool-result.js';
 import { toolOk } from '../tool-result.js';
-import { insideWorkingDirectory, withProblems } from './desired-source.js';
+import { statusThrough } from './sessions.js';
 import { type GitopsToolOptions, MARKDOWN_CAP } from './tool-options.js';
 
 /**
@@ -24,18 +23,10 @@ export function statusTool(options: GitopsToolOptions): ToolDef {
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
     destructive: false,
     async run(args, signal) {
-      const sessions = options.sessions();
-      const config =
-        typeof args.config === 'string' ? insideWorkingDirectory(sessions.cwd, args.config) : undefined;
-      const problems: Diagnostic[] = [];
-      const session = sessions.open({ signal, problems });
-      try {
-        const { status } = await withProblems(problems, () => session.status({ config }));
-        const markdown = renderStatusMarkdown(status, { maxChars: MARKDOWN_CAP });
-        return toolOk({ ...status, markdown }, markdown);
-      } finally {
-        await session.close();
-      }
+      const config = typeof args.config === 'string' ? args.config : undefined;
+      const { status } = await statusThrough(options.sessions(), config, signal);
+      const markdown = renderStatusMarkdown(status, { maxChars: MARKDOWN_CAP });
+      return toolOk({ ...status, markdown }, markdown);
     },
   };
 }
